@@ -1,0 +1,23 @@
+// The table of syncscope-cli subcommands. Each subcommand lives in its own file and is listed once in
+// cli_commands.cpp.
+#pragma once
+
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace syncscope::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;  // bad input or a failed operation
+inline constexpr int kExitUsage = 2;    // bad command line
+
+struct Command {
+    std::string_view name;
+    std::string_view summary;
+    int (*run)(std::span<char*> args);  // args after the command name
+};
+
+const std::vector<Command>& commands();
+
+}  // namespace syncscope::cli

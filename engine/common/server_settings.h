@@ -1,0 +1,28 @@
+// How to reach one MySQL/MariaDB server: the connection part of DM's `from` and `target-database`.
+#pragma once
+
+#include <string>
+
+namespace syncscope {
+
+struct TlsSettings {
+    std::string caFile;    // DM's ssl-ca
+    std::string certFile;  // DM's ssl-cert
+    std::string keyFile;   // DM's ssl-key
+    bool enabled() const { return !caFile.empty() || !certFile.empty() || !keyFile.empty(); }
+};
+
+struct ServerSettings {
+    std::string host = "127.0.0.1";
+    int port = 3306;
+    std::string user;
+    std::string password;  // never printed: use describe() in messages
+    TlsSettings tls;
+    int connectTimeoutSeconds = 10;
+    int readTimeoutSeconds = 30;
+
+    // "user@host:port", the form every message uses; it never contains the password.
+    std::string describe() const { return user + "@" + host + ":" + std::to_string(port); }
+};
+
+}  // namespace syncscope
