@@ -1,5 +1,5 @@
-// The table of syncscope-cli subcommands. Each subcommand lives in its own file and is listed once in
-// cli_commands.cpp.
+// The registry of syncscope-cli subcommands. Each subcommand lives in its own file in app/cli/ and
+// registers itself with a file-scope `const CommandRegistration`, so adding one edits no shared file.
 #pragma once
 
 #include <span>
@@ -18,6 +18,11 @@ struct Command {
     int (*run)(std::span<char*> args);  // args after the command name
 };
 
+// Every registered command, sorted by name.
 const std::vector<Command>& commands();
+
+struct CommandRegistration {
+    explicit CommandRegistration(Command command);
+};
 
 }  // namespace syncscope::cli
