@@ -1,0 +1,118 @@
+// The engine's status as one immutable value, published atomically at least 10 times a second and
+// pulled by the GUI, the CLI and the HTTP API. Plain data: positions are given as text fields and as
+// numbers on the upstream's byte axis so that every front end shows them the same way.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace syncscope::task {
+
+enum class Stage { New, Running, Paused, Stopped, Error };
+
+inline const char* stageName(Stage stage) {
+    switch (stage) {
+        case Stage::New:
+            return "New";
+        case Stage::Running:
+            return "Running";
+        case Stage::Paused:
+            return "Paused";
+        case Stage::Stopped:
+            return "Stopped";
+        case Stage::Error:
+            return "Error";
+    }
+    return "Unknown";
+}
+
+using Clock = std::chrono::system_clock;
+
+// One point of the stream: binlog file and end position of an event, the GTID set after it.
+struct PointView {
+    std::string file;  // empty when unknown
+    uint64_t pos = 0;
+    std::string gtid;  // GTID set text, empty when the task does not use GTIDs
+    // Bytes from the start of the oldest binlog file the upstream still has; nullopt when the file is
+    // not among the upstream's files (purged, or the upstream is unreachable).
+    std::optional<uint64_t> axis;
+
+    bool known() const { return !file.empty(); }
+    std::string text() const { return known() ? file + ":" + std::to_string(pos) : std::string("-"); }
+};
+
+struct TablePointView {
+    std::string schema;
+    std::string table;
+    PointView inMemory;
+    PointView persisted;
+    // Where the persisted table point runs ahead of the persisted global point: a resume would skip
+    // this table's events between the two (DESIGN.md invariant 3).
+    bool aheadOfGlobal = false;
+    int64_t bytesFromGlobal = 0;    // persisted table point minus persisted global point, on the axis
+    uint64_t eventsFromGlobal = 0;  // events of this table between them, where known
+    uint64_t rowsApplied = 0;
+    std::optional<Clock::time_point> lastChange;
+};
+
+struct RowImageView {
+    std::vector<std::optional<std::string>> values;  // canonical text, nullopt for NULL
+};
+
+// The event the task stopped on, in full.
+struct FailedEvent {
+    PointView position;
+    std::string schema;
+    std::string table;
+    std::string operation;  // insert, update, delete, ddl
+    std::vector<std::string> columns;
+    std::vector<RowImageView> before;  // one per row of the failed change
+    std::vector<RowImageView> after;
+    std::string sql;
+    int errorCode = 0;
+    std::string errorMessage;
+    std::string errorClass;  // "retryable" or "needs the DBA"
+    std::string hint;        // e.g. the DDL that would fix a missing column
+};
+
+struct BinlogFileSize {
+    std::string name;
+    uint64_t size = 0;
+};
+
+struct StatusSnapshot {
+    uint64_t sequence = 0;
+    Clock::time_point takenAt{};
+    std::string taskName;
+    std::string sourceId;
+    Stage stage = Stage::New;
+    std::string stageReason;  // why the stage is what it is (paused by the DBA, error class, ...)
+
+    PointView upstream;                         // the upstream's current position (SHOW MASTER STATUS)
+    PointView read;                             // last event read
+    PointView applied;                          // last event committed downstream
+    PointView globalInMemory;                   // global checkpoint in memory
+    PointView globalPersisted;                  // global checkpoint in the checkpoint table
+    PointView exitSafe;                         // safe mode stays on until the stream passes this point
+    std::vector<BinlogFileSize> upstreamFiles;  // SHOW BINARY LOGS: the axis of the ruler
+    std::vector<TablePointView> tables;
+
+    uint64_t eventsRead = 0;
+    uint64_t rowsApplied = 0;
+    double recentRowsPerSecond = 0;
+    double totalRowsPerSecond = 0;
+    double lagSeconds = 0;  // from the oldest unapplied event; 0 when idle
+    uint64_t readQueueDepth = 0;
+    std::vector<uint64_t> workerQueueDepths;
+    bool safeMode = false;
+    std::optional<Clock::time_point> lastFlush;
+    double lastFlushMilliseconds = 0;
+
+    std::optional<FailedEvent> failedEvent;
+    std::string lastError;
+};
+
+}  // namespace syncscope::task

@@ -1,0 +1,50 @@
+// The command surface of one running task, shared by the GUI, the CLI and the HTTP API. Every command
+// answers at once (it never blocks on the network); a command the state does not allow is refused with
+// the reason, and changes nothing.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/task/status_snapshot.h"
+
+namespace syncscope::task {
+
+struct CommandResult {
+    bool accepted = false;
+    std::string reason;  // why it was refused, or what was done
+};
+
+// Where a resume-from starts: a binlog file and position, or a GTID set.
+struct ResumeTarget {
+    std::string file;
+    uint64_t pos = 0;
+    std::string gtid;
+};
+
+// Something the front ends must not miss (stage changes, errors, operator actions); delivered through a
+// bounded, lossless queue and drained in batches.
+struct Notice {
+    Clock::time_point at{};
+    Stage stage = Stage::New;
+    std::string message;
+    bool isError = false;
+};
+
+class TaskControl {
+public:
+    virtual ~TaskControl() = default;
+
+    virtual std::shared_ptr<const StatusSnapshot> status() const = 0;
+    virtual std::vector<Notice> drainNotices(size_t maxCount) = 0;
+
+    virtual CommandResult start() = 0;
+    virtual CommandResult pause() = 0;
+    virtual CommandResult resume() = 0;
+    virtual CommandResult stop() = 0;
+    virtual CommandResult skipFailedEvent() = 0;
+    virtual CommandResult resumeFrom(const ResumeTarget& target) = 0;
+};
+
+}  // namespace syncscope::task
