@@ -1,0 +1,56 @@
+// Decodes raw binlog events (v4 format) into Events. Keeps what a stream's earlier events decide:
+// the FORMAT_DESCRIPTION (checksum algorithm, post-header lengths) and the table-map cache.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/binlog/event.h"
+#include "engine/binlog/raw_event.h"
+
+namespace syncscope::binlog {
+
+class EventDecoder {
+public:
+    EventDecoder();
+
+    // Decodes one event. Throws DecodeError ("FILE:OFFSET: what") for a truncated, inconsistent or
+    // unknown (and not ignorable) event, a CRC32 mismatch, or an encrypted binlog. An unknown event
+    // flagged ignorable comes back as IgnoredEvent. A TRANSACTION_PAYLOAD comes back with its inner
+    // events decoded in TransactionPayloadEvent::events.
+    Event decode(const RawEvent& raw);
+
+    // Like decode(), but appends to `out`; a TRANSACTION_PAYLOAD appends its inner events in its
+    // place (marked insidePayload, with the payload's pos and endPos).
+    void decodeInto(const RawEvent& raw, std::vector<Event>& out);
+
+    // Checksum handling until a FORMAT_DESCRIPTION says otherwise (a server stream negotiates it;
+    // files start with an FDE). Default: detect from the FDE.
+    void setChecksum(ChecksumAlgorithm algorithm) { checksum_ = algorithm; }
+    ChecksumAlgorithm checksum() const { return checksum_; }
+
+    // Skip CRC32 verification (the bytes are still stripped) for speed when the source already checked.
+    void setVerifyChecksums(bool verify) { verifyChecksums_ = verify; }
+
+    // The last FORMAT_DESCRIPTION seen, or a default v4 description before any.
+    const FormatDescriptionEvent& formatDescription() const { return fde_; }
+
+    // The table map cached for a table id, or null.
+    TableMapPtr tableMap(uint64_t tableId) const;
+
+    // Forget everything learned from the stream (a new file, a reconnect).
+    void reset();
+
+private:
+    friend class EventBodyDecoder;
+
+    FormatDescriptionEvent fde_;
+    ChecksumAlgorithm checksum_ = ChecksumAlgorithm::Off;
+    bool verifyChecksums_ = true;
+    std::unordered_map<uint64_t, TableMapPtr> tableMaps_;
+    std::string scratch_;  // decompression buffer reused between events
+};
+
+}  // namespace syncscope::binlog
