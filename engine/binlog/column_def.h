@@ -31,6 +31,8 @@ enum class ColumnType : uint8_t {
     DateTime2 = 18,
     Time2 = 19,
     TypedArray = 20,
+    VarCharCompressed = 140,  // MariaDB VARCHAR ... COMPRESSED
+    BlobCompressed = 141,     // MariaDB BLOB/TEXT ... COMPRESSED
     Vector = 242,
     Json = 245,
     NewDecimal = 246,
@@ -44,6 +46,10 @@ enum class ColumnType : uint8_t {
     String = 254,
     Geometry = 255,
 };
+
+// What a fixed-length binary column holds when the schema knows more than the binlog says (MariaDB logs
+// INET6, UUID and INET4 as BINARY(16)/BINARY(16)/BINARY(4)); set from the server's column type.
+enum class ExtendedType : uint8_t { None, Inet6, Uuid, Inet4 };
 
 struct ColumnDef {
     ColumnType type = ColumnType::Null;
@@ -59,6 +65,7 @@ struct ColumnDef {
     std::vector<std::string> enumValues;  // ENUM_STR_VALUE / SET_STR_VALUE metadata
     uint16_t geometryType = 0;
     bool inPrimaryKey = false;
+    ExtendedType extendedType = ExtendedType::None;  // never in TABLE_MAP; filled by the schema layer
 };
 
 }  // namespace syncscope::binlog
