@@ -7,6 +7,8 @@ find_package(yaml-cpp REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)
 pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
 pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
+# RE2: the regular-expression syntax DM's filters use (Go's regexp), linear time on any SQL length.
+pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
 pkg_check_modules(MARIADB REQUIRED IMPORTED_TARGET libmariadb)
 
 # MySQL Connector/C++ 1.1 ships neither a CMake config nor a pkg-config file.
