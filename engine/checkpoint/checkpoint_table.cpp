@@ -1,0 +1,256 @@
+#include "engine/checkpoint/checkpoint_table.h"
+
+#include <cppconn/connection.h>
+#include <cppconn/exception.h>
+#include <cppconn/prepared_statement.h>
+#include <cppconn/resultset.h>
+#include <cppconn/statement.h>
+
+#include <memory>
+
+#include "engine/apply/quoted_name.h"
+
+namespace syncscope::checkpoint {
+
+namespace {
+
+constexpr int kNoSuchTable = 1146;      // ER_NO_SUCH_TABLE
+constexpr int kUnknownDatabase = 1049;  // ER_BAD_DB_ERROR
+
+// DM's column definitions, unchanged, so that DM and SyncScope can read each other's tables.
+constexpr const char* kColumnDefinitions =
+    " (\n"
+    "  id VARCHAR(32) NOT NULL,\n"
+    "  cp_schema VARCHAR(128) NOT NULL,\n"
+    "  cp_table VARCHAR(128) NOT NULL,\n"
+    "  binlog_name VARCHAR(128),\n"
+    "  binlog_pos INT UNSIGNED,\n"
+    "  binlog_gtid TEXT,\n"
+    "  exit_safe_binlog_name VARCHAR(128) DEFAULT '',\n"
+    "  exit_safe_binlog_pos INT UNSIGNED DEFAULT 0,\n"
+    "  exit_safe_binlog_gtid TEXT,\n"
+    "  table_info JSON NOT NULL,\n"
+    "  is_global BOOLEAN,\n"
+    "  create_time timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP,\n"
+    "  update_time timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP,\n"
+    "  UNIQUE KEY uk_id_schema_table (id, cp_schema, cp_table)\n"
+    ")";
+
+// INSERT ... ON DUPLICATE KEY UPDATE rather than REPLACE keeps create_time, as DM does.
+constexpr const char* kUpsertColumns =
+    " (id, cp_schema, cp_table, binlog_name, binlog_pos, binlog_gtid, exit_safe_binlog_name, exit_safe_binlog_pos,"
+    " exit_safe_binlog_gtid, table_info, is_global) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " ON DUPLICATE KEY UPDATE binlog_name = VALUES(binlog_name), binlog_pos = VALUES(binlog_pos),"
+    " binlog_gtid = VALUES(binlog_gtid), exit_safe_binlog_name = VALUES(exit_safe_binlog_name),"
+    " exit_safe_binlog_pos = VALUES(exit_safe_binlog_pos), exit_safe_binlog_gtid = VALUES(exit_safe_binlog_gtid),"
+    " table_info = VALUES(table_info), is_global = VALUES(is_global)";
+
+constexpr const char* kLoadColumns =
+    "SELECT cp_schema, cp_table, binlog_name, binlog_pos, binlog_gtid, exit_safe_binlog_name, exit_safe_binlog_pos,"
+    " exit_safe_binlog_gtid, is_global FROM ";
+
+std::string stringOrEmpty(const sql::ResultSet& result, uint32_t column) {
+    return result.isNull(column) ? std::string() : std::string(result.getString(column));
+}
+
+uint64_t numberOrZero(const sql::ResultSet& result, uint32_t column) {
+    return result.isNull(column) ? 0 : result.getUInt64(column);
+}
+
+}  // namespace
+
+struct CheckpointTable::Row {
+    std::string sourceId;
+    std::string schema;
+    std::string table;
+    const binlog::Location* location = nullptr;
+    const binlog::Location* exitSafePoint = nullptr;  // global row only
+    bool isGlobal = false;
+};
+
+CheckpointTable::CheckpointTable(sql::Connection& connection, std::string metaSchema, std::string taskName)
+    : connection_(connection),
+      metaSchema_(std::move(metaSchema)),
+      taskName_(std::move(taskName)),
+      qualifiedName_(apply::quoteName(metaSchema_) + "." + apply::quoteName(checkpointTableName(taskName_))) {}
+
+void CheckpointTable::fail(const std::string& what, const std::string& sql, int code,
+                           const std::string& serverMessage) const {
+    std::string message = "checkpoint table " + qualifiedName_ + ": " + what;
+    if (!serverMessage.empty()) {
+        message += ": " + serverMessage + " [" + std::to_string(code) + "]";
+    }
+    if (!sql.empty()) {
+        message += " in SQL: " + sql;
+    }
+    throw CheckpointTableError(message, code, sql);
+}
+
+void CheckpointTable::checkSourceId(const std::string& sourceId) const {
+    if (sourceId.empty() || sourceId.size() > kMaxSourceIdLength) {
+        fail("source id '" + sourceId + "' must have 1 to " + std::to_string(kMaxSourceIdLength) +
+                 " characters (DM's id column is VARCHAR(32))",
+             {}, 0, {});
+    }
+}
+
+void CheckpointTable::ensureTable() {
+    const std::string createSchema = "CREATE SCHEMA IF NOT EXISTS " + apply::quoteName(metaSchema_);
+    const std::string createTable = "CREATE TABLE IF NOT EXISTS " + qualifiedName_ + kColumnDefinitions;
+    for (const std::string* statement : {&createSchema, &createTable}) {
+        try {
+            std::unique_ptr<sql::Statement> run(connection_.createStatement());
+            run->execute(*statement);
+        } catch (const sql::SQLException& e) {
+            fail("cannot create the checkpoint table", *statement, e.getErrorCode(), e.what());
+        }
+    }
+}
+
+PersistedCheckpoint CheckpointTable::load(const std::string& sourceId) {
+    checkSourceId(sourceId);
+    const std::string query = std::string(kLoadColumns) + qualifiedName_ + " WHERE id = ?";
+    PersistedCheckpoint checkpoint;
+    try {
+        std::unique_ptr<sql::PreparedStatement> select(connection_.prepareStatement(query));
+        select->setString(1, sourceId);
+        std::unique_ptr<sql::ResultSet> rows(select->executeQuery());
+        while (rows->next()) {
+            std::string schema = stringOrEmpty(*rows, 1);
+            std::string table = stringOrEmpty(*rows, 2);
+            bool isGlobal = !rows->isNull(9) && rows->getBoolean(9);
+            std::string where = isGlobal ? std::string("global row") : "row of table " + schema + "." + table;
+            binlog::Location location;
+            try {
+                location = binlog::Location::fromParts(stringOrEmpty(*rows, 3), numberOrZero(*rows, 4),
+                                                       stringOrEmpty(*rows, 5));
+            } catch (const binlog::PositionError& e) {
+                fail("source '" + sourceId + "', " + where + ": unreadable point: " + e.what(), query, 0, {});
+            }
+            if (!isGlobal) {
+                checkpoint.tablePoints.push_back({{schema, table}, std::move(location)});
+                continue;
+            }
+            checkpoint.hasGlobalRow = true;
+            checkpoint.globalPoint = std::move(location);
+            try {
+                checkpoint.exitSafePoint = binlog::Location::fromParts(stringOrEmpty(*rows, 6), numberOrZero(*rows, 7),
+                                                                       stringOrEmpty(*rows, 8));
+            } catch (const binlog::PositionError& e) {
+                fail("source '" + sourceId + "', global row: unreadable exit-safe point: " + e.what(), query, 0, {});
+            }
+        }
+    } catch (const sql::SQLException& e) {
+        if (e.getErrorCode() == kNoSuchTable || e.getErrorCode() == kUnknownDatabase) {
+            return {};
+        }
+        fail("cannot load the checkpoint of source '" + sourceId + "'", query, e.getErrorCode(), e.what());
+    }
+    if (!checkpoint.hasGlobalRow && !checkpoint.tablePoints.empty()) {
+        fail("source '" + sourceId + "' has " + std::to_string(checkpoint.tablePoints.size()) +
+                 " table rows but no global row (is_global = 1): where a resume starts is unknown. Remove this "
+                 "source's rows (--remove-meta) and start from a known position, or restore the global row",
+             query, 0, {});
+    }
+    return checkpoint;
+}
+
+void CheckpointTable::writeRow(const Row& row) {
+    const std::string statement = "INSERT INTO " + qualifiedName_ + kUpsertColumns;
+    const binlog::Location& location = *row.location;
+    static const binlog::Location kNoExitSafePoint;
+    const binlog::Location& exitSafe = row.exitSafePoint != nullptr ? *row.exitSafePoint : kNoExitSafePoint;
+    std::string where = row.isGlobal ? std::string("global row") : "row of table " + row.schema + "." + row.table;
+    for (const binlog::Location* point : {&location, &exitSafe}) {
+        if (point->position().offset() > kMaxStoredBinlogOffset) {
+            fail("source '" + row.sourceId + "', " + where + ": binlog offset " + point->position().toString() +
+                     " does not fit DM's INT UNSIGNED column",
+                 statement, 0, {});
+        }
+    }
+    try {
+        std::unique_ptr<sql::PreparedStatement> upsert(connection_.prepareStatement(statement));
+        upsert->setString(1, row.sourceId);
+        upsert->setString(2, row.isGlobal ? std::string() : row.schema);
+        upsert->setString(3, row.isGlobal ? std::string() : row.table);
+        upsert->setString(4, location.position().file());
+        upsert->setUInt(5, static_cast<uint32_t>(location.position().offset()));
+        upsert->setString(6, location.gtidText());
+        upsert->setString(7, exitSafe.position().file());
+        upsert->setUInt(8, static_cast<uint32_t>(exitSafe.position().offset()));
+        upsert->setString(9, exitSafe.gtidText());
+        upsert->setString(10, std::string(kNoTableInfo));
+        upsert->setBoolean(11, row.isGlobal);
+        upsert->executeUpdate();
+    } catch (const sql::SQLException& e) {
+        fail("cannot write the " + where + " of source '" + row.sourceId + "' at " + location.toString(), statement,
+             e.getErrorCode(), e.what());
+    }
+}
+
+void CheckpointTable::flush(const std::string& sourceId, const std::vector<TablePoint>& tablePoints,
+                            const binlog::Location& globalPoint, const binlog::Location& exitSafePoint) {
+    checkSourceId(sourceId);
+    // Autocommit off makes the rows one transaction; any failure rolls all of them back.
+    try {
+        connection_.setAutoCommit(false);
+    } catch (const sql::SQLException& e) {
+        fail("cannot start the flush transaction", "SET autocommit = 0", e.getErrorCode(), e.what());
+    }
+    auto restoreAutocommit = [this] {
+        try {
+            connection_.setAutoCommit(true);
+        } catch (const sql::SQLException&) {
+            // The connection is broken; the next statement reports that with its own context.
+        }
+    };
+    try {
+        for (const TablePoint& point : tablePoints) {
+            writeRow(Row{sourceId, point.table.first, point.table.second, &point.location, nullptr, false});
+        }
+        // The global row last: a reader that sees it sees every table row of the same flush.
+        writeRow(Row{sourceId, {}, {}, &globalPoint, &exitSafePoint, true});
+        try {
+            connection_.commit();
+        } catch (const sql::SQLException& e) {
+            fail("cannot commit the flush of source '" + sourceId + "' at " + globalPoint.toString(), "COMMIT",
+                 e.getErrorCode(), e.what());
+        }
+    } catch (...) {
+        try {
+            connection_.rollback();
+        } catch (const sql::SQLException&) {
+            // A lost connection rolls back on the server by itself.
+        }
+        restoreAutocommit();
+        throw;
+    }
+    restoreAutocommit();
+}
+
+void CheckpointTable::flush(const std::string& sourceId, const FlushPlan& plan) {
+    flush(sourceId, plan.tablePoints, plan.globalPoint, plan.exitSafePoint);
+}
+
+void CheckpointTable::flushExitSafePoint(const std::string& sourceId, const binlog::Location& persistedGlobalPoint,
+                                         const binlog::Location& exitSafePoint) {
+    checkSourceId(sourceId);
+    writeRow(Row{sourceId, {}, {}, &persistedGlobalPoint, &exitSafePoint, true});
+}
+
+void CheckpointTable::removeMeta(const std::string& sourceId) {
+    checkSourceId(sourceId);
+    const std::string statement = "DELETE FROM " + qualifiedName_ + " WHERE id = ?";
+    try {
+        std::unique_ptr<sql::PreparedStatement> remove(connection_.prepareStatement(statement));
+        remove->setString(1, sourceId);
+        remove->executeUpdate();
+    } catch (const sql::SQLException& e) {
+        if (e.getErrorCode() == kNoSuchTable || e.getErrorCode() == kUnknownDatabase) {
+            return;
+        }
+        fail("cannot remove the checkpoint of source '" + sourceId + "'", statement, e.getErrorCode(), e.what());
+    }
+}
+
+}  // namespace syncscope::checkpoint

@@ -1,0 +1,76 @@
+// The checkpoint table in the downstream, in DM's shape (pingcap/tiflow dm/syncer/checkpoint.go):
+// `<meta-schema>`.`<task>_syncer_checkpoint`, one row per (source id, schema, table), the global row
+// with empty schema and table and is_global = 1. Written through MySQL Connector/C++.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/apply/downstream_connection.h"
+#include "engine/checkpoint/checkpoint_point.h"
+
+namespace sql {
+class Connection;
+}
+
+namespace syncscope::checkpoint {
+
+// A failed statement on the checkpoint table: the message names the table, what failed, the
+// downstream's code and message, and the SQL (placeholders, never passwords).
+class CheckpointTableError : public apply::DownstreamError {
+public:
+    CheckpointTableError(const std::string& message, int code, std::string sql)
+        : apply::DownstreamError(message, code), sql_(std::move(sql)) {}
+    const std::string& sql() const { return sql_; }
+
+private:
+    std::string sql_;
+};
+
+class CheckpointTable {
+public:
+    // `connection` stays owned by the caller, is used by one thread at a time and is dedicated to
+    // checkpoints (flush switches autocommit off for its transaction and back on).
+    CheckpointTable(sql::Connection& connection, std::string metaSchema, std::string taskName);
+
+    const std::string& metaSchema() const { return metaSchema_; }
+    std::string tableName() const { return checkpointTableName(taskName_); }
+    // `meta`.`task_syncer_checkpoint` with backticks doubled inside the names.
+    const std::string& qualifiedName() const { return qualifiedName_; }
+
+    // CREATE SCHEMA / CREATE TABLE IF NOT EXISTS with DM's exact column definitions.
+    void ensureTable();
+
+    // Every row of `sourceId`. A missing table is an empty checkpoint. Table rows without a global
+    // row throw CheckpointTableError: where to resume is unknown, and guessing could skip rows.
+    PersistedCheckpoint load(const std::string& sourceId);
+
+    // Writes the table rows, then the global row (with the exit-safe point), in ONE transaction, by
+    // INSERT ... ON DUPLICATE KEY UPDATE as DM does (create_time kept). Values are bound. On any
+    // failure the transaction is rolled back, so the previous checkpoint stays whole.
+    // Table rows are written with table_info "null" (DM then reads the structure from downstream).
+    void flush(const std::string& sourceId, const std::vector<TablePoint>& tablePoints,
+               const binlog::Location& globalPoint, const binlog::Location& exitSafePoint);
+    void flush(const std::string& sourceId, const FlushPlan& plan);
+
+    // Rewrites only the global row: the already persisted global point with a new exit-safe point.
+    void flushExitSafePoint(const std::string& sourceId, const binlog::Location& persistedGlobalPoint,
+                            const binlog::Location& exitSafePoint);
+
+    // Deletes every row of `sourceId` (DM's --remove-meta); a missing table is not an error.
+    void removeMeta(const std::string& sourceId);
+
+private:
+    struct Row;
+    void writeRow(const Row& row);
+    void checkSourceId(const std::string& sourceId) const;
+    [[noreturn]] void fail(const std::string& what, const std::string& sql, int code,
+                           const std::string& serverMessage) const;
+
+    sql::Connection& connection_;
+    std::string metaSchema_;
+    std::string taskName_;
+    std::string qualifiedName_;
+};
+
+}  // namespace syncscope::checkpoint
