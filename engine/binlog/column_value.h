@@ -118,15 +118,15 @@ public:
     // YEAR as 4 digits; DATE 'YYYY-MM-DD'; TIME '[-]HH:MM:SS[.f]' with fsp digits; DATETIME and
     // TIMESTAMP 'YYYY-MM-DD HH:MM:SS[.f]' (TIMESTAMP rendered in UTC, the zero timestamp as
     // '0000-00-00 00:00:00'); BIT as its unsigned number; ENUM and SET as their strings (the index /
-    // bit numbers when the column carries no ENUM_STR/SET_STR metadata); text and bytes verbatim;
+    // SET bit mask as a number when the column carries no ENUM_STR/SET_STR metadata); text and bytes verbatim;
     // INET6/UUID/INET4 columns (ColumnDef::extendedType) in their text form; JSON as text; NULL as "NULL".
     void appendText(std::string& out, const ColumnDef& column) const;
     std::string toText(const ColumnDef& column) const;
 
-    // The JSON form used by `syncscope-cli decode --json`: numbers for integers, floats and YEAR, BIT as a
-    // number; strings for decimals, temporals, ENUM/SET and valid UTF-8 text; {"hex": "..."} for bytes
-    // that are not valid UTF-8 (and for every Bytes/Geometry value); MySQL JSON as the parsed document
-    // (as a string when it does not parse); null for NULL.
+    // The JSON form used by `syncscope-cli decode --json`: numbers for integers, floats, YEAR and BIT;
+    // strings for decimals, temporals, ENUM/SET, INET6/UUID/INET4 text and text or bytes that are valid
+    // UTF-8; {"hex": "..."} for text or bytes that are not valid UTF-8 and for every GEOMETRY; MySQL JSON
+    // as the document itself; null for NULL. NaN/infinite floats (never stored by a server) are strings.
     nlohmann::json toJson(const ColumnDef& column) const;
     void appendJson(std::string& out, const ColumnDef& column) const;
 
