@@ -1,7 +1,7 @@
 // One decoded binlog event: the v4 common header, where it is, and a typed body for each event kind
 // that a MariaDB 10.x or MySQL 5.6 to 8.x server writes into a row-based binlog.
-// Events own their data (strings are copies; row values point into RowsEvent::storage), so an event
-// may outlive the RawEvent it came from and the decoder.
+// Events own their data (strings and row values are copies), so an event may outlive the RawEvent it
+// came from and the decoder.
 #pragma once
 
 #include <array>

@@ -9,6 +9,7 @@
 
 #include "engine/binlog/event.h"
 #include "engine/binlog/raw_event.h"
+#include "engine/binlog/rows_event_decoder.h"
 
 namespace syncscope::binlog {
 
@@ -44,13 +45,17 @@ public:
     void reset();
 
 private:
-    friend class EventBodyDecoder;
+    Event decodeEvent(std::string_view bytes, const RawEvent& raw, bool insidePayload);
+    void decodeBody(ByteReader& body, Event& event, const RawEvent& raw);
+    TransactionPayloadEvent decodePayload(ByteReader& body, const Event& payload, const RawEvent& raw);
+    std::string_view verifiedBody(std::string_view bytes, const RawEvent& raw, const EventHeader& header);
 
     FormatDescriptionEvent fde_;
     ChecksumAlgorithm checksum_ = ChecksumAlgorithm::Off;
     bool verifyChecksums_ = true;
     std::unordered_map<uint64_t, TableMapPtr> tableMaps_;
-    std::string scratch_;  // decompression buffer reused between events
+    RowsEventDecoder rows_;
+    std::string payload_;  // decompressed TRANSACTION_PAYLOAD, reused between events
 };
 
 }  // namespace syncscope::binlog

@@ -64,9 +64,6 @@ struct RowsEvent {
     std::vector<PartialJsonValue> partialJson;  // PARTIAL_UPDATE_ROWS only
     std::string extraData;                      // v2 extra row info, as logged
 
-    // The bytes that values may point into (the event body, or its decompressed form).
-    std::shared_ptr<const std::string> storage;
-
     size_t rowCount() const { return rows.size(); }
     bool hasBefore(size_t row) const { return rows[row].before != RowChange::kNoImage; }
     bool hasAfter(size_t row) const { return rows[row].after != RowChange::kNoImage; }
