@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "engine/common/error.h"
 #include "engine/common/server_settings.h"
@@ -15,13 +16,20 @@ class Connection;
 namespace syncscope::apply {
 
 // An error from the downstream with the server's error code (0 when the client failed on its own).
+// what() is the full message; serverMessage() is the server's own words and sql() the statement
+// (with its values) when a statement failed.
 class DownstreamError : public Error {
 public:
-    DownstreamError(const std::string& message, int code) : Error(message), code_(code) {}
+    DownstreamError(const std::string& message, int code, std::string serverMessage = {}, std::string sql = {})
+        : Error(message), code_(code), serverMessage_(std::move(serverMessage)), sql_(std::move(sql)) {}
     int code() const { return code_; }
+    const std::string& serverMessage() const { return serverMessage_; }
+    const std::string& sql() const { return sql_; }
 
 private:
     int code_;
+    std::string serverMessage_;
+    std::string sql_;
 };
 
 // Connects or throws DownstreamError naming the server (never the password).

@@ -1,0 +1,24 @@
+// What the worker pool has done, for the status snapshot: rows committed per target table, queue
+// depths, transactions, barriers and conflicts.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "engine/schema/table_name.h"
+
+namespace syncscope::apply {
+
+struct ApplyCounters {
+    std::map<schema::TableName, uint64_t> rowsAppliedByTable;  // committed rows per target table
+    uint64_t rowsApplied = 0;
+    uint64_t transactionsCommitted = 0;
+    uint64_t barriers = 0;              // every barrier(), including those for conflicts
+    uint64_t conflicts = 0;             // changes whose keys were held by two workers
+    uint64_t errors = 0;                // worker errors since the pool was made
+    std::vector<uint64_t> queueDepths;  // per worker: dispatched, not yet taken into a batch
+    std::vector<uint64_t> pendingRows;  // per worker: taken, not yet committed
+};
+
+}  // namespace syncscope::apply

@@ -1,0 +1,234 @@
+#include "engine/apply/apply_worker.h"
+
+#include <span>
+
+#include "engine/apply/downstream_connection.h"
+#include "engine/common/error.h"
+
+namespace syncscope::apply {
+
+ApplyWorker::ApplyWorker(size_t index, WorkerSettings settings, std::unique_ptr<DmlExecutor> executor,
+                         FailedCheck failed, FailureSink report)
+    : index_(index),
+      settings_(settings),
+      builder_(settings.multipleRows),
+      failed_(std::move(failed)),
+      report_(std::move(report)),
+      executor_(std::move(executor)) {
+    if (settings_.batch == 0) {
+        settings_.batch = 1;
+    }
+    if (settings_.queueCapacity == 0) {
+        settings_.queueCapacity = 1;
+    }
+    thread_ = std::thread([this] { run(); });
+}
+
+ApplyWorker::~ApplyWorker() {
+    stop();
+}
+
+void ApplyWorker::push(RowChange change, uint64_t sequence) {
+    std::unique_lock lock(queueMutex_);
+    roomAvailable_.wait(lock, [&] { return queue_.size() < settings_.queueCapacity || stopping_; });
+    if (stopping_) {
+        throw Error("apply worker " + std::to_string(index_) + " is stopped; cannot queue " + change.describe());
+    }
+    queue_.push_back(Item{std::move(change), sequence});
+    itemAvailable_.notify_one();
+}
+
+void ApplyWorker::pushBarrier(uint64_t generation) {
+    std::unique_lock lock(queueMutex_);
+    roomAvailable_.wait(lock, [&] { return queue_.size() < settings_.queueCapacity || stopping_; });
+    if (stopping_) {
+        barrierDone_ = std::max(barrierDone_, generation);  // a stopped worker has nothing left to commit
+        return;
+    }
+    queue_.push_back(Item{std::nullopt, generation});
+    itemAvailable_.notify_one();
+}
+
+void ApplyWorker::waitBarrier(uint64_t generation) {
+    std::unique_lock lock(queueMutex_);
+    barrierPassed_.wait(lock, [&] { return barrierDone_ >= generation; });
+}
+
+void ApplyWorker::replaceExecutor(std::unique_ptr<DmlExecutor> executor) {
+    std::lock_guard lock(executorMutex_);
+    executor_ = std::move(executor);
+}
+
+void ApplyWorker::stop() {
+    {
+        std::lock_guard lock(queueMutex_);
+        stopping_ = true;
+    }
+    itemAvailable_.notify_all();
+    roomAvailable_.notify_all();
+    if (thread_.joinable()) {
+        thread_.join();
+    }
+}
+
+size_t ApplyWorker::queueDepth() const {
+    std::lock_guard lock(queueMutex_);
+    return queue_.size();
+}
+
+size_t ApplyWorker::pendingRows() const {
+    return pendingCount_.load(std::memory_order_relaxed);
+}
+
+void ApplyWorker::addCounters(std::map<schema::TableName, uint64_t>& rowsByTable, uint64_t& transactions) const {
+    std::lock_guard lock(countersMutex_);
+    for (const auto& [table, rows] : rowsByTable_) {
+        rowsByTable[table] += rows;
+    }
+    transactions += transactions_;
+}
+
+void ApplyWorker::run() {
+    std::unique_lock lock(queueMutex_);
+    auto hasWork = [&] { return !queue_.empty() || stopping_; };
+    for (;;) {
+        if (queue_.empty()) {
+            if (stopping_) {
+                lock.unlock();
+                flush();
+                lock.lock();
+                barrierDone_ = UINT64_MAX;  // nobody waits for a stopped worker
+                barrierPassed_.notify_all();
+                return;
+            }
+            if (pending_.empty()) {
+                itemAvailable_.wait(lock, hasWork);
+            } else if (!itemAvailable_.wait_until(lock, pendingSince_ + settings_.idleFlush, hasWork)) {
+                lock.unlock();
+                flush();
+                lock.lock();
+            }
+            continue;
+        }
+        Item item = std::move(queue_.front());
+        queue_.pop_front();
+        roomAvailable_.notify_one();
+        lock.unlock();
+        if (!item.change) {
+            flush();
+            lock.lock();
+            barrierDone_ = std::max(barrierDone_, item.sequence);
+            barrierPassed_.notify_all();
+            continue;
+        }
+        auto now = std::chrono::steady_clock::now();
+        if (pending_.empty()) {
+            pendingSince_ = now;
+        }
+        pending_.push_back(std::move(*item.change));
+        pendingLastSequence_ = item.sequence;
+        pendingCount_.store(pending_.size(), std::memory_order_relaxed);
+        if (pending_.size() >= settings_.batch || now >= pendingSince_ + settings_.idleFlush) {
+            flush();
+        }
+        lock.lock();
+    }
+}
+
+void ApplyWorker::flush() {
+    if (pending_.empty()) {
+        return;
+    }
+    {
+        std::lock_guard lock(executorMutex_);
+        // After an error anywhere in the pool nothing more is committed until the DBA or the task
+        // resets it: the rows are dropped here and applied again after the resume.
+        if (!failed_() && executor_) {
+            commitPending();
+        }
+    }
+    pending_.clear();
+    pendingCount_.store(0, std::memory_order_relaxed);
+    committedSequence_.store(pendingLastSequence_, std::memory_order_release);
+}
+
+void ApplyWorker::commitPending() {
+    try {
+        for (const auto& statement : builder_.build(pending_)) {
+            executor_->execute(statement);
+        }
+        executor_->commit();
+        std::lock_guard lock(countersMutex_);
+        ++transactions_;
+        for (const auto& change : pending_) {
+            ++rowsByTable_[change.target()];
+        }
+        return;
+    } catch (const DownstreamError& e) {
+        ApplyFailure failure;
+        failure.change = pending_.front();
+        failure.rowIdentified = false;
+        failure.sql = e.sql();
+        failure.code = e.code();
+        failure.message = e.serverMessage().empty() ? std::string(e.what()) : e.serverMessage();
+        failure.errorClass = classifyDownstreamError(e.code());
+        try {
+            executor_->rollback();
+        } catch (const DownstreamError&) {
+            // The connection is gone; the server rolls the transaction back itself.
+        }
+        // A passing error (lost connection, deadlock) would not fail again on one row; only a row's
+        // own error is worth pinning down.
+        if (failure.errorClass == ErrorClass::NeedsDba) {
+            if (auto row = findFailingRow()) {
+                failure = std::move(*row);
+            }
+        }
+        failure.worker = index_;
+        report_(std::move(failure));
+    } catch (const std::exception& e) {
+        ApplyFailure failure;
+        failure.change = pending_.front();
+        failure.rowIdentified = false;
+        failure.message = e.what();
+        failure.worker = index_;
+        try {
+            executor_->rollback();
+        } catch (const DownstreamError&) {
+        }
+        report_(std::move(failure));
+    }
+}
+
+std::optional<ApplyFailure> ApplyWorker::findFailingRow() {
+    std::optional<ApplyFailure> found;
+    try {
+        for (size_t i = 0; i < pending_.size() && !found; ++i) {
+            for (const auto& statement : builder_.build(std::span<const RowChange>(&pending_[i], 1))) {
+                try {
+                    executor_->execute(statement);
+                } catch (const DownstreamError& e) {
+                    if (classifyDownstreamError(e.code()) == ErrorClass::NeedsDba) {
+                        found = ApplyFailure{pending_[i],
+                                             true,
+                                             e.sql(),
+                                             e.code(),
+                                             e.serverMessage().empty() ? std::string(e.what()) : e.serverMessage(),
+                                             ErrorClass::NeedsDba,
+                                             index_};
+                    }
+                    throw;
+                }
+            }
+        }
+    } catch (const std::exception&) {
+        // Either the row was found or the replay hit a passing error: the caller reports what it has.
+    }
+    try {
+        executor_->rollback();
+    } catch (const DownstreamError&) {
+    }
+    return found;
+}
+
+}  // namespace syncscope::apply

@@ -1,0 +1,106 @@
+// One apply worker: a thread with its own downstream connection and a bounded queue. It commits up to
+// `batch` changes per downstream transaction (when the batch is full, at a barrier, or when its oldest
+// change has waited an idle tick). A failed batch is rolled back whole and replayed row by row in a
+// fresh transaction (rolled back too) to name the exact row that fails.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "engine/apply/apply_failure.h"
+#include "engine/apply/dml_builder.h"
+#include "engine/apply/dml_executor.h"
+#include "engine/apply/row_change.h"
+
+namespace syncscope::apply {
+
+struct WorkerSettings {
+    size_t batch = 100;
+    size_t queueCapacity = 4096;
+    std::chrono::milliseconds idleFlush{10};
+    bool multipleRows = true;
+};
+
+class ApplyWorker {
+public:
+    using FailureSink = std::function<void(ApplyFailure)>;
+    using FailedCheck = std::function<bool()>;
+
+    // `failed` says whether the pool holds an error: a worker then discards what it has instead of
+    // committing it. `report` receives this worker's failures.
+    ApplyWorker(size_t index, WorkerSettings settings, std::unique_ptr<DmlExecutor> executor, FailedCheck failed,
+                FailureSink report);
+    ~ApplyWorker();
+    ApplyWorker(const ApplyWorker&) = delete;
+    ApplyWorker& operator=(const ApplyWorker&) = delete;
+
+    // Blocks while the queue is full. `sequence` increases with every dispatch of the pool.
+    void push(RowChange change, uint64_t sequence);
+    // Queues a barrier: everything queued before it is committed (or discarded after an error)
+    // before waitBarrier(generation) returns.
+    void pushBarrier(uint64_t generation);
+    void waitBarrier(uint64_t generation);
+
+    // The sequence of the last change this worker committed (or discarded after an error).
+    uint64_t committedSequence() const { return committedSequence_.load(std::memory_order_acquire); }
+
+    // New connection for a worker that failed; only while its queue is empty (after a barrier).
+    void replaceExecutor(std::unique_ptr<DmlExecutor> executor);
+    void stop();
+
+    size_t queueDepth() const;
+    size_t pendingRows() const;
+    // Adds this worker's committed rows per table and transactions to the totals.
+    void addCounters(std::map<schema::TableName, uint64_t>& rowsByTable, uint64_t& transactions) const;
+
+private:
+    struct Item {
+        std::optional<RowChange> change;  // empty for a barrier
+        uint64_t sequence = 0;            // dispatch sequence, or barrier generation
+    };
+
+    void run();
+    void flush();
+    void commitPending();
+    std::optional<ApplyFailure> findFailingRow();
+
+    size_t index_;
+    WorkerSettings settings_;
+    DmlBuilder builder_;
+    FailedCheck failed_;
+    FailureSink report_;
+
+    mutable std::mutex queueMutex_;
+    std::condition_variable itemAvailable_;
+    std::condition_variable roomAvailable_;
+    std::condition_variable barrierPassed_;
+    std::deque<Item> queue_;
+    bool stopping_ = false;
+    uint64_t barrierDone_ = 0;
+
+    std::mutex executorMutex_;  // held while a batch runs; replaceExecutor waits for it
+    std::unique_ptr<DmlExecutor> executor_;
+    std::vector<RowChange> pending_;  // taken from the queue, not yet committed
+    uint64_t pendingLastSequence_ = 0;
+    std::chrono::steady_clock::time_point pendingSince_;
+    std::atomic<size_t> pendingCount_{0};
+    std::atomic<uint64_t> committedSequence_{0};
+
+    mutable std::mutex countersMutex_;
+    std::map<schema::TableName, uint64_t> rowsByTable_;
+    uint64_t transactions_ = 0;
+
+    std::thread thread_;
+};
+
+}  // namespace syncscope::apply

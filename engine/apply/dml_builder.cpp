@@ -1,0 +1,265 @@
+#include "engine/apply/dml_builder.h"
+
+#include <algorithm>
+
+#include "engine/apply/quoted_name.h"
+#include "engine/common/error.h"
+
+namespace syncscope::apply {
+
+namespace {
+
+using schema::RowKeyKind;
+using schema::TableSchema;
+
+// One SQL-level step of a change. A change becomes one step, or two (safe-mode DELETE + REPLACE).
+enum class StepKind { Write, Delete, Update };
+
+struct Step {
+    StepKind kind;
+    bool replace = false;  // Write: REPLACE instead of INSERT
+    const RowChange* change;
+    size_t changeIndex;
+    const std::vector<SqlValue>* image;  // Write: after; Delete: before; Update: before (WHERE)
+};
+
+void checkImage(const RowChange& change, const std::vector<SqlValue>& image, const char* which) {
+    if (image.size() != change.table->columns().size()) {
+        throw Error("the " + std::string(which) + " image of " + std::string(rowOpName(change.op)) + " of " +
+                    change.target().text() + " at " + change.source.text() + " has " + std::to_string(image.size()) +
+                    " values but the table has " + std::to_string(change.table->columns().size()) + " columns");
+    }
+}
+
+void expand(const RowChange& change, size_t index, std::vector<Step>& steps) {
+    const bool noKey = change.table->rowKey().kind == RowKeyKind::AllColumns;
+    switch (change.op) {
+        case RowOp::Insert:
+            checkImage(change, change.after, "after");
+            // Without a key REPLACE is a plain INSERT; deleting an equal row first keeps a replay idempotent.
+            if (change.safeMode && noKey) {
+                steps.push_back({StepKind::Delete, false, &change, index, &change.after});
+            }
+            steps.push_back({StepKind::Write, change.safeMode, &change, index, &change.after});
+            return;
+        case RowOp::Delete:
+            checkImage(change, change.before, "before");
+            steps.push_back({StepKind::Delete, false, &change, index, &change.before});
+            return;
+        case RowOp::Update:
+            checkImage(change, change.before, "before");
+            checkImage(change, change.after, "after");
+            if (!change.safeMode) {
+                steps.push_back({StepKind::Update, false, &change, index, &change.before});
+                return;
+            }
+            if (noKey || change.keyChanged()) {
+                steps.push_back({StepKind::Delete, false, &change, index, &change.before});
+            }
+            if (noKey) {
+                steps.push_back({StepKind::Delete, false, &change, index, &change.after});
+            }
+            steps.push_back({StepKind::Write, true, &change, index, &change.after});
+            return;
+    }
+}
+
+void appendColumnList(std::string& sql, const TableSchema& table) {
+    sql += " (";
+    for (size_t i = 0; i < table.columns().size(); ++i) {
+        if (i != 0) {
+            sql += ", ";
+        }
+        appendQuotedName(sql, table.columns()[i].name);
+    }
+    sql += ")";
+}
+
+void appendRowPlaceholders(std::string& sql, size_t columnCount) {
+    sql += "(";
+    for (size_t i = 0; i < columnCount; ++i) {
+        sql += i == 0 ? "?" : ", ?";
+    }
+    sql += ")";
+}
+
+// "`a` = ? AND `b` IS NULL" over the row key; NULL never matches `=`, so it gets IS NULL.
+void appendKeyCondition(std::string& sql, const TableSchema& table, const std::vector<SqlValue>& image,
+                        std::vector<const SqlValue*>& params) {
+    const auto& key = table.rowKey().columns;
+    for (size_t i = 0; i < key.size(); ++i) {
+        if (i != 0) {
+            sql += " AND ";
+        }
+        appendQuotedName(sql, table.columns()[key[i]].name);
+        const SqlValue& value = image[key[i]];
+        if (value.isNull()) {
+            sql += " IS NULL";
+        } else {
+            sql += " = ?";
+            params.push_back(&value);
+        }
+    }
+    if (table.rowKey().kind == RowKeyKind::AllColumns) {
+        sql += " LIMIT 1";  // rows equal in every column are interchangeable: change one of them
+    }
+}
+
+bool keyHasNull(const TableSchema& table, const std::vector<SqlValue>& image) {
+    for (size_t column : table.rowKey().columns) {
+        if (image[column].isNull()) {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool sameShape(const TableSchema& a, const TableSchema& b) {
+    if (&a == &b) {
+        return true;
+    }
+    if (a.name() != b.name() || a.columns().size() != b.columns().size() || a.rowKey().columns != b.rowKey().columns) {
+        return false;
+    }
+    for (size_t i = 0; i < a.columns().size(); ++i) {
+        if (a.columns()[i].name != b.columns()[i].name) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// Whether `next` can join the statement that `first` started.
+bool canMerge(const Step& first, const Step& next) {
+    if (next.kind != first.kind || !sameShape(*first.change->table, *next.change->table)) {
+        return false;
+    }
+    if (first.kind == StepKind::Write) {
+        return next.replace == first.replace;
+    }
+    if (first.kind == StepKind::Delete) {
+        const TableSchema& table = *first.change->table;
+        return table.rowKey().kind != RowKeyKind::AllColumns && !keyHasNull(table, *next.image) &&
+               !keyHasNull(table, *first.image);
+    }
+    return false;
+}
+
+DmlStatement buildWrite(std::span<const Step> steps) {
+    const TableSchema& table = *steps.front().change->table;
+    DmlStatement statement;
+    statement.sql = steps.front().replace ? "REPLACE INTO " : "INSERT INTO ";
+    statement.sql += quoteTable(table.name());
+    appendColumnList(statement.sql, table);
+    statement.sql += " VALUES ";
+    for (size_t row = 0; row < steps.size(); ++row) {
+        if (row != 0) {
+            statement.sql += ", ";
+        }
+        appendRowPlaceholders(statement.sql, table.columns().size());
+        for (const SqlValue& value : *steps[row].image) {
+            statement.params.push_back(&value);
+        }
+    }
+    return statement;
+}
+
+DmlStatement buildDelete(std::span<const Step> steps) {
+    const TableSchema& table = *steps.front().change->table;
+    DmlStatement statement;
+    statement.sql = "DELETE FROM " + quoteTable(table.name()) + " WHERE ";
+    if (steps.size() == 1) {
+        appendKeyCondition(statement.sql, table, *steps.front().image, statement.params);
+        return statement;
+    }
+    // Merged deletes never have a NULL in the key (see canMerge): a row-value IN list works.
+    const auto& key = table.rowKey().columns;
+    bool single = key.size() == 1;
+    statement.sql += single ? "" : "(";
+    for (size_t i = 0; i < key.size(); ++i) {
+        if (i != 0) {
+            statement.sql += ", ";
+        }
+        appendQuotedName(statement.sql, table.columns()[key[i]].name);
+    }
+    statement.sql += single ? " IN (" : ") IN (";
+    for (size_t row = 0; row < steps.size(); ++row) {
+        if (row != 0) {
+            statement.sql += ", ";
+        }
+        if (single) {
+            statement.sql += "?";
+        } else {
+            appendRowPlaceholders(statement.sql, key.size());
+        }
+        for (size_t column : key) {
+            statement.params.push_back(&(*steps[row].image)[column]);
+        }
+    }
+    statement.sql += ")";
+    return statement;
+}
+
+DmlStatement buildUpdate(const Step& step) {
+    const TableSchema& table = *step.change->table;
+    DmlStatement statement;
+    statement.sql = "UPDATE " + quoteTable(table.name()) + " SET ";
+    for (size_t i = 0; i < table.columns().size(); ++i) {
+        if (i != 0) {
+            statement.sql += ", ";
+        }
+        appendQuotedName(statement.sql, table.columns()[i].name);
+        statement.sql += " = ?";
+        statement.params.push_back(&step.change->after[i]);
+    }
+    statement.sql += " WHERE ";
+    appendKeyCondition(statement.sql, table, step.change->before, statement.params);
+    return statement;
+}
+
+}  // namespace
+
+std::string DmlStatement::describe() const {
+    std::string out = sql;
+    if (!params.empty()) {
+        out += " /* values: ";
+        for (size_t i = 0; i < params.size(); ++i) {
+            out += (i == 0 ? "" : ", ") + params[i]->display();
+        }
+        out += " */";
+    }
+    return out;
+}
+
+std::vector<DmlStatement> DmlBuilder::build(std::span<const RowChange> changes) const {
+    std::vector<Step> steps;
+    steps.reserve(changes.size());
+    for (size_t i = 0; i < changes.size(); ++i) {
+        expand(changes[i], i, steps);
+    }
+    std::vector<DmlStatement> statements;
+    size_t begin = 0;
+    while (begin < steps.size()) {
+        const Step& first = steps[begin];
+        size_t end = begin + 1;
+        if (multipleRows_ && first.kind != StepKind::Update) {
+            size_t columnsPerRow = first.kind == StepKind::Write ? first.change->table->columns().size()
+                                                                 : first.change->table->rowKey().columns.size();
+            size_t limit = std::min(maxRowsPerStatement_, kMaxPlaceholders / std::max<size_t>(columnsPerRow, 1));
+            while (end < steps.size() && end - begin < limit && canMerge(first, steps[end])) {
+                ++end;
+            }
+        }
+        std::span<const Step> group(steps.data() + begin, end - begin);
+        DmlStatement statement = first.kind == StepKind::Write    ? buildWrite(group)
+                                 : first.kind == StepKind::Delete ? buildDelete(group)
+                                                                  : buildUpdate(first);
+        statement.firstChange = group.front().changeIndex;
+        statement.changeCount = group.back().changeIndex - group.front().changeIndex + 1;
+        statements.push_back(std::move(statement));
+        begin = end;
+    }
+    return statements;
+}
+
+}  // namespace syncscope::apply

@@ -1,0 +1,127 @@
+#include "engine/apply/dml_executor.h"
+
+#include <cppconn/connection.h>
+#include <cppconn/datatype.h>
+#include <cppconn/exception.h>
+#include <cppconn/prepared_statement.h>
+#include <cppconn/statement.h>
+
+#include "engine/apply/downstream_connection.h"
+
+namespace syncscope::apply {
+
+struct DmlExecutor::CachedStatement {
+    std::unique_ptr<sql::PreparedStatement> statement;
+    std::list<std::string>::iterator usePosition;
+};
+
+namespace {
+
+DownstreamError errorFrom(const sql::SQLException& e, const std::string& what) {
+    return DownstreamError(what + ": " + e.what() + " [" + std::to_string(e.getErrorCode()) + "]", e.getErrorCode(),
+                           e.what(), what);
+}
+
+}  // namespace
+
+DmlExecutor::DmlExecutor(std::unique_ptr<sql::Connection> connection, size_t statementCacheSize)
+    : connection_(std::move(connection)), cacheSize_(statementCacheSize == 0 ? 1 : statementCacheSize) {
+    try {
+        connection_->setAutoCommit(false);
+    } catch (const sql::SQLException& e) {
+        throw errorFrom(e, "cannot turn autocommit off on the downstream connection");
+    }
+}
+
+DmlExecutor::~DmlExecutor() {
+    // Statements first: they belong to the connection.
+    cache_.clear();
+}
+
+sql::PreparedStatement& DmlExecutor::prepared(const std::string& sql) {
+    auto it = cache_.find(sql);
+    if (it != cache_.end()) {
+        recentlyUsed_.splice(recentlyUsed_.begin(), recentlyUsed_, it->second->usePosition);
+        return *it->second->statement;
+    }
+    if (cache_.size() >= cacheSize_) {
+        cache_.erase(recentlyUsed_.back());
+        recentlyUsed_.pop_back();
+    }
+    auto entry = std::make_unique<CachedStatement>();
+    entry->statement.reset(connection_->prepareStatement(sql));
+    recentlyUsed_.push_front(sql);
+    entry->usePosition = recentlyUsed_.begin();
+    auto& statement = *entry->statement;
+    cache_.emplace(sql, std::move(entry));
+    return statement;
+}
+
+void DmlExecutor::execute(const DmlStatement& statement) {
+    blobs_.clear();
+    try {
+        sql::PreparedStatement& prepared = this->prepared(statement.sql);
+        for (size_t i = 0; i < statement.params.size(); ++i) {
+            const SqlValue& value = *statement.params[i];
+            auto index = static_cast<unsigned int>(i + 1);
+            switch (value.kind()) {
+                case SqlValueKind::Null:
+                    prepared.setNull(index, sql::DataType::VARCHAR);
+                    break;
+                case SqlValueKind::Signed:
+                    prepared.setInt64(index, value.asSigned());
+                    break;
+                case SqlValueKind::Unsigned:
+                    prepared.setUInt64(index, value.asUnsigned());
+                    break;
+                case SqlValueKind::Double:
+                    prepared.setDouble(index, value.asDouble());
+                    break;
+                case SqlValueKind::Text:
+                    prepared.setString(index, value.asString());
+                    break;
+                case SqlValueKind::Bytes:
+                    if (value.asString().empty()) {
+                        // An empty stream sends no data at all; an empty string is what is meant.
+                        prepared.setString(index, value.asString());
+                    } else {
+                        blobs_.push_back(std::make_unique<std::istringstream>(value.asString()));
+                        prepared.setBlob(index, blobs_.back().get());
+                    }
+                    break;
+            }
+        }
+        prepared.executeUpdate();
+    } catch (const sql::SQLException& e) {
+        blobs_.clear();
+        throw errorFrom(e, statement.describe());
+    }
+    blobs_.clear();
+}
+
+void DmlExecutor::commit() {
+    try {
+        connection_->commit();
+    } catch (const sql::SQLException& e) {
+        throw errorFrom(e, "COMMIT");
+    }
+}
+
+void DmlExecutor::rollback() {
+    try {
+        connection_->rollback();
+    } catch (const sql::SQLException& e) {
+        throw errorFrom(e, "ROLLBACK");
+    }
+}
+
+void DmlExecutor::executeText(const std::string& sql) {
+    try {
+        std::unique_ptr<sql::Statement> statement(connection_->createStatement());
+        statement->execute(sql);
+    } catch (const sql::SQLException& e) {
+        throw errorFrom(e, sql);
+    }
+}
+
+}  // namespace syncscope::apply

@@ -1,0 +1,57 @@
+// Runs DML on one downstream connection inside explicit transactions, through prepared statements
+// cached per statement shape (the SQL text), binding each value with the setter its kind needs.
+#pragma once
+
+#include <cstddef>
+#include <list>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/apply/dml_statement.h"
+
+namespace sql {
+class Connection;
+class PreparedStatement;
+}  // namespace sql
+
+namespace syncscope::apply {
+
+class DmlExecutor {
+public:
+    // Enough shapes for a few dozen tables in every mode, far below the server's max_prepared_stmt_count.
+    static constexpr size_t kDefaultStatementCacheSize = 256;
+
+    // Takes the connection and turns autocommit off: every change runs in a transaction that
+    // commit() ends.
+    explicit DmlExecutor(std::unique_ptr<sql::Connection> connection,
+                         size_t statementCacheSize = kDefaultStatementCacheSize);
+    ~DmlExecutor();
+    DmlExecutor(const DmlExecutor&) = delete;
+    DmlExecutor& operator=(const DmlExecutor&) = delete;
+
+    // Each throws DownstreamError carrying the server's code and, for DML, the SQL with its values.
+    void execute(const DmlStatement& statement);
+    void commit();
+    void rollback();
+    // A statement without parameters (session settings), outside the cache.
+    void executeText(const std::string& sql);
+
+    sql::Connection& connection() { return *connection_; }
+    size_t cachedStatements() const { return cache_.size(); }
+
+private:
+    struct CachedStatement;
+
+    sql::PreparedStatement& prepared(const std::string& sql);
+
+    std::unique_ptr<sql::Connection> connection_;
+    size_t cacheSize_;
+    std::list<std::string> recentlyUsed_;  // front = most recent
+    std::unordered_map<std::string, std::unique_ptr<CachedStatement>> cache_;
+    std::vector<std::unique_ptr<std::istringstream>> blobs_;  // must live until execute returns
+};
+
+}  // namespace syncscope::apply

@@ -1,0 +1,24 @@
+// One statement for the downstream: SQL text with ? placeholders and the values bound to them. The
+// text depends only on the statement's shape (table, columns, row count, NULL pattern of the WHERE),
+// so it is also the key of the prepared-statement cache.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "engine/apply/sql_value.h"
+
+namespace syncscope::apply {
+
+struct DmlStatement {
+    std::string sql;
+    std::vector<const SqlValue*> params;  // point into the RowChanges the statement was built from
+    size_t firstChange = 0;               // the changes it applies, as positions in the built span
+    size_t changeCount = 0;
+
+    // The SQL with its values written after it, for error reports: "... /* values: 1, 'x' */".
+    std::string describe() const;
+};
+
+}  // namespace syncscope::apply

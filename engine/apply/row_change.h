@@ -1,0 +1,49 @@
+// One row to apply downstream, after filters and routes: the target table, the operation, the row
+// images as bound values, and where it came from in the upstream's binlog (for error reports).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/apply/sql_value.h"
+#include "engine/schema/table_schema.h"
+
+namespace syncscope::apply {
+
+enum class RowOp : uint8_t { Insert, Update, Delete };
+
+const char* rowOpName(RowOp op);  // "insert", "update", "delete"
+
+// The upstream event a row came from, as text so that any front end can show it.
+struct SourcePoint {
+    std::string file;
+    uint64_t pos = 0;  // end position of the rows event
+    std::string gtid;  // GTID set after the event's transaction, empty without GTIDs
+
+    std::string text() const;  // "mysql-bin.000003:1234" (+ " gtid ...")
+};
+
+struct RowChange {
+    // Columns, keys and the target name (after routing); never null.
+    std::shared_ptr<const schema::TableSchema> table;
+    RowOp op = RowOp::Insert;
+    std::vector<SqlValue> before;  // update and delete: one value per column
+    std::vector<SqlValue> after;   // insert and update: one value per column
+    SourcePoint source;
+    uint64_t transactionSeq = 0;  // the syncer's number of the upstream transaction
+    // INSERT as REPLACE, UPDATE as DELETE+REPLACE: after a resume, until the exit-safe point.
+    bool safeMode = false;
+
+    const schema::TableName& target() const { return table->name(); }
+    // "update of `db`.`t` at mysql-bin.000003:1234, key id=5" plus both images, for error reports.
+    std::string describe() const;
+    // Whether an update changes a value of the row key (decides DELETE+REPLACE in safe mode).
+    bool keyChanged() const;
+};
+
+// "(id=5, name='x')" over the given columns of an image.
+std::string describeImage(const schema::TableSchema& table, const std::vector<SqlValue>& image);
+
+}  // namespace syncscope::apply

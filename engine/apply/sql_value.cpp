@@ -1,0 +1,194 @@
+#include "engine/apply/sql_value.h"
+
+#include <cstdio>
+
+namespace syncscope::apply {
+
+namespace {
+
+constexpr size_t kDisplayLimit = 200;  // bytes of a value shown in a message before it is cut
+
+bool printable(const std::string& s) {
+    for (unsigned char c : s) {
+        if (c < 0x20 || c == 0x7f) {
+            return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+SqlValue SqlValue::signedInt(int64_t v) {
+    SqlValue value;
+    value.kind_ = SqlValueKind::Signed;
+    value.integer_.s = v;
+    return value;
+}
+
+SqlValue SqlValue::unsignedInt(uint64_t v) {
+    SqlValue value;
+    value.kind_ = SqlValueKind::Unsigned;
+    value.integer_.u = v;
+    return value;
+}
+
+SqlValue SqlValue::real(double v) {
+    SqlValue value;
+    value.kind_ = SqlValueKind::Double;
+    value.real_ = v;
+    return value;
+}
+
+SqlValue SqlValue::text(std::string v) {
+    SqlValue value;
+    value.kind_ = SqlValueKind::Text;
+    value.string_ = std::move(v);
+    return value;
+}
+
+SqlValue SqlValue::bytes(std::string v) {
+    SqlValue value;
+    value.kind_ = SqlValueKind::Bytes;
+    value.string_ = std::move(v);
+    return value;
+}
+
+bool isUtf8Collation(uint32_t id) {
+    // Collation ids of MySQL 8.0 and MariaDB 10.x/11.x (ctype tables; MariaDB's UCA 14.0.0 ids
+    // encode the character set in bits 8..10 above 2048: 0 = utf8mb3, 1 = utf8mb4).
+    constexpr uint32_t kAsciiGeneral = 11, kAsciiBin = 65;
+    constexpr uint32_t kUtf8GeneralCi = 33, kUtf8mb4GeneralCi = 45, kUtf8mb4Bin = 46, kUtf8Bin = 83;
+    constexpr uint32_t kUtf8UcaFirst = 192, kUtf8mb4UcaLast = 247;
+    constexpr uint32_t kUtf8mb4Mysql8First = 255, kUtf8mb4Mysql8Last = 323;
+    constexpr uint32_t kMariaUtf8NopadFirst = 576, kMariaUtf8NopadLast = 579;
+    constexpr uint32_t kMariaUtf8mb4NopadFirst = 608, kMariaUtf8mb4NopadLast = 611;
+    constexpr uint32_t kMariaNopadFirst = 1024, kMariaNopadLast = 2047;  // MariaDB: the PAD SPACE id + 1024
+    constexpr uint32_t kUca1400First = 2048, kUca1400Utf8Last = 2048 + 511;
+    if (id >= kMariaNopadFirst && id <= kMariaNopadLast) {
+        id -= kMariaNopadFirst;
+    }
+    return id == kAsciiGeneral || id == kAsciiBin || id == kUtf8GeneralCi || id == kUtf8mb4GeneralCi ||
+           id == kUtf8mb4Bin || id == kUtf8Bin || (id >= kUtf8UcaFirst && id <= kUtf8mb4UcaLast) ||
+           (id >= kUtf8mb4Mysql8First && id <= kUtf8mb4Mysql8Last) ||
+           (id >= kMariaUtf8NopadFirst && id <= kMariaUtf8NopadLast) ||
+           (id >= kMariaUtf8mb4NopadFirst && id <= kMariaUtf8mb4NopadLast) ||
+           (id >= kUca1400First && id <= kUca1400Utf8Last);
+}
+
+SqlValue SqlValue::fromColumn(const binlog::ColumnValue& value, const binlog::ColumnDef& column) {
+    using binlog::ValueKind;
+    switch (value.kind()) {
+        case ValueKind::Null:
+            return null();
+        case ValueKind::Int:
+            return signedInt(value.asInt());
+        case ValueKind::UInt:
+            return unsignedInt(value.asUInt());
+        case ValueKind::Float:
+            return real(static_cast<double>(value.asFloat()));
+        case ValueKind::Double:
+            return real(value.asDouble());
+        case ValueKind::Year:
+            return unsignedInt(value.asYear());
+        case ValueKind::Bit:
+        case ValueKind::Set:
+            return unsignedInt(value.bits());
+        case ValueKind::Enum:
+            return unsignedInt(value.enumIndex());
+        case ValueKind::Decimal:
+        case ValueKind::Json:
+            return text(std::string(value.bytes()));
+        case ValueKind::Date:
+        case ValueKind::Time:
+        case ValueKind::DateTime:
+        case ValueKind::Timestamp:
+            return text(value.toText(column));
+        case ValueKind::String:
+            if (column.charset == 0 || isUtf8Collation(column.charset)) {
+                return text(std::string(value.bytes()));
+            }
+            return bytes(std::string(value.bytes()));
+        case ValueKind::Bytes:
+            // INET6/UUID/INET4 are written in their text form, which every server version accepts.
+            if (column.extendedType != binlog::ExtendedType::None) {
+                return text(value.toText(column));
+            }
+            return bytes(std::string(value.bytes()));
+        case ValueKind::Geometry:
+            return bytes(std::string(value.bytes()));
+    }
+    return null();
+}
+
+std::optional<std::string> SqlValue::text() const {
+    switch (kind_) {
+        case SqlValueKind::Null:
+            return std::nullopt;
+        case SqlValueKind::Signed:
+            return std::to_string(integer_.s);
+        case SqlValueKind::Unsigned:
+            return std::to_string(integer_.u);
+        case SqlValueKind::Double: {
+            constexpr int kRoundTripDigits = 17;
+            char buffer[64];
+            std::snprintf(buffer, sizeof buffer, "%.*g", kRoundTripDigits, real_);
+            return std::string(buffer);
+        }
+        case SqlValueKind::Text:
+        case SqlValueKind::Bytes:
+            return string_;
+    }
+    return std::nullopt;
+}
+
+std::string SqlValue::display() const {
+    if (kind_ == SqlValueKind::Null) {
+        return "NULL";
+    }
+    if (kind_ != SqlValueKind::Text && kind_ != SqlValueKind::Bytes) {
+        return *text();
+    }
+    bool cut = string_.size() > kDisplayLimit;
+    std::string shown = cut ? string_.substr(0, kDisplayLimit) : string_;
+    std::string out;
+    if (printable(shown)) {
+        out = "'";
+        for (char c : shown) {
+            out += c == '\'' ? std::string("''") : std::string(1, c);
+        }
+        out += "'";
+    } else {
+        static const char* const kHex = "0123456789abcdef";
+        out = "0x";
+        for (unsigned char c : shown) {
+            out += kHex[c >> 4];
+            out += kHex[c & 0xf];
+        }
+    }
+    if (cut) {
+        out += "... (" + std::to_string(string_.size()) + " bytes)";
+    }
+    return out;
+}
+
+bool SqlValue::operator==(const SqlValue& other) const {
+    if (kind_ != other.kind_) {
+        return false;
+    }
+    switch (kind_) {
+        case SqlValueKind::Null:
+            return true;
+        case SqlValueKind::Signed:
+        case SqlValueKind::Unsigned:
+            return integer_.u == other.integer_.u;
+        case SqlValueKind::Double:
+            return real_ == other.real_;
+        case SqlValueKind::Text:
+        case SqlValueKind::Bytes:
+            return string_ == other.string_;
+    }
+    return false;
+}
+
+}  // namespace syncscope::apply

@@ -1,0 +1,177 @@
+#include "engine/apply/worker_pool.h"
+
+#include <cppconn/connection.h>
+
+#include <cctype>
+
+#include "engine/apply/causality_keys.h"
+#include "engine/apply/downstream_connection.h"
+
+namespace syncscope::apply {
+
+namespace {
+
+bool plainVariableName(const std::string& name) {
+    if (name.empty()) {
+        return false;
+    }
+    for (unsigned char c : name) {
+        if (!std::isalnum(c) && c != '_') {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool allDigits(const std::string& value) {
+    if (value.empty()) {
+        return false;
+    }
+    for (unsigned char c : value) {
+        if (!std::isdigit(c)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+WorkerPool::WorkerPool(WorkerPoolSettings settings)
+    : settings_(std::move(settings)), dispatcher_(settings_.workerCount == 0 ? 1 : settings_.workerCount) {
+    size_t count = dispatcher_.workerCount();
+    workers_.reserve(count);
+    for (size_t i = 0; i < count; ++i) {
+        workers_.push_back(std::make_unique<ApplyWorker>(
+            i, settings_.worker, connectWorker(), [this] { return failed(); },
+            [this](ApplyFailure failure) { report(std::move(failure)); }));
+    }
+}
+
+WorkerPool::~WorkerPool() {
+    stop();
+}
+
+std::unique_ptr<DmlExecutor> WorkerPool::connectWorker() const {
+    auto executor = std::make_unique<DmlExecutor>(connectDownstream(settings_.downstream));
+    for (const auto& [name, value] : settings_.sessionVariables) {
+        if (!plainVariableName(name)) {
+            throw DownstreamError(
+                "target-database session variable '" + name + "' is not a variable name (letters, digits and _ only)",
+                0);
+        }
+        // The value is a literal the DBA wrote in the task file; numbers stay numbers (booleans such
+        // as foreign_key_checks refuse the string '0').
+        std::string literal = value;
+        if (!allDigits(value)) {
+            literal.assign(1, '\'');
+            for (char c : value) {
+                if (c == '\'' || c == '\\') {
+                    literal.push_back(c);  // '' and \\ stand for themselves inside quotes
+                }
+                literal.push_back(c);
+            }
+            literal.push_back('\'');
+        }
+        executor->executeText("SET SESSION " + name + " = " + literal);
+    }
+    return executor;
+}
+
+void WorkerPool::report(ApplyFailure failure) {
+    std::lock_guard lock(failureMutex_);
+    errorCount_.fetch_add(1);
+    if (!firstError_) {
+        firstError_ = std::move(failure);
+    }
+    failed_.store(true, std::memory_order_release);
+}
+
+std::vector<uint64_t> WorkerPool::committedSequences() const {
+    std::vector<uint64_t> committed;
+    committed.reserve(workers_.size());
+    for (const auto& worker : workers_) {
+        committed.push_back(worker->committedSequence());
+    }
+    return committed;
+}
+
+bool WorkerPool::dispatch(RowChange change) {
+    std::unique_lock lock(dispatchMutex_);
+    if (failed() || stopped_) {
+        return false;
+    }
+    auto keys = causalityKeys(change);
+    uint64_t sequence = ++nextSequence_;
+    auto decision = dispatcher_.assign(keys, sequence, committedSequences());
+    if (decision.conflict) {
+        ++conflicts_;
+        lock.unlock();
+        if (!barrier().ok()) {
+            return false;
+        }
+        lock.lock();
+        dispatcher_.clear();
+        decision = dispatcher_.assign(keys, sequence, committedSequences());
+    }
+    workers_[decision.worker]->push(std::move(change), sequence);
+    return true;
+}
+
+BarrierResult WorkerPool::barrier() {
+    std::lock_guard lock(dispatchMutex_);
+    ++barriers_;
+    uint64_t generation = ++barrierGeneration_;
+    for (auto& worker : workers_) {
+        worker->pushBarrier(generation);
+    }
+    for (auto& worker : workers_) {
+        worker->waitBarrier(generation);
+    }
+    return BarrierResult{firstError()};
+}
+
+std::optional<ApplyFailure> WorkerPool::firstError() const {
+    std::lock_guard lock(failureMutex_);
+    return firstError_;
+}
+
+void WorkerPool::reset() {
+    barrier();  // every worker has dropped what it held
+    std::lock_guard lock(dispatchMutex_);
+    for (auto& worker : workers_) {
+        worker->replaceExecutor(connectWorker());
+    }
+    dispatcher_.clear();
+    std::lock_guard failureLock(failureMutex_);
+    firstError_.reset();
+    failed_.store(false, std::memory_order_release);
+}
+
+void WorkerPool::stop() {
+    {
+        std::lock_guard lock(dispatchMutex_);
+        stopped_ = true;
+    }
+    for (auto& worker : workers_) {
+        worker->stop();
+    }
+}
+
+ApplyCounters WorkerPool::counters() const {
+    ApplyCounters counters;
+    for (const auto& worker : workers_) {
+        worker->addCounters(counters.rowsAppliedByTable, counters.transactionsCommitted);
+        counters.queueDepths.push_back(worker->queueDepth());
+        counters.pendingRows.push_back(worker->pendingRows());
+    }
+    for (const auto& [table, rows] : counters.rowsAppliedByTable) {
+        counters.rowsApplied += rows;
+    }
+    counters.errors = errorCount_.load();
+    counters.barriers = barriers_.load();
+    counters.conflicts = conflicts_.load();
+    return counters;
+}
+
+}  // namespace syncscope::apply

@@ -1,0 +1,97 @@
+// The apply workers of one task: changes are spread over `worker-count` workers by causality key, so
+// changes to one row stay in order; a conflict between workers, and every DDL, is a barrier. barrier()
+// is what the checkpoint flush stands on: it returns only when every change dispatched before it has
+// committed downstream, and it reports any worker error since the last reset.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/apply/apply_counters.h"
+#include "engine/apply/apply_failure.h"
+#include "engine/apply/apply_worker.h"
+#include "engine/apply/dispatcher.h"
+#include "engine/common/server_settings.h"
+
+namespace syncscope::apply {
+
+struct WorkerPoolSettings {
+    static constexpr size_t kDefaultWorkerCount = 16;  // DM's worker-count default
+    static constexpr size_t kDefaultBatch = 100;       // DM's batch default
+
+    ServerSettings downstream;
+    size_t workerCount = kDefaultWorkerCount;
+    WorkerSettings worker{kDefaultBatch};
+    // SET SESSION name = value on every worker connection, in order (DM's target-database session).
+    // TIMESTAMP values are bound as UTC text, so time_zone must stay '+00:00'; foreign keys are not
+    // ordered across workers, so their checks are off as in DM.
+    std::vector<std::pair<std::string, std::string>> sessionVariables{{"time_zone", "+00:00"},
+                                                                      {"foreign_key_checks", "0"}};
+};
+
+struct BarrierResult {
+    std::optional<ApplyFailure> failure;  // the first worker error since the last reset
+    bool ok() const { return !failure; }
+};
+
+class WorkerPool {
+public:
+    // Connects every worker; throws DownstreamError naming the server when one cannot connect.
+    explicit WorkerPool(WorkerPoolSettings settings);
+    ~WorkerPool();
+    WorkerPool(const WorkerPool&) = delete;
+    WorkerPool& operator=(const WorkerPool&) = delete;
+
+    // Queues a change on the worker its keys choose; blocks while that worker's queue is full and,
+    // on a conflict, until every worker has drained. Returns false, queueing nothing, when the pool
+    // holds an error (see firstError()). One thread dispatches.
+    bool dispatch(RowChange change);
+
+    // Blocks until every change dispatched before it has committed (or, after an error, has been
+    // dropped). ok() only when no worker error of any kind happened since the last reset.
+    BarrierResult barrier();
+
+    std::optional<ApplyFailure> firstError() const;
+    // Worker errors since the pool was made; never goes back, so a flusher can tell whether any
+    // happened between two of its flushes.
+    uint64_t errorCount() const { return errorCount_.load(); }
+
+    // After an error: drops whatever is still queued, reconnects every worker and accepts work again.
+    // Throws DownstreamError when a worker cannot reconnect (the pool then stays failed).
+    void reset();
+    void stop();
+
+    ApplyCounters counters() const;
+    size_t workerCount() const { return workers_.size(); }
+
+private:
+    std::unique_ptr<DmlExecutor> connectWorker() const;
+    void report(ApplyFailure failure);
+    bool failed() const { return failed_.load(std::memory_order_acquire); }
+    std::vector<uint64_t> committedSequences() const;
+
+    WorkerPoolSettings settings_;
+    std::vector<std::unique_ptr<ApplyWorker>> workers_;
+
+    std::mutex dispatchMutex_;  // dispatch, barrier and reset run one at a time
+    Dispatcher dispatcher_;
+    uint64_t nextSequence_ = 0;
+    uint64_t barrierGeneration_ = 0;
+    std::atomic<uint64_t> barriers_{0};  // atomics: counters() must never wait for a barrier
+    std::atomic<uint64_t> conflicts_{0};
+
+    mutable std::mutex failureMutex_;
+    std::optional<ApplyFailure> firstError_;
+    std::atomic<bool> failed_{false};
+    std::atomic<uint64_t> errorCount_{0};
+    bool stopped_ = false;
+};
+
+}  // namespace syncscope::apply

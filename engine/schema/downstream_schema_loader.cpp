@@ -1,0 +1,151 @@
+#include "engine/schema/downstream_schema_loader.h"
+
+#include <cppconn/connection.h>
+#include <cppconn/exception.h>
+#include <cppconn/prepared_statement.h>
+#include <cppconn/resultset.h>
+
+#include <map>
+#include <memory>
+#include <unordered_map>
+
+namespace syncscope::schema {
+
+namespace {
+
+const char* const kColumnsQuery =
+    "SELECT COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, IS_NULLABLE FROM information_schema.COLUMNS "
+    "WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION";
+
+const char* const kKeysQuery =
+    "SELECT INDEX_NAME, COLUMN_NAME, NON_UNIQUE FROM information_schema.STATISTICS "
+    "WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY INDEX_NAME, SEQ_IN_INDEX";
+
+const char* const kPrimaryIndexName = "PRIMARY";
+
+// information_schema DATA_TYPE to the binlog's type code, as far as the apply layer cares.
+binlog::ColumnType typeFromName(const std::string& dataType) {
+    using binlog::ColumnType;
+    static const std::unordered_map<std::string, ColumnType> kTypes = {
+        {"tinyint", ColumnType::Tiny},
+        {"smallint", ColumnType::Short},
+        {"mediumint", ColumnType::Int24},
+        {"int", ColumnType::Long},
+        {"bigint", ColumnType::LongLong},
+        {"float", ColumnType::Float},
+        {"double", ColumnType::Double},
+        {"decimal", ColumnType::NewDecimal},
+        {"date", ColumnType::Date},
+        {"time", ColumnType::Time2},
+        {"datetime", ColumnType::DateTime2},
+        {"timestamp", ColumnType::Timestamp2},
+        {"year", ColumnType::Year},
+        {"char", ColumnType::String},
+        {"varchar", ColumnType::VarChar},
+        {"binary", ColumnType::String},
+        {"varbinary", ColumnType::VarChar},
+        {"tinyblob", ColumnType::Blob},
+        {"blob", ColumnType::Blob},
+        {"mediumblob", ColumnType::Blob},
+        {"longblob", ColumnType::Blob},
+        {"tinytext", ColumnType::Blob},
+        {"text", ColumnType::Blob},
+        {"mediumtext", ColumnType::Blob},
+        {"longtext", ColumnType::Blob},
+        {"json", ColumnType::Json},
+        {"enum", ColumnType::Enum},
+        {"set", ColumnType::Set},
+        {"bit", ColumnType::Bit},
+        {"geometry", ColumnType::Geometry},
+    };
+    auto it = kTypes.find(dataType);
+    return it == kTypes.end() ? ColumnType::Null : it->second;
+}
+
+struct IndexColumns {
+    bool unique = false;
+    std::vector<std::string> columns;
+};
+
+}  // namespace
+
+std::optional<TableSchema> DownstreamSchemaLoader::load(const TableName& table) {
+    std::vector<SchemaColumn> columns;
+    std::map<std::string, IndexColumns> indexes;
+    try {
+        std::unique_ptr<sql::PreparedStatement> columnsStatement(connection_.prepareStatement(kColumnsQuery));
+        columnsStatement->setString(1, table.schema);
+        columnsStatement->setString(2, table.table);
+        std::unique_ptr<sql::ResultSet> rows(columnsStatement->executeQuery());
+        while (rows->next()) {
+            SchemaColumn column;
+            column.name = rows->getString(1);
+            column.typeName = rows->getString(2);
+            column.type = typeFromName(column.typeName);
+            std::string columnType = rows->getString(3);
+            column.isUnsigned = columnType.find("unsigned") != std::string::npos;
+            column.nullable = std::string(rows->getString(4)) == "YES";
+            columns.push_back(std::move(column));
+        }
+        if (columns.empty()) {
+            return std::nullopt;
+        }
+        std::unique_ptr<sql::PreparedStatement> keysStatement(connection_.prepareStatement(kKeysQuery));
+        keysStatement->setString(1, table.schema);
+        keysStatement->setString(2, table.table);
+        std::unique_ptr<sql::ResultSet> keyRows(keysStatement->executeQuery());
+        while (keyRows->next()) {
+            auto& index = indexes[keyRows->getString(1)];
+            index.unique = keyRows->getInt(3) == 0;
+            index.columns.push_back(keyRows->getString(2));
+        }
+    } catch (const sql::SQLException& e) {
+        throw SchemaError("cannot read the structure of downstream table " + table.text() + ": " + e.what() + " [" +
+                          std::to_string(e.getErrorCode()) + "]");
+    }
+
+    TableSchema byName(table, columns, {}, {}, SchemaOrigin::Downstream);
+    std::vector<size_t> primaryKey;
+    std::vector<UniqueKey> uniqueKeys;
+    for (const auto& [indexName, index] : indexes) {
+        if (!index.unique) {
+            continue;
+        }
+        std::vector<size_t> positions;
+        bool notNull = true;
+        for (const auto& columnName : index.columns) {
+            auto position = byName.columnIndex(columnName);
+            if (!position) {
+                notNull = false;  // an expression or prefix we cannot use
+                break;
+            }
+            notNull = notNull && !columns[*position].nullable;
+            positions.push_back(*position);
+        }
+        if (indexName == kPrimaryIndexName) {
+            primaryKey = positions;
+        } else if (notNull) {
+            uniqueKeys.push_back({indexName, positions});
+        }
+    }
+    return TableSchema(table, std::move(columns), std::move(primaryKey), std::move(uniqueKeys),
+                       SchemaOrigin::Downstream);
+}
+
+std::vector<std::vector<std::string>> DownstreamSchemaLoader::notNullUniqueKeyColumns(const TableName& table) {
+    std::vector<std::vector<std::string>> keys;
+    auto schema = load(table);
+    if (!schema) {
+        return keys;
+    }
+    for (const auto& key : schema->notNullUniqueKeys()) {
+        std::vector<std::string> names;
+        for (size_t position : key.columns) {
+            names.push_back(schema->columns()[position].name);
+        }
+        keys.push_back(std::move(names));
+    }
+    return keys;
+}
+
+}  // namespace syncscope::schema

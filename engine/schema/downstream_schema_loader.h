@@ -1,0 +1,38 @@
+// Reads a table's structure from the downstream's information_schema, for tables whose binlog events
+// carry no column names (binlog_row_metadata=MINIMAL) and for the unique keys a table map never has.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/common/error.h"
+#include "engine/schema/table_schema.h"
+
+namespace sql {
+class Connection;
+}
+
+namespace syncscope::schema {
+
+class SchemaError : public Error {
+public:
+    using Error::Error;
+};
+
+class DownstreamSchemaLoader {
+public:
+    // The connection stays owned by the caller and must outlive the loader.
+    explicit DownstreamSchemaLoader(sql::Connection& connection) : connection_(connection) {}
+
+    // nullopt when the table does not exist downstream; throws SchemaError when the query fails.
+    std::optional<TableSchema> load(const TableName& table);
+
+    // The column names of each unique key whose columns are all NOT NULL, primary key excluded.
+    std::vector<std::vector<std::string>> notNullUniqueKeyColumns(const TableName& table);
+
+private:
+    sql::Connection& connection_;
+};
+
+}  // namespace syncscope::schema

@@ -1,0 +1,132 @@
+#include "engine/schema/table_schema.h"
+
+#include <cctype>
+#include <utility>
+
+namespace syncscope::schema {
+
+const char* rowKeyKindName(RowKeyKind kind) {
+    switch (kind) {
+        case RowKeyKind::PrimaryKey:
+            return "primary key";
+        case RowKeyKind::UniqueKey:
+            return "not-null unique key";
+        case RowKeyKind::AllColumns:
+            return "all columns (the table has no primary key and no not-null unique key)";
+    }
+    return "unknown key";
+}
+
+TableSchema::TableSchema(TableName name, std::vector<SchemaColumn> columns, std::vector<size_t> primaryKey,
+                         std::vector<UniqueKey> notNullUniqueKeys, SchemaOrigin origin)
+    : name_(std::move(name)),
+      columns_(std::move(columns)),
+      primaryKey_(std::move(primaryKey)),
+      uniqueKeys_(std::move(notNullUniqueKeys)),
+      origin_(origin) {
+    if (!primaryKey_.empty()) {
+        rowKey_ = {RowKeyKind::PrimaryKey, "PRIMARY", primaryKey_};
+    } else if (!uniqueKeys_.empty()) {
+        rowKey_ = {RowKeyKind::UniqueKey, uniqueKeys_.front().name, uniqueKeys_.front().columns};
+    } else {
+        rowKey_.kind = RowKeyKind::AllColumns;
+        for (size_t i = 0; i < columns_.size(); ++i) {
+            rowKey_.columns.push_back(i);
+        }
+    }
+}
+
+std::optional<TableSchema> TableSchema::fromTableMap(
+    const TableName& name, const std::vector<binlog::ColumnDef>& columns,
+    const std::vector<std::vector<std::string>>& uniqueKeyColumnNames) {
+    std::vector<SchemaColumn> schemaColumns;
+    std::vector<size_t> primaryKey;
+    schemaColumns.reserve(columns.size());
+    for (size_t i = 0; i < columns.size(); ++i) {
+        const auto& def = columns[i];
+        if (def.name.empty()) {
+            return std::nullopt;
+        }
+        schemaColumns.push_back({def.name, def.type, {}, def.isUnsigned, def.nullable});
+        if (def.inPrimaryKey) {
+            primaryKey.push_back(i);
+        }
+    }
+    TableSchema byName(name, schemaColumns, {}, {}, SchemaOrigin::TableMap);
+    std::vector<UniqueKey> uniqueKeys;
+    for (const auto& keyNames : uniqueKeyColumnNames) {
+        UniqueKey key;
+        bool usable = !keyNames.empty();
+        for (const auto& columnName : keyNames) {
+            auto index = byName.columnIndex(columnName);
+            // A key on a column the table map does not have, or on a nullable column, cannot identify a row.
+            if (!index || schemaColumns[*index].nullable) {
+                usable = false;
+                break;
+            }
+            key.columns.push_back(*index);
+        }
+        if (usable) {
+            key.name = "unique key " + std::to_string(uniqueKeys.size() + 1);
+            uniqueKeys.push_back(std::move(key));
+        }
+    }
+    auto origin = uniqueKeys.empty() ? SchemaOrigin::TableMap : SchemaOrigin::TableMapAndDownstreamKeys;
+    return TableSchema(name, std::move(schemaColumns), std::move(primaryKey), std::move(uniqueKeys), origin);
+}
+
+std::vector<std::vector<size_t>> TableSchema::identifyingKeys() const {
+    std::vector<std::vector<size_t>> keys;
+    if (!primaryKey_.empty()) {
+        keys.push_back(primaryKey_);
+    }
+    for (const auto& key : uniqueKeys_) {
+        keys.push_back(key.columns);
+    }
+    if (keys.empty()) {
+        keys.push_back(rowKey_.columns);
+    }
+    return keys;
+}
+
+namespace {
+
+// Column names are case-insensitive in MySQL and MariaDB (ASCII folding is what matters for keys).
+bool sameColumnName(const std::string& a, const std::string& b) {
+    if (a.size() != b.size()) {
+        return false;
+    }
+    for (size_t i = 0; i < a.size(); ++i) {
+        if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+std::optional<size_t> TableSchema::columnIndex(const std::string& columnName) const {
+    for (size_t i = 0; i < columns_.size(); ++i) {
+        if (sameColumnName(columns_[i].name, columnName)) {
+            return i;
+        }
+    }
+    return std::nullopt;
+}
+
+std::string TableSchema::describe() const {
+    std::string text = name_.text() + " (" + std::to_string(columns_.size()) + " columns, key ";
+    if (rowKey_.kind == RowKeyKind::AllColumns) {
+        text += rowKeyKindName(rowKey_.kind);
+    } else {
+        text += rowKey_.indexName + " (";
+        for (size_t i = 0; i < rowKey_.columns.size(); ++i) {
+            text += (i == 0 ? "" : ", ") + columns_[rowKey_.columns[i]].name;
+        }
+        text += ")";
+    }
+    return text + ")";
+}
+
+}  // namespace syncscope::schema

@@ -1,0 +1,80 @@
+// The structure of one table as the apply layer needs it: column names and types, signedness,
+// nullability, and the keys that let an UPDATE or DELETE find its row downstream.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/binlog/column_def.h"
+#include "engine/schema/table_name.h"
+
+namespace syncscope::schema {
+
+struct SchemaColumn {
+    std::string name;
+    binlog::ColumnType type = binlog::ColumnType::Null;
+    std::string typeName;  // e.g. "int", "varchar" (information_schema DATA_TYPE); empty when unknown
+    bool isUnsigned = false;
+    bool nullable = true;
+};
+
+// How UPDATE and DELETE find their row. AllColumns is the last resort for tables with neither a
+// primary key nor a not-null unique key: every column is compared and one row at a time is changed.
+enum class RowKeyKind { PrimaryKey, UniqueKey, AllColumns };
+
+const char* rowKeyKindName(RowKeyKind kind);
+
+struct RowKey {
+    RowKeyKind kind = RowKeyKind::AllColumns;
+    std::string indexName;        // "PRIMARY", the unique key's name, or empty for AllColumns
+    std::vector<size_t> columns;  // positions into TableSchema::columns
+};
+
+struct UniqueKey {
+    std::string name;
+    std::vector<size_t> columns;
+};
+
+// Where the structure came from, said in messages so the DBA knows what to check.
+enum class SchemaOrigin { TableMap, Downstream, TableMapAndDownstreamKeys };
+
+class TableSchema {
+public:
+    TableSchema(TableName name, std::vector<SchemaColumn> columns, std::vector<size_t> primaryKey,
+                std::vector<UniqueKey> notNullUniqueKeys, SchemaOrigin origin);
+
+    // From a TABLE_MAP with FULL metadata; nullopt when the event carries no column names.
+    // The table map gives the primary key but never unique keys: pass those (by column name) when
+    // they are known from the downstream, so a table without a primary key still gets a real key.
+    static std::optional<TableSchema> fromTableMap(
+        const TableName& name, const std::vector<binlog::ColumnDef>& columns,
+        const std::vector<std::vector<std::string>>& uniqueKeyColumnNames = {});
+
+    const TableName& name() const { return name_; }
+    const std::vector<SchemaColumn>& columns() const { return columns_; }
+    const std::vector<size_t>& primaryKey() const { return primaryKey_; }
+    const std::vector<UniqueKey>& notNullUniqueKeys() const { return uniqueKeys_; }
+    SchemaOrigin origin() const { return origin_; }
+
+    // Primary key, else the first not-null unique key, else all columns.
+    const RowKey& rowKey() const { return rowKey_; }
+    // Every key whose values identify one row: the primary key and the not-null unique keys. Rows that
+    // share a value of any of them must be applied in order (causality).
+    std::vector<std::vector<size_t>> identifyingKeys() const;
+
+    std::optional<size_t> columnIndex(const std::string& columnName) const;
+    // "schema.table (3 columns, key PRIMARY (id))" for messages.
+    std::string describe() const;
+
+private:
+    TableName name_;
+    std::vector<SchemaColumn> columns_;
+    std::vector<size_t> primaryKey_;
+    std::vector<UniqueKey> uniqueKeys_;
+    SchemaOrigin origin_;
+    RowKey rowKey_;
+};
+
+}  // namespace syncscope::schema
