@@ -1,0 +1,66 @@
+// Reads typed values out of a parsed YAML task or source file, so that every problem becomes one
+// ConfigError naming the file, the line and the key path ("mysql-instances[0].syncer.batch"), and
+// every accepted-but-unused DM key becomes one warning in the same form.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+namespace syncscope::task {
+
+class ConfigReader {
+public:
+    ConfigReader(std::string file, std::vector<std::string>& warnings);
+
+    const std::string& file() const { return file_; }
+
+    // 1-based line of a node (0 when yaml-cpp has no mark for it).
+    static int lineOf(const YAML::Node& node);
+
+    [[noreturn]] void fail(const YAML::Node& at, const std::string& key, const std::string& problem) const;
+    [[noreturn]] void fail(int line, const std::string& key, const std::string& problem) const;
+    void warn(const YAML::Node& at, const std::string& key, const std::string& message);
+    void warn(int line, const std::string& key, const std::string& message);
+
+    // The entries of a mapping, in file order, with the line of each key. Fails on a node that is not a
+    // mapping and on a key given twice.
+    struct Entry {
+        std::string key;
+        YAML::Node value;
+        int line;
+    };
+    std::vector<Entry> entries(const YAML::Node& map, const std::string& path) const;
+
+    // Checks the keys of a mapping: `used` keys pass, `unused` keys (DM keys this version does not
+    // act on) pass with a warning, anything else fails as unknown (suggesting a near spelling).
+    void checkKeys(const YAML::Node& map, const std::string& path, const std::vector<std::string_view>& used,
+                   const std::vector<std::string_view>& unused, const std::string& unusedWhy);
+
+    // A child of a mapping, or an undefined node when absent.
+    static YAML::Node child(const YAML::Node& map, std::string_view key);
+
+    std::string readString(const YAML::Node& node, const std::string& key) const;
+    std::string readNonEmptyString(const YAML::Node& node, const std::string& key) const;
+    int64_t readInteger(const YAML::Node& node, const std::string& key, int64_t min, int64_t max) const;
+    bool readBool(const YAML::Node& node, const std::string& key) const;
+    std::vector<std::string> readStringList(const YAML::Node& node, const std::string& key) const;
+    std::chrono::nanoseconds readDuration(const YAML::Node& node, const std::string& key) const;
+    std::map<std::string, std::string> readStringMap(const YAML::Node& node, const std::string& key) const;
+
+    static std::string join(const std::string& path, std::string_view key);
+    static std::string indexed(const std::string& path, size_t index);
+
+private:
+    std::string scalarText(const YAML::Node& node, const std::string& key, const char* expected) const;
+
+    std::string file_;
+    std::vector<std::string>& warnings_;
+};
+
+}  // namespace syncscope::task
