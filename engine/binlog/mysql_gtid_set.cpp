@@ -57,7 +57,7 @@ std::string requireUuid(std::string_view uuid) {
     return *normal;
 }
 
-void checkInterval(std::string_view uuid, GtidInterval interval) {
+void checkInterval(std::string_view uuid, GtidRange interval) {
     if (interval.first == 0) {
         throw PositionError("MySQL GTID: transaction numbers of " + std::string(uuid) + " start at 1, not 0");
     }
@@ -68,11 +68,11 @@ void checkInterval(std::string_view uuid, GtidInterval interval) {
 }
 
 // Inserts and merges so that intervals stay sorted, disjoint and not touching.
-void insertInterval(std::vector<GtidInterval>& intervals, GtidInterval added) {
-    std::vector<GtidInterval> merged;
+void insertInterval(std::vector<GtidRange>& intervals, GtidRange added) {
+    std::vector<GtidRange> merged;
     merged.reserve(intervals.size() + 1);
     bool placed = false;
-    for (const GtidInterval& current : intervals) {
+    for (const GtidRange& current : intervals) {
         if (current.last != UINT64_MAX && current.last + 1 < added.first) {
             merged.push_back(current);
         } else if (added.last != UINT64_MAX && added.last + 1 < current.first) {
@@ -93,12 +93,11 @@ void insertInterval(std::vector<GtidInterval>& intervals, GtidInterval added) {
 }
 
 // `from` minus `removed`; both normalised.
-std::vector<GtidInterval> subtractIntervals(const std::vector<GtidInterval>& from,
-                                            const std::vector<GtidInterval>& removed) {
-    std::vector<GtidInterval> out;
-    for (GtidInterval piece : from) {
+std::vector<GtidRange> subtractIntervals(const std::vector<GtidRange>& from, const std::vector<GtidRange>& removed) {
+    std::vector<GtidRange> out;
+    for (GtidRange piece : from) {
         bool gone = false;
-        for (const GtidInterval& cut : removed) {
+        for (const GtidRange& cut : removed) {
             if (cut.last < piece.first || cut.first > piece.last) {
                 continue;
             }
@@ -118,9 +117,9 @@ std::vector<GtidInterval> subtractIntervals(const std::vector<GtidInterval>& fro
     return out;
 }
 
-bool intervalsContain(const std::vector<GtidInterval>& outer, const std::vector<GtidInterval>& inner) {
+bool intervalsContain(const std::vector<GtidRange>& outer, const std::vector<GtidRange>& inner) {
     auto it = outer.begin();
-    for (const GtidInterval& wanted : inner) {
+    for (const GtidRange& wanted : inner) {
         while (it != outer.end() && it->last < wanted.first) {
             ++it;
         }
@@ -131,7 +130,7 @@ bool intervalsContain(const std::vector<GtidInterval>& outer, const std::vector<
     return true;
 }
 
-GtidInterval parseInterval(std::string_view set, std::string_view uuid, std::string_view part) {
+GtidRange parseInterval(std::string_view set, std::string_view uuid, std::string_view part) {
     size_t dash = part.find('-');
     auto first = text::parseNumber<uint64_t>(part.substr(0, dash));
     auto last = dash == std::string_view::npos ? first : text::parseNumber<uint64_t>(part.substr(dash + 1));
@@ -144,7 +143,7 @@ GtidInterval parseInterval(std::string_view set, std::string_view uuid, std::str
         throw PositionError("MySQL GTID set " + text::quoted(set) + ": interval " + text::quoted(part) + " of " +
                             std::string(uuid) + " is not N or N-M");
     }
-    return GtidInterval{*first, *last};
+    return GtidRange{*first, *last};
 }
 
 }  // namespace
@@ -176,7 +175,7 @@ GtidSet GtidSet::parse(std::string_view input) {
         while (true) {
             size_t next = intervals.find(':');
             std::string_view part = text::trim(intervals.substr(0, next));
-            GtidInterval interval = parseInterval(input, *uuid, part);
+            GtidRange interval = parseInterval(input, *uuid, part);
             try {
                 checkInterval(*uuid, interval);
             } catch (const PositionError& e) {
@@ -197,10 +196,10 @@ GtidSet GtidSet::parse(std::string_view input) {
 }
 
 void GtidSet::add(std::string_view uuid, uint64_t transaction) {
-    add(uuid, GtidInterval{transaction, transaction});
+    add(uuid, GtidRange{transaction, transaction});
 }
 
-void GtidSet::add(std::string_view uuid, GtidInterval interval) {
+void GtidSet::add(std::string_view uuid, GtidRange interval) {
     std::string normal = requireUuid(uuid);
     checkInterval(normal, interval);
     insertInterval(bySource_[normal], interval);
@@ -209,7 +208,7 @@ void GtidSet::add(std::string_view uuid, GtidInterval interval) {
 uint64_t GtidSet::transactionCount() const {
     uint64_t count = 0;
     for (const auto& [uuid, intervals] : bySource_) {
-        for (const GtidInterval& interval : intervals) {
+        for (const GtidRange& interval : intervals) {
             count += interval.last - interval.first + 1;
         }
     }
@@ -223,7 +222,7 @@ std::string GtidSet::toString() const {
             out += ',';
         }
         out += uuid;
-        for (const GtidInterval& interval : intervals) {
+        for (const GtidRange& interval : intervals) {
             out += ':' + std::to_string(interval.first);
             if (interval.last != interval.first) {
                 out += '-' + std::to_string(interval.last);
@@ -236,7 +235,7 @@ std::string GtidSet::toString() const {
 GtidSet GtidSet::unionWith(const GtidSet& other) const {
     GtidSet out = *this;
     for (const auto& [uuid, intervals] : other.bySource_) {
-        for (const GtidInterval& interval : intervals) {
+        for (const GtidRange& interval : intervals) {
             insertInterval(out.bySource_[uuid], interval);
         }
     }
@@ -271,7 +270,7 @@ bool GtidSet::contains(std::string_view uuid, uint64_t transaction) const {
         return false;
     }
     auto mine = bySource_.find(*normal);
-    return mine != bySource_.end() && intervalsContain(mine->second, {GtidInterval{transaction, transaction}});
+    return mine != bySource_.end() && intervalsContain(mine->second, {GtidRange{transaction, transaction}});
 }
 
 PositionOrder GtidSet::compare(const GtidSet& other) const {

@@ -13,11 +13,12 @@
 
 namespace syncscope::binlog {
 
-// Transaction numbers first..last, both included (MySQL's "1-5"; "7" is 7..7).
-struct GtidInterval {
+// Transaction numbers first..last, both included (MySQL's "1-5"; "7" is 7..7). Named apart from the
+// decoder's GtidInterval (event.h), which stores the end exclusive as the binlog does.
+struct GtidRange {
     uint64_t first = 0;
     uint64_t last = 0;
-    bool operator==(const GtidInterval& other) const = default;
+    bool operator==(const GtidRange& other) const = default;
 };
 
 class GtidSet {
@@ -31,12 +32,12 @@ public:
 
     // Adds one transaction ("uuid:n"), e.g. after a GTID event. Throws PositionError on a bad UUID or n == 0.
     void add(std::string_view uuid, uint64_t transaction);
-    void add(std::string_view uuid, GtidInterval interval);
+    void add(std::string_view uuid, GtidRange interval);
 
     bool isEmpty() const { return bySource_.empty(); }
     // How many transactions the set holds (for "N transactions" in a skip window).
     uint64_t transactionCount() const;
-    const std::map<std::string, std::vector<GtidInterval>>& bySource() const { return bySource_; }
+    const std::map<std::string, std::vector<GtidRange>>& bySource() const { return bySource_; }
 
     // Normalised text: "uuid:1-5:7-9,uuid2:3"; "" when empty. parse(toString()) == *this.
     std::string toString() const;
@@ -54,7 +55,7 @@ public:
     bool operator==(const GtidSet& other) const = default;
 
 private:
-    std::map<std::string, std::vector<GtidInterval>> bySource_;  // key: lower-case UUID
+    std::map<std::string, std::vector<GtidRange>> bySource_;  // key: lower-case UUID
 };
 
 }  // namespace syncscope::binlog

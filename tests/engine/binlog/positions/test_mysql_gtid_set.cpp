@@ -159,7 +159,7 @@ private slots:
     void largestTransactionNumberDoesNotOverflow() {
         QString max = QString::number(std::numeric_limits<uint64_t>::max());
         GtidSet gtids = set(kA + ":5-" + max);
-        gtids.add(kA.toStdString(), GtidInterval{1, 4});
+        gtids.add(kA.toStdString(), GtidRange{1, 4});
         QCOMPARE(QString::fromStdString(gtids.toString()), kA + ":1-" + max);
         QCOMPARE(QString::fromStdString(gtids.subtract(set(kA + ":2-" + max)).toString()), kA + ":1");
     }
