@@ -1,0 +1,20 @@
+// The DBA's resume-from: moves the persisted global point to a chosen file:pos or GTID set. Table
+// points are removed (they would make the resume skip that table's events), and the exit-safe point
+// is kept at least as far as before, so that everything replayed is applied in safe mode.
+#pragma once
+
+#include <string>
+
+#include "engine/task/task_control.h"
+#include "engine/task/task_setup.h"
+
+namespace syncscope::task {
+
+// Empty when the target can be used; else what is wrong with it.
+std::string validateResumeTarget(const ResumeTarget& target);
+// "mysql-bin.000003:1234" or "gtid 0-1-5".
+std::string describeResumeTarget(const ResumeTarget& target);
+// Writes the new checkpoint in one transaction. Throws with the downstream's error.
+void writeResumePoint(const TaskSetup& setup, const ResumeTarget& target);
+
+}  // namespace syncscope::task

@@ -1,0 +1,472 @@
+#include "engine/task/sync_pipeline.h"
+
+#include <cppconn/connection.h>
+#include <cppconn/exception.h>
+#include <cppconn/statement.h>
+#include <spdlog/spdlog.h>
+
+#include "engine/apply/apply_failure.h"
+#include "engine/apply/downstream_connection.h"
+#include "engine/apply/error_class.h"
+#include "engine/apply/worker_pool.h"
+#include "engine/checkpoint/checkpoint_table.h"
+#include "engine/schema/downstream_schema_loader.h"
+#include "engine/schema/schema_tracker.h"
+#include "engine/source/upstream_connection.h"
+#include "engine/task/ddl_statement.h"
+#include "engine/task/failed_event_view.h"
+#include "engine/task/row_change_builder.h"
+
+namespace syncscope::task {
+
+namespace {
+
+using binlog::Location;
+using binlog::PositionOrder;
+using Steady = std::chrono::steady_clock;
+
+bool atOrBefore(const Location& event, const Location& limit) {
+    if (limit.isEmpty()) {
+        return false;
+    }
+    PositionOrder order = event.compare(limit);
+    // Incomparable: stay safe (safe mode is on for anything that cannot be ordered).
+    return order == PositionOrder::Before || order == PositionOrder::Same || order == PositionOrder::Incomparable;
+}
+
+}  // namespace
+
+SyncPipeline::SyncPipeline(const TaskSetup& setup, checkpoint::CheckpointTracker& tracker)
+    : setup_(setup), tracker_(tracker) {}
+
+SyncPipeline::~SyncPipeline() {
+    if (workers_) {
+        workers_->stop();
+    }
+}
+
+void SyncPipeline::cancel() {
+    cancelled_ = true;
+    std::lock_guard lock(streamMutex_);
+    if (stream_) {
+        stream_->cancel();
+    }
+}
+
+SessionLiveView SyncPipeline::live() const {
+    SessionLiveView view;
+    {
+        std::lock_guard lock(liveMutex_);
+        view = live_;
+    }
+    return view;
+}
+
+SessionOutcome SyncPipeline::failureOutcome(const std::string& message, bool retryable) const {
+    SessionOutcome outcome;
+    outcome.kind = SessionOutcome::Kind::Failed;
+    outcome.retryable = retryable;
+    outcome.message = message;
+    return outcome;
+}
+
+Location SyncPipeline::prepare() {
+    control_ = apply::connectDownstream(setup_.downstream);
+    checkpointTable_ = std::make_unique<checkpoint::CheckpointTable>(*control_, setup_.metaSchema, setup_.taskName);
+    checkpointTable_->ensureTable();
+    checkpoint::PersistedCheckpoint persisted = checkpointTable_->load(setup_.sourceId);
+
+    Location start;
+    if (persisted.hasGlobalRow) {
+        start = persisted.globalPoint;
+        spdlog::info("task {}: resuming from the persisted global point {}", setup_.taskName, start.toString());
+    } else {
+        if (!setup_.metaBinlogName.empty() || !setup_.metaBinlogGtid.empty()) {
+            start = Location::fromParts(setup_.metaBinlogName, setup_.metaBinlogPos,
+                                        setup_.enableGtid ? setup_.metaBinlogGtid : "");
+            spdlog::info("task {}: no checkpoint yet; starting from the task's meta {}", setup_.taskName,
+                         start.toString());
+        } else {
+            source::UpstreamConnection upstream(setup_.upstream);
+            auto master = upstream.query("SHOW MASTER STATUS");
+            if (master.empty() || master.front().size() < 2 || !master.front()[0] || !master.front()[1]) {
+                throw Error("upstream " + setup_.upstream.describe() +
+                            ": SHOW MASTER STATUS returned nothing; is the binary log on?");
+            }
+            std::string gtid =
+                setup_.enableGtid ? upstream.queryValue("SELECT @@GLOBAL.gtid_binlog_pos").value_or("") : "";
+            start = Location::fromParts(*master.front()[0], std::stoull(*master.front()[1]), gtid);
+            spdlog::warn(
+                "task {}: NO CHECKPOINT AND NO META: starting from the upstream's CURRENT position {}; "
+                "everything written upstream before it is not replicated",
+                setup_.taskName, start.toString());
+        }
+        // Nothing is applied yet, so persisting the start covers no event.
+        checkpointTable_->flush(setup_.sourceId, {}, start, start);
+        persisted.globalPoint = start;
+        persisted.exitSafePoint = start;
+    }
+    tracker_.reset(persisted.globalPoint, persisted.tablePoints, persisted.exitSafePoint);
+    safeModeUntil_ = persisted.exitSafePoint;
+    exitSafeMark_ = persisted.exitSafePoint;
+    gtids_ = start.gtids();
+    currentFile_ = start.position().file();
+
+    apply::WorkerPoolSettings pool;
+    pool.downstream = setup_.downstream;
+    pool.workerCount = static_cast<size_t>(setup_.syncer.workerCount);
+    pool.worker.batch = static_cast<size_t>(setup_.syncer.batch);
+    pool.worker.multipleRows = setup_.syncer.multipleRows;
+    for (const auto& [name, value] : setup_.downstreamSession) {
+        pool.sessionVariables.emplace_back(name, value);
+    }
+    workers_ = std::make_unique<apply::WorkerPool>(pool);
+
+    // The schema tracker runs on this (the reader's) thread, as does the control connection.
+    auto loader = std::make_shared<schema::DownstreamSchemaLoader>(*control_);
+    schemas_ = std::make_unique<schema::SchemaTracker>(
+        [loader](const schema::TableName& target) { return loader->load(target); });
+    rowChanges_ = std::make_unique<RowChangeBuilder>(setup_, *schemas_);
+    return start;
+}
+
+SessionOutcome SyncPipeline::run(const std::optional<SkipRequest>& skip, const std::atomic<bool>& interrupt) {
+    skip_ = skip;
+    try {
+        Location start = prepare();
+        {
+            std::lock_guard lock(streamMutex_);
+            StreamStart from{start, setup_.enableGtid, setup_.heartbeatSeconds};
+            stream_ = openServerStream(setup_.upstream, from);
+            if (cancelled_) {
+                stream_->cancel();
+            }
+        }
+        lastFlush_ = Steady::now();
+        while (!interrupt && !cancelled_) {
+            std::optional<binlog::RawEvent> raw = stream_->next();
+            checkWorkers();
+            if (!raw) {
+                updateLive({});
+                continue;
+            }
+            events_.clear();
+            decoder_.decodeInto(*raw, events_);
+            for (const binlog::Event& event : events_) {
+                handle(event);
+            }
+        }
+        // A graceful end: persist what has committed (the current transaction, if cut short, is
+        // read again from the global point next time).
+        flush("stop");
+        return {};
+    } catch (const SessionFailure& failure) {
+        return failure.outcome;
+    } catch (const apply::DownstreamError& e) {
+        return failureOutcome(e.what(), apply::classifyDownstreamError(e.code()) == apply::ErrorClass::Retryable);
+    } catch (const source::UpstreamError& e) {
+        constexpr unsigned kPurgedOrBadPosition = 1236;
+        constexpr unsigned kAccessDenied = 1045;
+        bool retryable = e.code() != kPurgedOrBadPosition && e.code() != kAccessDenied;
+        return failureOutcome(e.what(), retryable);
+    } catch (const std::exception& e) {
+        return failureOutcome(e.what(), false);
+    }
+}
+
+Location SyncPipeline::locationAt(const binlog::Event& event) const {
+    std::string file = event.file.empty() ? currentFile_ : std::string(event.file);
+    Location location(binlog::BinlogPosition(file, event.endPos));
+    location.setGtids(gtids_);
+    return location;
+}
+
+void SyncPipeline::handle(const binlog::Event& event) {
+    if (event.header.timestamp != 0) {
+        lastEventTimestamp_ = event.header.timestamp;
+    }
+    if (const auto* rotate = event.as<binlog::RotateEvent>()) {
+        currentFile_ = rotate->nextFile;
+        return;
+    }
+    if (!event.file.empty()) {
+        currentFile_ = std::string(event.file);
+    }
+    if (const auto* gtid = event.as<binlog::MariaDbGtidEvent>()) {
+        beginTransaction(event);
+        transactionGtid_ = binlog::MariaDbGtid{gtid->domainId, gtid->serverId, gtid->sequence};
+        if ((gtid->flags & binlog::MariaDbGtidEvent::kStandalone) != 0) {
+            // A DDL or other standalone statement: its QUERY event ends the group.
+            inTransaction_ = true;
+        }
+    } else if (const auto* mysqlGtid = event.as<binlog::MySqlGtidEvent>()) {
+        beginTransaction(event);
+        if (!mysqlGtid->anonymous) {
+            transactionMySqlGtid_ = std::make_pair(binlog::uuidText(mysqlGtid->uuid), mysqlGtid->gno);
+        }
+    } else if (const auto* query = event.as<binlog::QueryEvent>()) {
+        onQuery(event, *query);
+    } else if (const auto* rows = event.as<binlog::RowsEvent>()) {
+        onRows(event, *rows);
+    } else if (event.as<binlog::XidEvent>() != nullptr) {
+        endTransaction(event);
+    }
+    updateLive(event);
+}
+
+void SyncPipeline::beginTransaction(const binlog::Event& event) {
+    inTransaction_ = true;
+    ++transactionSeq_;
+    transactionStart_ = binlog::BinlogPosition(event.file.empty() ? currentFile_ : std::string(event.file), event.pos);
+    transactionStarts_[transactionSeq_] = transactionStart_;
+    transactionGtid_.reset();
+    transactionMySqlGtid_.reset();
+    transactionTablePoints_.clear();
+    skippingTransaction_ = skip_ && skip_->transactionStart == transactionStart_;
+    if (skippingTransaction_) {
+        spdlog::warn("task {}: skipping the transaction at {} as the DBA asked", setup_.taskName,
+                     transactionStart_.toString());
+    }
+}
+
+void SyncPipeline::endTransaction(const binlog::Event& event) {
+    // The GTID state after this transaction.
+    if (transactionGtid_) {
+        binlog::GtidPosition* position = std::get_if<binlog::GtidPosition>(&gtids_);
+        if (position == nullptr) {
+            gtids_ = binlog::GtidPosition();
+            position = std::get_if<binlog::GtidPosition>(&gtids_);
+        }
+        position->update(
+            binlog::Gtid{transactionGtid_->domainId, transactionGtid_->serverId, transactionGtid_->sequence});
+    } else if (transactionMySqlGtid_) {
+        binlog::GtidSet* set = std::get_if<binlog::GtidSet>(&gtids_);
+        if (set == nullptr) {
+            gtids_ = binlog::GtidSet();
+            set = std::get_if<binlog::GtidSet>(&gtids_);
+        }
+        set->add(transactionMySqlGtid_->first, static_cast<uint64_t>(transactionMySqlGtid_->second));
+    }
+    Location end = locationAt(event);
+    for (const auto& [table, location] : transactionTablePoints_) {
+        tracker_.advanceTable(table, location);
+    }
+    transactionTablePoints_.clear();
+    tracker_.advanceGlobal(end);
+    if (skippingTransaction_) {
+        skip_.reset();
+        skippingTransaction_ = false;
+    }
+    inTransaction_ = false;
+    transactionGtid_.reset();
+    transactionMySqlGtid_.reset();
+    maybeFlush();
+}
+
+void SyncPipeline::onQuery(const binlog::Event& event, const binlog::QueryEvent& query) {
+    using Kind = binlog::QueryEvent::Kind;
+    switch (query.kind) {
+        case Kind::Begin:
+            if (!inTransaction_ || transactionStart_.isEmpty()) {
+                beginTransaction(event);
+            }
+            return;
+        case Kind::Commit:
+        case Kind::Rollback:
+            endTransaction(event);
+            return;
+        case Kind::Xa:
+        case Kind::Savepoint:
+            return;
+        case Kind::Ddl:
+        case Kind::Other:
+            onDdl(event, query);
+            return;
+    }
+}
+
+void SyncPipeline::onRows(const binlog::Event& event, const binlog::RowsEvent& rows) {
+    if (skippingTransaction_) {
+        return;
+    }
+    RowsDecision decision = rowChanges_->decide(rows);
+    if (decision.kind == RowsDecision::Kind::Ignore) {
+        return;
+    }
+    Location at = locationAt(event);
+    checkpoint::TableName table{rows.table->schema, rows.table->table};
+    if (decision.kind == RowsDecision::Kind::Error) {
+        SessionFailure failure{failureOutcome(decision.reason + " at " + at.toString(), false)};
+        failure.outcome.failedTransactionStart = transactionStart_;
+        throw failure;
+    }
+    if (tracker_.coveredByTablePoint(table, at)) {
+        return;  // applied before the last flush of this table's point (DESIGN.md invariant 4)
+    }
+    raiseExitSafeMarkPast(at.position());
+    inSafeMode_ = atOrBefore(at, safeModeUntil_);
+    bool safeMode = setup_.syncer.safeMode || inSafeMode_;
+    apply::SourcePoint source{at.position().file(), at.position().offset(), at.gtidText()};
+    changes_.clear();
+    rowChanges_->build(rows, source, transactionSeq_, safeMode, changes_);
+    for (apply::RowChange& change : changes_) {
+        if (!workers_->dispatch(std::move(change))) {
+            checkWorkers();
+        }
+    }
+    transactionTablePoints_[table] = at;
+}
+
+void SyncPipeline::onDdl(const binlog::Event& event, const binlog::QueryEvent& query) {
+    if (skippingTransaction_) {
+        endTransaction(event);
+        return;
+    }
+    DdlPlan plan = planDdl(setup_, query.schema, query.query);
+    Location at = locationAt(event);
+    if (plan.action == DdlPlan::Action::Error) {
+        SessionFailure failure{failureOutcome(plan.reason + " at " + at.toString() + ": " + query.query, false)};
+        failure.outcome.failedTransactionStart =
+            transactionStart_.isEmpty() ? binlog::BinlogPosition(at.position().file(), event.pos) : transactionStart_;
+        failure.outcome.failedEvent = ddlFailedEvent(at, query, query.query, 0, plan.reason);
+        throw failure;
+    }
+    if (plan.action == DdlPlan::Action::Apply) {
+        // Every row before the DDL must be downstream before the table changes shape.
+        apply::BarrierResult barrier = workers_->barrier();
+        if (!barrier.ok()) {
+            failWith(*barrier.failure);
+        }
+        try {
+            std::unique_ptr<sql::Statement> statement(control_->createStatement());
+            if (!plan.defaultSchema.empty()) {
+                statement->execute("USE " + plan.quotedDefaultSchema());
+            }
+            statement->execute(plan.sql);
+        } catch (const sql::SQLException& e) {
+            SessionFailure failure{
+                failureOutcome("DDL failed downstream at " + at.toString() + ": " + e.what() + " [" +
+                                   std::to_string(e.getErrorCode()) + "]: " + plan.sql,
+                               apply::classifyDownstreamError(e.getErrorCode()) == apply::ErrorClass::Retryable)};
+            failure.outcome.failedTransactionStart = transactionStart_.isEmpty()
+                                                         ? binlog::BinlogPosition(at.position().file(), event.pos)
+                                                         : transactionStart_;
+            failure.outcome.failedEvent = ddlFailedEvent(at, query, plan.sql, e.getErrorCode(), e.what());
+            throw failure;
+        }
+        spdlog::info("task {}: applied DDL at {}: {}", setup_.taskName, at.toString(), plan.sql);
+        for (const auto& table : plan.tables) {
+            schemas_->forgetTable({table.schema, table.table});
+        }
+        if (plan.tables.empty()) {
+            schemas_->forgetAll();
+        }
+    } else {
+        spdlog::info("task {}: ignored DDL at {} ({}): {}", setup_.taskName, at.toString(), plan.reason, query.query);
+    }
+    if (!inTransaction_) {
+        beginTransaction(event);
+    }
+    endTransaction(event);
+    flush("ddl");
+}
+
+void SyncPipeline::maybeFlush() {
+    auto interval = std::chrono::seconds(setup_.syncer.checkpointFlushIntervalSeconds);
+    if (Steady::now() - lastFlush_ >= interval) {
+        flush("interval");
+    }
+}
+
+void SyncPipeline::flush(const char* why) {
+    if (!workers_ || !checkpointTable_) {
+        return;
+    }
+    auto started = Steady::now();
+    // The barrier: every change dispatched so far has committed, and no worker failed since the last
+    // flush. Only then may the points move (DESIGN.md invariant 1).
+    apply::BarrierResult barrier = workers_->barrier();
+    if (!barrier.ok()) {
+        failWith(*barrier.failure);
+    }
+    checkpoint::FlushPlan plan = tracker_.planFlush(exitSafeMark_);
+    if (!inTransaction_ || std::string(why) != "stop") {
+        checkpointTable_->flush(setup_.sourceId, plan);
+    } else {
+        // Stopping in the middle of a transaction: the global point in memory is the end of the last
+        // complete one, which is what the plan holds; table points of the cut transaction were never
+        // moved (they move at the transaction's end).
+        checkpointTable_->flush(setup_.sourceId, plan);
+    }
+    tracker_.markPersisted(plan);
+    lastFlush_ = Steady::now();
+    // Changes dispatched before this flush are committed: their transaction starts are no longer needed.
+    transactionStarts_.erase(transactionStarts_.begin(), transactionStarts_.lower_bound(transactionSeq_));
+    double milliseconds = std::chrono::duration<double, std::milli>(lastFlush_ - started).count();
+    spdlog::debug("task {}: checkpoint flushed ({}) at {} in {:.1f} ms", setup_.taskName, why,
+                  plan.globalPoint.toString(), milliseconds);
+    std::lock_guard lock(liveMutex_);
+    live_.lastFlush = Clock::now();
+    live_.lastFlushMilliseconds = milliseconds;
+}
+
+void SyncPipeline::raiseExitSafeMarkPast(const binlog::BinlogPosition& position) {
+    if (!exitSafeMark_.position().isEmpty() && position <= exitSafeMark_.position()) {
+        return;
+    }
+    // Never dispatch past the persisted mark: write a new one far enough ahead to be rare.
+    Location mark(binlog::BinlogPosition(position.file(), position.offset() + setup_.exitSafeStepBytes));
+    checkpointTable_->flushExitSafePoint(setup_.sourceId, tracker_.globalPersisted(), mark);
+    tracker_.markExitSafePersisted(mark);
+    exitSafeMark_ = mark;
+}
+
+void SyncPipeline::checkWorkers() {
+    if (workers_ && workers_->errorCount() > 0) {
+        if (auto failure = workers_->firstError()) {
+            failWith(*failure);
+        }
+    }
+}
+
+void SyncPipeline::failWith(const apply::ApplyFailure& failure) {
+    SessionFailure error{failureOutcome(failure.describe(), failure.errorClass == apply::ErrorClass::Retryable)};
+    error.outcome.failedEvent = failedEventOf(failure);
+    auto start = transactionStarts_.find(failure.change.transactionSeq);
+    if (start != transactionStarts_.end()) {
+        error.outcome.failedTransactionStart = start->second;
+    }
+    throw error;
+}
+
+void SyncPipeline::updateLive(const binlog::Event& event) {
+    apply::ApplyCounters counters = workers_ ? workers_->counters() : apply::ApplyCounters{};
+    std::lock_guard lock(liveMutex_);
+    if (event.endPos != 0) {
+        live_.read.file = event.file.empty() ? currentFile_ : std::string(event.file);
+        live_.read.pos = event.endPos;
+        live_.read.gtid.clear();
+        ++live_.eventsRead;
+    }
+    live_.rowsApplied = counters.rowsApplied;
+    live_.workerQueueDepths = counters.queueDepths;
+    live_.rowsPerTable.clear();
+    for (const auto& [table, rows] : counters.rowsAppliedByTable) {
+        live_.rowsPerTable.push_back({{table.schema, table.table}, rows});
+    }
+    uint64_t pending = 0;
+    for (size_t i = 0; i < counters.queueDepths.size(); ++i) {
+        pending += counters.queueDepths[i] + (i < counters.pendingRows.size() ? counters.pendingRows[i] : 0);
+    }
+    bool idle = pending == 0 && stream_ && stream_->caughtUp();
+    if (idle) {
+        live_.applied = live_.read;
+        live_.lagSeconds = 0;
+    } else if (lastEventTimestamp_ != 0) {
+        auto now = std::chrono::duration_cast<std::chrono::seconds>(Clock::now().time_since_epoch()).count();
+        live_.lagSeconds = std::max<double>(0, static_cast<double>(now - lastEventTimestamp_));
+    }
+    live_.safeMode = setup_.syncer.safeMode || inSafeMode_;
+}
+
+}  // namespace syncscope::task

@@ -1,0 +1,121 @@
+// The syncer's reader side for one session: binlog stream -> decoder -> filters -> workers, with the
+// transaction bookkeeping that decides what a checkpoint flush may persist.
+//
+// The rules it keeps (DESIGN.md):
+// - a flush happens only at a transaction boundary, after a barrier through every worker, and only
+//   when no worker error happened: the persisted global point never covers an uncommitted row;
+// - table points move with their transaction: a transaction cut short (pause, error) moves none;
+// - nothing is dispatched past the persisted exit-safe mark, which runs ahead in large steps, so that
+//   after any stop, even SIGKILL, safe mode covers every event that may have been applied.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/apply/row_change.h"
+#include "engine/binlog/event.h"
+#include "engine/binlog/event_decoder.h"
+#include "engine/binlog/location.h"
+#include "engine/checkpoint/checkpoint_tracker.h"
+#include "engine/task/binlog_stream.h"
+#include "engine/task/sync_session.h"
+#include "engine/task/task_setup.h"
+
+namespace sql {
+class Connection;
+}
+
+namespace syncscope::apply {
+class WorkerPool;
+struct ApplyFailure;
+}  // namespace syncscope::apply
+
+namespace syncscope::schema {
+class SchemaTracker;
+}
+
+namespace syncscope::checkpoint {
+class CheckpointTable;
+}
+
+namespace syncscope::task {
+
+class RowChangeBuilder;
+
+// An error that stops the session with a failed event (rather than a plain message).
+struct SessionFailure {
+    SessionOutcome outcome;
+};
+
+class SyncPipeline {
+public:
+    SyncPipeline(const TaskSetup& setup, checkpoint::CheckpointTracker& tracker);
+    ~SyncPipeline();
+
+    SessionOutcome run(const std::optional<SkipRequest>& skip, const std::atomic<bool>& interrupt);
+    void cancel();
+    SessionLiveView live() const;
+
+private:
+    binlog::Location prepare();
+    void handle(const binlog::Event& event);
+    void beginTransaction(const binlog::Event& event);
+    void endTransaction(const binlog::Event& event);
+    void onQuery(const binlog::Event& event, const binlog::QueryEvent& query);
+    void onRows(const binlog::Event& event, const binlog::RowsEvent& rows);
+    void onDdl(const binlog::Event& event, const binlog::QueryEvent& query);
+    void maybeFlush();
+    void flush(const char* why);
+    void raiseExitSafeMarkPast(const binlog::BinlogPosition& position);
+    void checkWorkers();
+    binlog::Location locationAt(const binlog::Event& event) const;
+    void updateLive(const binlog::Event& event);
+    [[noreturn]] void failWith(const apply::ApplyFailure& failure);
+    SessionOutcome failureOutcome(const std::string& message, bool retryable) const;
+
+    const TaskSetup& setup_;
+    checkpoint::CheckpointTracker& tracker_;
+
+    std::unique_ptr<sql::Connection> control_;  // checkpoint table and DDL
+    std::unique_ptr<checkpoint::CheckpointTable> checkpointTable_;
+    std::unique_ptr<schema::SchemaTracker> schemas_;
+    std::unique_ptr<RowChangeBuilder> rowChanges_;
+    std::unique_ptr<apply::WorkerPool> workers_;
+    binlog::EventDecoder decoder_;
+    std::vector<binlog::Event> events_;
+    std::vector<apply::RowChange> changes_;
+
+    mutable std::mutex streamMutex_;  // guards stream_ against cancel() from another thread
+    std::unique_ptr<BinlogStream> stream_;
+    std::atomic<bool> cancelled_{false};
+
+    // Where the stream stands.
+    std::string currentFile_;
+    binlog::GtidState gtids_;  // after the last complete transaction
+    bool inTransaction_ = false;
+    binlog::BinlogPosition transactionStart_;
+    std::optional<binlog::MariaDbGtid> transactionGtid_;
+    std::optional<std::pair<std::string, uint64_t>> transactionMySqlGtid_;
+    uint64_t transactionSeq_ = 0;
+    bool skippingTransaction_ = false;
+    std::optional<SkipRequest> skip_;
+    std::map<checkpoint::TableName, binlog::Location> transactionTablePoints_;
+    std::map<uint64_t, binlog::BinlogPosition> transactionStarts_;  // since the last flush
+
+    binlog::Location safeModeUntil_;  // the exit-safe mark persisted when the session started
+    bool inSafeMode_ = false;
+    binlog::Location exitSafeMark_;
+    std::chrono::steady_clock::time_point lastFlush_;
+    uint32_t lastEventTimestamp_ = 0;
+
+    mutable std::mutex liveMutex_;
+    SessionLiveView live_;
+};
+
+}  // namespace syncscope::task

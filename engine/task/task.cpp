@@ -1,0 +1,417 @@
+#include "engine/task/task.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <random>
+
+#include "engine/binlog/location.h"
+#include "engine/task/resume_point_writer.h"
+
+namespace syncscope::task {
+
+namespace {
+
+constexpr std::chrono::milliseconds kPublishInterval{100};
+constexpr std::chrono::seconds kFirstRetryDelay{1};
+constexpr std::chrono::seconds kMaxRetryDelay{60};
+constexpr double kRetryJitter = 0.2;  // +-20%
+
+std::chrono::milliseconds retryDelay(int attempt) {
+    constexpr int kMaxDoublings = 6;
+    std::chrono::milliseconds delay = kFirstRetryDelay * (int64_t{1} << std::min(attempt, kMaxDoublings));
+    delay = std::min<std::chrono::milliseconds>(delay, kMaxRetryDelay);
+    static thread_local std::mt19937 random{std::random_device{}()};
+    std::uniform_real_distribution<double> jitter(1.0 - kRetryJitter, 1.0 + kRetryJitter);
+    return std::chrono::milliseconds(static_cast<int64_t>(static_cast<double>(delay.count()) * jitter(random)));
+}
+
+PointView pointOf(const binlog::Location& location, const UpstreamState& upstream) {
+    PointView point;
+    if (!location.position().isEmpty()) {
+        point.file = location.position().file();
+        point.pos = location.position().offset();
+        point.axis = upstream.axis.bytesOf(location.position());
+    }
+    point.gtid = location.gtidText();
+    return point;
+}
+
+nlohmann::json failedEventJson(const FailedEvent& failed) {
+    nlohmann::json rows = nlohmann::json::array();
+    size_t count = std::max(failed.before.size(), failed.after.size());
+    for (size_t i = 0; i < count; ++i) {
+        auto image = [&](const std::vector<RowImageView>& images) -> nlohmann::json {
+            if (i >= images.size()) {
+                return nullptr;
+            }
+            nlohmann::json values = nlohmann::json::array();
+            for (const auto& value : images[i].values) {
+                values.push_back(value ? nlohmann::json(*value) : nlohmann::json(nullptr));
+            }
+            return values;
+        };
+        rows.push_back({{"before", image(failed.before)}, {"after", image(failed.after)}});
+    }
+    return {{"position", failed.position.text()},
+            {"gtid", failed.position.gtid},
+            {"schema", failed.schema},
+            {"table", failed.table},
+            {"operation", failed.operation},
+            {"columns", failed.columns},
+            {"rows", rows},
+            {"sql", failed.sql},
+            {"error_code", failed.errorCode},
+            {"error_message", failed.errorMessage}};
+}
+
+}  // namespace
+
+Task::Task(TaskSetup setup) : setup_(std::move(setup)), audit_(setup_.auditLogPath), upstreamWatch_(setup_.upstream) {
+    publisher_thread_ = std::thread(&Task::publishLoop, this);
+}
+
+Task::~Task() {
+    stop();
+    waitUntilStopped();
+    publishing_ = false;
+    publisher_thread_.join();
+}
+
+Stage Task::stage() const {
+    std::lock_guard lock(mutex_);
+    return stage_;
+}
+
+bool Task::waitingForDba() const {
+    std::lock_guard lock(mutex_);
+    return stage_ == Stage::Error && wanted_ == Wanted::WaitForDba;
+}
+
+CommandResult Task::refuse(const std::string& command) const {
+    return {false, "cannot " + command + " while the task is " + stageName(stage_) +
+                       (stageReason_.empty() ? std::string() : " (" + stageReason_ + ")")};
+}
+
+void Task::audit(const std::string& action, const std::string& after, nlohmann::json details) {
+    AuditEntry entry;
+    entry.action = action;
+    entry.task = setup_.taskName;
+    entry.sourceId = setup_.sourceId;
+    entry.positionBefore = tracker_.globalPersisted().toString();
+    entry.positionAfter = after;
+    entry.details = std::move(details);
+    try {
+        audit_.append(entry);
+    } catch (const std::exception& e) {
+        spdlog::error("{}", e.what());
+        notices_.push({Clock::now(), stage_, e.what(), true});
+    }
+}
+
+CommandResult Task::start() {
+    std::unique_lock lock(mutex_);
+    if (stage_ != Stage::New && stage_ != Stage::Stopped) {
+        return refuse("start");
+    }
+    if (thread_.joinable()) {
+        lock.unlock();
+        thread_.join();
+        lock.lock();
+    }
+    wanted_ = Wanted::Running;
+    interrupt_ = false;
+    stage_ = Stage::Running;
+    stageReason_ = "starting";
+    thread_ = std::thread(&Task::threadMain, this);
+    return {true, "starting"};
+}
+
+CommandResult Task::pause() {
+    std::lock_guard lock(mutex_);
+    if (stage_ != Stage::Running && stage_ != Stage::Error) {
+        return refuse("pause");
+    }
+    wanted_ = Wanted::Paused;
+    interruptSession();
+    audit("pause", tracker_.globalPersisted().toString());
+    wake_.notify_all();
+    return {true, "pausing: flushing what has committed"};
+}
+
+CommandResult Task::resume() {
+    std::lock_guard lock(mutex_);
+    if (stage_ != Stage::Paused && stage_ != Stage::Error) {
+        return refuse("resume");
+    }
+    if (!thread_.joinable()) {
+        return refuse("resume");
+    }
+    wanted_ = Wanted::Running;
+    retryCount_ = 0;
+    audit("resume", tracker_.globalPersisted().toString());
+    wake_.notify_all();
+    return {true, "resuming from the persisted global point " + tracker_.globalPersisted().toString()};
+}
+
+CommandResult Task::stop() {
+    std::lock_guard lock(mutex_);
+    if (!thread_.joinable() || stage_ == Stage::Stopped || stage_ == Stage::New) {
+        return refuse("stop");
+    }
+    wanted_ = Wanted::Stopped;
+    interruptSession();
+    audit("stop", tracker_.globalPersisted().toString());
+    wake_.notify_all();
+    return {true, "stopping: flushing what has committed"};
+}
+
+CommandResult Task::skipFailedEvent() {
+    std::lock_guard lock(mutex_);
+    if (stage_ != Stage::Error || !lastFailure_ || !lastFailure_->failedEvent ||
+        lastFailure_->failedTransactionStart.isEmpty()) {
+        return stage_ == Stage::Error ? CommandResult{false, "the error has no failed event to skip"}
+                                      : refuse("skip the failed event");
+    }
+    pendingSkip_ = SkipRequest{lastFailure_->failedTransactionStart};
+    audit("skip", "transaction at " + lastFailure_->failedTransactionStart.toString() + " skipped",
+          failedEventJson(*lastFailure_->failedEvent));
+    wanted_ = Wanted::Running;
+    retryCount_ = 0;
+    wake_.notify_all();
+    return {true, "skipping the transaction at " + lastFailure_->failedTransactionStart.toString()};
+}
+
+CommandResult Task::resumeFrom(const ResumeTarget& target) {
+    std::lock_guard lock(mutex_);
+    if (stage_ != Stage::Paused && stage_ != Stage::Stopped) {
+        return refuse("resume from a position");
+    }
+    std::string problem = validateResumeTarget(target);
+    if (!problem.empty()) {
+        return {false, problem};
+    }
+    pendingResumeFrom_ = target;
+    audit("resume-from", describeResumeTarget(target));
+    if (stage_ == Stage::Stopped) {
+        if (thread_.joinable()) {
+            thread_.join();
+        }
+        wanted_ = Wanted::Running;
+        interrupt_ = false;
+        stage_ = Stage::Running;
+        stageReason_ = "starting from " + describeResumeTarget(target);
+        thread_ = std::thread(&Task::threadMain, this);
+    } else {
+        wanted_ = Wanted::Running;
+        wake_.notify_all();
+    }
+    return {true, "resuming from " + describeResumeTarget(target)};
+}
+
+void Task::waitUntilStopped() {
+    std::unique_lock lock(mutex_);
+    if (thread_.joinable() && wanted_ != Wanted::Stopped) {
+        wake_.wait(lock, [this] { return wanted_ == Wanted::Stopped; });
+    }
+    if (thread_.joinable()) {
+        lock.unlock();
+        thread_.join();
+    }
+}
+
+void Task::interruptSession() {
+    interrupt_ = true;
+    if (session_) {
+        session_->cancel();
+    }
+}
+
+void Task::setStage(Stage stage, const std::string& reason, bool isError) {
+    // Called with mutex_ held.
+    bool changed = stage != stage_ || reason != stageReason_;
+    stage_ = stage;
+    stageReason_ = reason;
+    if (changed) {
+        if (isError) {
+            spdlog::error("task {}: {}: {}", setup_.taskName, stageName(stage), reason);
+        } else {
+            spdlog::info("task {}: {}{}", setup_.taskName, stageName(stage), reason.empty() ? "" : ": " + reason);
+        }
+        notices_.push({Clock::now(), stage, reason, isError});
+    }
+}
+
+void Task::threadMain() {
+    std::unique_lock lock(mutex_);
+    while (true) {
+        switch (wanted_) {
+            case Wanted::Stopped:
+                setStage(Stage::Stopped, "stopped; checkpoint at " + tracker_.globalPersisted().toString());
+                wake_.notify_all();
+                return;
+            case Wanted::Paused:
+                setStage(Stage::Paused, "paused by the DBA; checkpoint at " + tracker_.globalPersisted().toString());
+                wake_.wait(lock, [this] { return wanted_ != Wanted::Paused; });
+                break;
+            case Wanted::WaitForDba:
+                wake_.wait(lock, [this] { return wanted_ != Wanted::WaitForDba; });
+                break;
+            case Wanted::Running:
+                runOneSession(lock);
+                break;
+        }
+    }
+}
+
+void Task::runOneSession(std::unique_lock<std::mutex>& lock) {
+    interrupt_ = false;
+    setStage(Stage::Running, "");
+    std::optional<SkipRequest> skip = std::exchange(pendingSkip_, std::nullopt);
+    lock.unlock();
+
+    SessionOutcome outcome;
+    if (!applyPendingResumeFrom()) {
+        outcome.kind = SessionOutcome::Kind::Failed;
+        outcome.message = "resume-from failed; see the log";
+    } else {
+        auto session = std::make_shared<SyncSession>(setup_, tracker_);
+        lock.lock();
+        session_ = session;
+        bool interruptedEarly = wanted_ != Wanted::Running;
+        lock.unlock();
+        if (!interruptedEarly) {
+            outcome = session->run(skip, interrupt_);
+        }
+        lock.lock();
+        session_.reset();
+        lock.unlock();
+    }
+    tracker_.rollbackToPersisted();
+    lock.lock();
+
+    if (outcome.kind == SessionOutcome::Kind::Interrupted) {
+        lastFailure_.reset();
+        return;  // wanted_ says what comes next
+    }
+    lastFailure_ = outcome;
+    if (outcome.retryable && wanted_ == Wanted::Running) {
+        setStage(Stage::Error, "retryable: " + outcome.message + "; retrying", true);
+        waitBeforeRetry(lock);
+        return;
+    }
+    setStage(Stage::Error, outcome.message, true);
+    if (wanted_ == Wanted::Running) {
+        wanted_ = Wanted::WaitForDba;
+    }
+}
+
+void Task::waitBeforeRetry(std::unique_lock<std::mutex>& lock) {
+    auto delay = retryDelay(retryCount_++);
+    spdlog::warn("task {}: resuming by itself in {} ms (attempt {})", setup_.taskName, delay.count(), retryCount_);
+    wake_.wait_for(lock, delay, [this] { return wanted_ != Wanted::Running; });
+}
+
+bool Task::applyPendingResumeFrom() {
+    std::optional<ResumeTarget> target;
+    {
+        std::lock_guard lock(mutex_);
+        target = std::exchange(pendingResumeFrom_, std::nullopt);
+    }
+    if (!target) {
+        return true;
+    }
+    try {
+        writeResumePoint(setup_, *target);
+        return true;
+    } catch (const std::exception& e) {
+        spdlog::error("task {}: resume-from {}: {}", setup_.taskName, describeResumeTarget(*target), e.what());
+        return false;
+    }
+}
+
+void Task::publishLoop() {
+    while (publishing_) {
+        publisher_.publish(buildSnapshot());
+        std::this_thread::sleep_for(kPublishInterval);
+    }
+}
+
+std::shared_ptr<const StatusSnapshot> Task::buildSnapshot() {
+    auto snapshot = std::make_shared<StatusSnapshot>();
+    UpstreamState upstream = upstreamWatch_.latest();
+    std::shared_ptr<SyncSession> session;
+    {
+        std::lock_guard lock(mutex_);
+        snapshot->stage = stage_;
+        snapshot->stageReason = stageReason_;
+        if (lastFailure_) {
+            snapshot->failedEvent = lastFailure_->failedEvent;
+            snapshot->lastError = lastFailure_->message;
+        }
+        session = session_;
+    }
+    snapshot->sequence = ++sequence_;
+    snapshot->takenAt = Clock::now();
+    snapshot->taskName = setup_.taskName;
+    snapshot->sourceId = setup_.sourceId;
+
+    if (upstream.position) {
+        snapshot->upstream = pointOf(binlog::Location(*upstream.position), upstream);
+        snapshot->upstream.gtid = upstream.gtid;
+    }
+    for (const auto& file : upstream.files) {
+        snapshot->upstreamFiles.push_back({file.file, file.size});
+    }
+    if (!upstream.error.empty() && snapshot->lastError.empty()) {
+        snapshot->lastError = "upstream: " + upstream.error;
+    }
+
+    checkpoint::TrackerView points = tracker_.view();
+    snapshot->globalInMemory = pointOf(points.globalInMemory, upstream);
+    snapshot->globalPersisted = pointOf(points.globalPersisted, upstream);
+    snapshot->exitSafe = pointOf(points.exitSafePersisted, upstream);
+
+    SessionLiveView live;
+    if (session) {
+        live = session->live();
+    }
+    for (const auto& table : points.tables) {
+        TablePointView view;
+        view.schema = table.table.first;
+        view.table = table.table.second;
+        if (table.inMemory) {
+            view.inMemory = pointOf(*table.inMemory, upstream);
+        }
+        if (table.persisted) {
+            view.persisted = pointOf(*table.persisted, upstream);
+            view.aheadOfGlobal = table.persisted->compare(points.globalPersisted) == binlog::PositionOrder::After;
+            auto distance = upstream.axis.distance(points.globalPersisted.position(), table.persisted->position());
+            view.bytesFromGlobal = distance.value_or(0);
+        }
+        for (const auto& [name, rows] : live.rowsPerTable) {
+            if (name == table.table) {
+                view.rowsApplied = rows;
+            }
+        }
+        snapshot->tables.push_back(std::move(view));
+    }
+    snapshot->read = live.read;
+    snapshot->applied = live.applied;
+    for (PointView* point : {&snapshot->read, &snapshot->applied}) {
+        if (point->known()) {
+            point->axis = upstream.axis.bytesOf(binlog::BinlogPosition(point->file, point->pos));
+        }
+    }
+    snapshot->eventsRead = live.eventsRead;
+    snapshot->rowsApplied = live.rowsApplied;
+    snapshot->lagSeconds = live.lagSeconds;
+    snapshot->readQueueDepth = live.readQueueDepth;
+    snapshot->workerQueueDepths = live.workerQueueDepths;
+    snapshot->safeMode = live.safeMode || setup_.syncer.safeMode;
+    snapshot->lastFlush = live.lastFlush;
+    snapshot->lastFlushMilliseconds = live.lastFlushMilliseconds;
+    return snapshot;
+}
+
+}  // namespace syncscope::task

@@ -1,0 +1,88 @@
+// One replication task: the lifecycle (New, Running, Paused, Stopped, Error), the DBA's commands and
+// the status snapshots. The syncer runs on the task's own thread, one SyncSession at a time; commands
+// only set what is wanted and wake that thread, so they answer at once. Retryable errors resume by
+// themselves with backoff and jitter; a task paused by the DBA never resumes by itself.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "engine/checkpoint/checkpoint_tracker.h"
+#include "engine/task/audit_log.h"
+#include "engine/task/notice_queue.h"
+#include "engine/task/status_publisher.h"
+#include "engine/task/sync_session.h"
+#include "engine/task/task_control.h"
+#include "engine/task/task_setup.h"
+#include "engine/task/upstream_watch.h"
+
+namespace syncscope::task {
+
+class Task final : public TaskControl {
+public:
+    explicit Task(TaskSetup setup);
+    ~Task() override;
+    Task(const Task&) = delete;
+    Task& operator=(const Task&) = delete;
+
+    std::shared_ptr<const StatusSnapshot> status() const override { return publisher_.current(); }
+    std::vector<Notice> drainNotices(size_t maxCount) override { return notices_.drain(maxCount); }
+
+    CommandResult start() override;
+    CommandResult pause() override;
+    CommandResult resume() override;
+    CommandResult stop() override;
+    CommandResult skipFailedEvent() override;
+    CommandResult resumeFrom(const ResumeTarget& target) override;
+
+    Stage stage() const;
+    // Stopped on an error that a retry cannot fix: waiting for the DBA (resume, skip, stop).
+    bool waitingForDba() const;
+    // Blocks until the task's thread has ended (after stop()).
+    void waitUntilStopped();
+    const TaskSetup& setup() const { return setup_; }
+
+private:
+    enum class Wanted { Running, Paused, Stopped, WaitForDba };
+
+    void threadMain();
+    void runOneSession(std::unique_lock<std::mutex>& lock);
+    bool applyPendingResumeFrom();
+    void waitBeforeRetry(std::unique_lock<std::mutex>& lock);
+    void setStage(Stage stage, const std::string& reason, bool isError = false);
+    void interruptSession();
+    void audit(const std::string& action, const std::string& after, nlohmann::json details = nlohmann::json::object());
+    CommandResult refuse(const std::string& command) const;
+    void publishLoop();
+    std::shared_ptr<const StatusSnapshot> buildSnapshot();
+
+    TaskSetup setup_;
+    checkpoint::CheckpointTracker tracker_;
+    StatusPublisher publisher_;
+    NoticeQueue notices_;
+    AuditLog audit_;
+    UpstreamWatch upstreamWatch_;
+
+    mutable std::mutex mutex_;
+    std::condition_variable wake_;
+    Stage stage_ = Stage::New;
+    std::string stageReason_;
+    Wanted wanted_ = Wanted::Paused;
+    std::optional<SessionOutcome> lastFailure_;
+    std::optional<SkipRequest> pendingSkip_;
+    std::optional<ResumeTarget> pendingResumeFrom_;
+    int retryCount_ = 0;
+    std::atomic<bool> interrupt_{false};
+    std::shared_ptr<SyncSession> session_;  // the running one, for cancel() and live()
+    std::thread thread_;
+
+    std::atomic<bool> publishing_{true};
+    std::thread publisher_thread_;
+    uint64_t sequence_ = 0;
+};
+
+}  // namespace syncscope::task

@@ -1,0 +1,47 @@
+// Everything one task's syncer needs, resolved from the DM task and source files: servers, the start
+// point, the syncer settings and the compiled filters. Built by makeTaskSetup (task_setup_builder.h).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "engine/common/server_settings.h"
+#include "engine/task/task_config.h"
+
+namespace syncscope::task {
+
+struct TaskSetup {
+    static constexpr int kDefaultHeartbeatSeconds = 1;
+    // The exit-safe high-water mark runs this far ahead of what is dispatched, so that it is written
+    // rarely (DESIGN.md invariant 4).
+    static constexpr uint64_t kDefaultExitSafeStepBytes = 64ULL * 1024 * 1024;
+
+    std::string taskName;
+    std::string metaSchema = "dm_meta";
+    std::string sourceId;
+    std::string taskFile;  // for messages
+    ServerSettings upstream;
+    ServerSettings downstream;
+    std::map<std::string, std::string> downstreamSession;  // session variables for the apply connections
+    bool enableGtid = false;
+    std::string flavor = "mariadb";
+
+    // The task's `meta`: where to start when the checkpoint table has no global row.
+    std::string metaBinlogName;
+    uint64_t metaBinlogPos = 0;
+    std::string metaBinlogGtid;
+
+    SyncerSettings syncer;  // DM syncer settings (task_config.h)
+    std::shared_ptr<const filter::BlockAllowList> blockAllow;
+    std::shared_ptr<const filter::EventFilter> eventFilter;
+    std::shared_ptr<const filter::TableRouter> router;
+
+    std::string auditLogPath;  // empty: no audit log
+    int heartbeatSeconds = kDefaultHeartbeatSeconds;
+    uint64_t exitSafeStepBytes = kDefaultExitSafeStepBytes;
+    bool removeMeta = false;  // delete this task's checkpoint rows before the first start
+};
+
+}  // namespace syncscope::task

@@ -1,0 +1,17 @@
+// Resolves a loaded DM task file and source file into the TaskSetup one syncer runs with.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/task/source_config.h"
+#include "engine/task/task_config.h"
+#include "engine/task/task_setup.h"
+
+namespace syncscope::task {
+
+// Throws ConfigError when the task has no instance for the source's source-id, or when task-mode is
+// not incremental. Warnings (keys accepted but not acted on, GTID mismatches) are appended.
+TaskSetup makeTaskSetup(const TaskConfig& task, const SourceConfig& source, std::vector<std::string>& warnings);
+
+}  // namespace syncscope::task
