@@ -1,4 +1,5 @@
 // Loading a task file: DM's keys, checked one by one, with every problem tied to its line.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -65,9 +66,9 @@ constexpr const char* kUnusedWhy = "a DM key that this version (incremental repl
 // DM keys that would change the rows written downstream: refusing them beats silently ignoring them.
 void refuseUnsupported(ConfigReader& reader, const YAML::Node& map, const std::string& path,
                        const std::vector<std::string_view>& keys) {
-    for (auto key : keys) {
-        if (auto value = ConfigReader::child(map, key); value.IsDefined()) {
-            reader.fail(value, ConfigReader::join(path, key),
+    for (const auto& entry : reader.entries(map, path)) {
+        if (std::find(keys.begin(), keys.end(), entry.key) != keys.end()) {
+            reader.fail(entry.line, ConfigReader::join(path, entry.key),
                         "this DM feature changes the rows written and is not supported by this version");
         }
     }
