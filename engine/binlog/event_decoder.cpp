@@ -37,6 +37,19 @@ uint32_t storedChecksum(std::string_view bytes) {
     return trailer.u32("checksum");
 }
 
+// The server sets LOG_EVENT_BINLOG_IN_USE_F in the FDE of an open file after computing the checksum,
+// and clears it on close; the checksum covers the event without it.
+uint32_t formatDescriptionCrc32(std::string_view covered, uint16_t flags) {
+    constexpr uint16_t kBinlogInUseFlag = 0x0001;
+    constexpr size_t kFlagsOffset = 17;
+    if ((flags & kBinlogInUseFlag) == 0) {
+        return binlogCrc32(covered);
+    }
+    std::string copy(covered);
+    copy[kFlagsOffset] = static_cast<char>(static_cast<uint8_t>(copy[kFlagsOffset]) & ~kBinlogInUseFlag);
+    return binlogCrc32(copy);
+}
+
 }  // namespace
 
 EventDecoder::EventDecoder() : fde_(detail::defaultFormatDescription()) {}
@@ -90,7 +103,7 @@ std::string_view EventDecoder::verifiedBody(std::string_view bytes, const RawEve
         const auto algorithm = static_cast<uint8_t>(bytes[bytes.size() - kChecksumSize - 1]);
         const std::string_view covered = bytes.substr(0, bytes.size() - kChecksumSize);
         if (algorithm == static_cast<uint8_t>(ChecksumAlgorithm::Crc32) && verifyChecksums_ &&
-            binlogCrc32(covered) != storedChecksum(bytes)) {
+            formatDescriptionCrc32(covered, header.flags) != storedChecksum(bytes)) {
             throw DecodeError(file, raw.pos, "FORMAT_DESCRIPTION_EVENT: CRC32 checksum mismatch (corrupt binlog)");
         }
         return covered.substr(kEventHeaderSize);
