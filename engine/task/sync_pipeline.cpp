@@ -185,6 +185,9 @@ void SyncPipeline::handle(const binlog::Event& event) {
     if (event.header.timestamp != 0) {
         lastEventTimestamp_ = event.header.timestamp;
     }
+    if (event.as<binlog::HeartbeatEvent>() != nullptr) {
+        return;  // idle upstream: updateLive sees caughtUp()
+    }
     if (const auto* rotate = event.as<binlog::RotateEvent>()) {
         currentFile_ = rotate->nextFile;
         return;
