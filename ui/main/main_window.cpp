@@ -24,10 +24,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     welcome_ = new QLabel(this);
     welcome_->setAlignment(Qt::AlignCenter);
     welcome_->setWordWrap(true);
-    welcome_->setText(tr("<h2>SyncScope</h2>"
-                         "<p>No task is open.</p>"
-                         "<p>Open a DM task file to watch where its replication stands:<br>"
-                         "upstream position, read, applied, and the global and table checkpoints.</p>"));
+    welcome_->setText(
+        tr("<h2>SyncScope</h2>"
+           "<p>No task is open.</p>"
+           "<p>Open a DM task file to watch where its replication stands:<br>"
+           "upstream position, read, applied, and the global and table checkpoints.</p>"));
     setCentralWidget(welcome_);
 
     createMenus();

@@ -1,0 +1,121 @@
+#include "ui/engine/engine_adapter.h"
+
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
+
+namespace syncscope::ui {
+
+namespace {
+constexpr int kMillisecondsPerSecond = 1000;
+}
+
+EngineAdapter::EngineAdapter(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<std::shared_ptr<const task::StatusSnapshot>>();
+    qRegisterMetaType<task::CommandResult>();
+    timer_.setTimerType(Qt::CoarseTimer);
+    connect(&timer_, &QTimer::timeout, this, &EngineAdapter::refreshNow);
+    setRefreshRate(kDefaultRefreshHz);
+}
+
+EngineAdapter::~EngineAdapter() = default;
+
+void EngineAdapter::attachTask(std::shared_ptr<task::TaskControl> task) {
+    task_ = std::move(task);
+    last_.reset();
+    if (task_) {
+        timer_.start();
+        refreshNow();
+    } else {
+        timer_.stop();
+    }
+}
+
+void EngineAdapter::detachTask() {
+    attachTask(nullptr);
+}
+
+void EngineAdapter::setLogRing(std::shared_ptr<LogRing> ring) {
+    logRing_ = std::move(ring);
+    if (logRing_ && !timer_.isActive()) {
+        timer_.start();
+    }
+}
+
+void EngineAdapter::setRefreshRate(int hz) {
+    refreshHz_ = std::clamp(hz, kMinRefreshHz, kMaxRefreshHz);
+    timer_.setInterval(kMillisecondsPerSecond / refreshHz_);
+}
+
+void EngineAdapter::refreshNow() {
+    if (task_) {
+        auto snapshot = task_->status();
+        if (snapshot && (!last_ || snapshot->sequence != last_->sequence || snapshot.get() != last_.get())) {
+            last_ = snapshot;
+            emit snapshotChanged(last_);
+        }
+        auto notices = task_->drainNotices(kNoticesPerTick);
+        if (!notices.empty()) {
+            emit noticesArrived(notices);
+        }
+    }
+    if (logRing_) {
+        LogBatch batch = logRing_->drain(kLogLinesPerTick);
+        if (!batch.lines.empty() || batch.dropped > 0) {
+            emit logLinesArrived(batch.lines, batch.dropped);
+        }
+    }
+    emit refreshed();
+}
+
+void EngineAdapter::start() {
+    runCommand(tr("Start"), [](task::TaskControl& task) { return task.start(); });
+}
+
+void EngineAdapter::pause() {
+    runCommand(tr("Pause"), [](task::TaskControl& task) { return task.pause(); });
+}
+
+void EngineAdapter::resume() {
+    runCommand(tr("Resume"), [](task::TaskControl& task) { return task.resume(); });
+}
+
+void EngineAdapter::stop() {
+    runCommand(tr("Stop"), [](task::TaskControl& task) { return task.stop(); });
+}
+
+void EngineAdapter::skipFailedEvent() {
+    runCommand(tr("Skip failed event"), [](task::TaskControl& task) { return task.skipFailedEvent(); });
+}
+
+void EngineAdapter::resumeFrom(const task::ResumeTarget& target) {
+    runCommand(tr("Resume from"), [target](task::TaskControl& task) { return task.resumeFrom(target); });
+}
+
+void EngineAdapter::runCommand(const QString& name, Command command) {
+    if (!task_) {
+        emit commandFinished(name, {false, "no task is open"});
+        return;
+    }
+    ++commandsInFlight_;
+    emit commandStarted(name);
+    // The worker holds only the task and the command, never this object: the result comes back
+    // through the watcher, which lives in the GUI thread.
+    auto* watcher = new QFutureWatcher<task::CommandResult>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, name] {
+        --commandsInFlight_;
+        const task::CommandResult result = watcher->result();
+        watcher->deleteLater();
+        emit commandFinished(name, result);
+        refreshNow();
+    });
+    watcher->setFuture(QtConcurrent::run([task = task_, command = std::move(command)]() -> task::CommandResult {
+        try {
+            return command(*task);
+        } catch (const std::exception& error) {
+            return {false, std::string("the command failed: ") + error.what()};
+        }
+    }));
+}
+
+}  // namespace syncscope::ui

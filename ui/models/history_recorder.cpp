@@ -1,0 +1,32 @@
+#include "ui/models/history_recorder.h"
+
+namespace syncscope::ui {
+
+HistoryRecorder::HistoryRecorder(QObject* parent, qint64 windowMsecs, qint64 sampleIntervalMsecs)
+    : QObject(parent), windowMsecs_(windowMsecs), sampleIntervalMsecs_(sampleIntervalMsecs) {}
+
+bool HistoryRecorder::record(const task::StatusSnapshot& snapshot) {
+    const qint64 at =
+        std::chrono::duration_cast<std::chrono::milliseconds>(snapshot.takenAt.time_since_epoch()).count();
+    if (!samples_.empty() && at - samples_.back().atMsecs < sampleIntervalMsecs_) {
+        return false;
+    }
+    // A clock that went back (a new task, a test) starts a new history rather than drawing backwards.
+    if (!samples_.empty() && at < samples_.back().atMsecs) {
+        samples_.clear();
+    }
+    samples_.push_back(
+        {at, snapshot.lagSeconds, snapshot.recentRowsPerSecond, snapshot.upstream.axis, snapshot.globalPersisted.axis});
+    while (!samples_.empty() && at - samples_.front().atMsecs > windowMsecs_) {
+        samples_.pop_front();
+    }
+    emit samplesChanged();
+    return true;
+}
+
+void HistoryRecorder::clear() {
+    samples_.clear();
+    emit samplesChanged();
+}
+
+}  // namespace syncscope::ui

@@ -1,0 +1,70 @@
+// The table checkpoints of one task: one row per upstream table, refreshed from status snapshots.
+// A snapshot with the same tables updates only the changed rows with one dataChanged; a different set
+// of tables swaps the whole snapshot in one reset.
+#pragma once
+
+#include <QAbstractTableModel>
+#include <QIcon>
+#include <memory>
+
+#include "engine/task/status_snapshot.h"
+
+namespace syncscope::ui {
+
+class TableCheckpointModel : public QAbstractTableModel {
+    Q_OBJECT
+
+public:
+    enum Column {
+        SchemaColumn,
+        TableColumn,
+        InMemoryColumn,
+        PersistedColumn,
+        BytesFromGlobalColumn,
+        EventsFromGlobalColumn,
+        RowsAppliedColumn,
+        LastChangeColumn,
+        FlagColumn,
+        ColumnCount
+    };
+
+    enum Role {
+        SortRole = Qt::UserRole,  // numbers for numeric columns, never display text
+        AnomalyRole,              // int(CheckpointAnomaly)
+        AheadOfGlobalRole,        // bool
+        ExportRole,               // raw text for CSV and copy (no thousands separators)
+    };
+    Q_ENUM(Role)
+
+    // What one refresh did, for the benchmark and the tests.
+    struct UpdateResult {
+        bool reset = false;
+        int changedRows = 0;
+    };
+
+    explicit TableCheckpointModel(QObject* parent = nullptr);
+
+    UpdateResult setSnapshot(std::shared_ptr<const task::StatusSnapshot> snapshot);
+    const task::StatusSnapshot* snapshot() const { return snapshot_.get(); }
+    const task::TablePointView* tableAt(int row) const;
+    int anomalyCount() const { return anomalyCount_; }
+    int aheadCount() const { return aheadCount_; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    QVariant displayData(const task::TablePointView& table, int column) const;
+    QVariant sortData(const task::TablePointView& table, int column) const;
+    void countAnomalies();
+
+    std::shared_ptr<const task::StatusSnapshot> snapshot_;
+    int anomalyCount_ = 0;
+    int aheadCount_ = 0;
+    QIcon aheadIcon_;
+    QIcon warningIcon_;
+};
+
+}  // namespace syncscope::ui

@@ -1,0 +1,154 @@
+#include "ui/pages/status_header.h"
+
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QVBoxLayout>
+
+#include "ui/models/checkpoint_anomaly.h"
+#include "ui/widgets/stage_badge.h"
+
+namespace syncscope::ui {
+
+namespace {
+constexpr double kSecondsPerMinute = 60;
+constexpr int kFieldSpacing = 18;
+const QColor kStaleColor(239, 108, 0);
+const QColor kSafeModeColor(239, 160, 0);
+
+QString secondsText(double seconds) {
+    if (seconds < kSecondsPerMinute) {
+        return StatusHeader::tr("%1 s").arg(seconds, 0, 'f', seconds < 10 ? 1 : 0);
+    }
+    return StatusHeader::tr("%1 min %2 s").arg(int(seconds / kSecondsPerMinute)).arg(int(seconds) % 60);
+}
+}  // namespace
+
+StatusHeader::StatusHeader(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(8, 6, 8, 6);
+    layout->setSpacing(kFieldSpacing);
+    badge_ = new StageBadge(this);
+    layout->addWidget(badge_);
+
+    auto* nameBox = new QVBoxLayout;
+    nameBox->setSpacing(0);
+    taskName_ = new QLabel(tr("No task open"), this);
+    QFont bold = taskName_->font();
+    bold.setBold(true);
+    taskName_->setFont(bold);
+    taskName_->setToolTip(tr("The task and its source (the upstream's source-id)"));
+    reason_ = new QLabel(this);
+    reason_->setToolTip(tr("Why the task is in this stage"));
+    reason_->setWordWrap(false);
+    nameBox->addWidget(taskName_);
+    nameBox->addWidget(reason_);
+    layout->addLayout(nameBox, 1);
+
+    layout->addWidget(addField(tr("Lag"), tr("Age of the oldest event read but not yet applied downstream"), &lag_));
+    layout->addWidget(addField(tr("Rows/s"), tr("Rows applied per second, recently (and since the start)"), &rows_));
+    layout->addWidget(addField(tr("Safe mode"),
+                               tr("When on, INSERT is applied as REPLACE and UPDATE as DELETE+REPLACE so that "
+                                  "events applied twice after a resume leave the same rows"),
+                               &safeMode_));
+    layout->addWidget(addField(tr("Global persisted"),
+                               tr("The global checkpoint in the checkpoint table: where a resume starts"),
+                               &persisted_));
+    layout->addWidget(addField(tr("Data age"),
+                               tr("How old the shown status is (the engine publishes it several "
+                                  "times a second)"),
+                               &age_));
+    setSnapshot(nullptr);
+}
+
+QWidget* StatusHeader::addField(const QString& title, const QString& tooltip, QLabel** valueLabel) {
+    auto* box = new QWidget(this);
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    auto* titleLabel = new QLabel(title, box);
+    QFont small = titleLabel->font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    titleLabel->setFont(small);
+    titleLabel->setForegroundRole(QPalette::PlaceholderText);
+    *valueLabel = new QLabel(box);
+    QFont bold = (*valueLabel)->font();
+    bold.setBold(true);
+    (*valueLabel)->setFont(bold);
+    (*valueLabel)->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(titleLabel);
+    layout->addWidget(*valueLabel);
+    box->setToolTip(tooltip);
+    titleLabel->setToolTip(tooltip);
+    (*valueLabel)->setToolTip(tooltip);
+    return box;
+}
+
+void StatusHeader::setSnapshot(std::shared_ptr<const task::StatusSnapshot> snapshot) {
+    snapshot_ = std::move(snapshot);
+    if (!snapshot_) {
+        badge_->clearStage();
+        taskName_->setText(tr("No task open"));
+        reason_->setText(tr("Open a task file with File > Open task"));
+        for (QLabel* label : {lag_, rows_, safeMode_, age_, persisted_}) {
+            label->setText(QStringLiteral("-"));
+            label->setStyleSheet({});
+        }
+        return;
+    }
+    const auto& s = *snapshot_;
+    badge_->setStage(s.stage, QString::fromStdString(s.stageReason));
+    taskName_->setText(
+        s.sourceId.empty()
+            ? QString::fromStdString(s.taskName)
+            : tr("%1  (source %2)").arg(QString::fromStdString(s.taskName), QString::fromStdString(s.sourceId)));
+    QString reason = QString::fromStdString(s.stageReason);
+    if (s.stage == task::Stage::Error && !s.lastError.empty()) {
+        reason = QString::fromStdString(s.lastError);
+    }
+    reason_->setText(fontMetrics().elidedText(reason, Qt::ElideRight, 420));
+    reason_->setToolTip(reason.isEmpty() ? tr("Why the task is in this stage") : reason);
+    lag_->setText(lagText());
+    rows_->setText(rowsText());
+    safeMode_->setText(safeModeText());
+    safeMode_->setStyleSheet(s.safeMode ? QStringLiteral("color: %1").arg(kSafeModeColor.name()) : QString());
+    persisted_->setText(pointText(s.globalPersisted));
+    refreshAge();
+}
+
+QString StatusHeader::lagText() const {
+    return snapshot_ ? secondsText(snapshot_->lagSeconds) : QStringLiteral("-");
+}
+
+QString StatusHeader::rowsText() const {
+    if (!snapshot_) {
+        return QStringLiteral("-");
+    }
+    const QLocale locale;
+    return tr("%1 (avg %2)")
+        .arg(locale.toString(snapshot_->recentRowsPerSecond, 'f', 0),
+             locale.toString(snapshot_->totalRowsPerSecond, 'f', 0));
+}
+
+QString StatusHeader::safeModeText() const {
+    if (!snapshot_) {
+        return QStringLiteral("-");
+    }
+    return snapshot_->safeMode ? tr("on until %1").arg(pointText(snapshot_->exitSafe)) : tr("off");
+}
+
+QString StatusHeader::ageText() const {
+    return age_->text();
+}
+
+void StatusHeader::refreshAge() {
+    if (!snapshot_) {
+        return;
+    }
+    const double seconds = std::chrono::duration<double>(task::Clock::now() - snapshot_->takenAt).count();
+    age_->setText(secondsText(std::max(0.0, seconds)));
+    age_->setStyleSheet(seconds > kStaleSeconds ? QStringLiteral("color: %1").arg(kStaleColor.name()) : QString());
+}
+
+}  // namespace syncscope::ui

@@ -1,0 +1,49 @@
+// The header above every view: the stage badge, lag, rows per second, safe mode and how old the shown
+// data is, so that a DBA sees where the task stands without opening anything.
+#pragma once
+
+#include <QWidget>
+#include <memory>
+
+#include "engine/task/status_snapshot.h"
+
+class QLabel;
+
+namespace syncscope::ui {
+
+class StageBadge;
+
+class StatusHeader : public QWidget {
+    Q_OBJECT
+
+public:
+    // Data older than this is shown as stale: the engine stopped publishing or the GUI fell behind.
+    static constexpr double kStaleSeconds = 3.0;
+
+    explicit StatusHeader(QWidget* parent = nullptr);
+
+    void setSnapshot(std::shared_ptr<const task::StatusSnapshot> snapshot);
+    // Recomputes the age of the shown data against the wall clock.
+    void refreshAge();
+
+    QString lagText() const;
+    QString rowsText() const;
+    QString safeModeText() const;
+    QString ageText() const;
+    StageBadge* badge() const { return badge_; }
+
+private:
+    QWidget* addField(const QString& title, const QString& tooltip, QLabel** valueLabel);
+
+    std::shared_ptr<const task::StatusSnapshot> snapshot_;
+    StageBadge* badge_ = nullptr;
+    QLabel* taskName_ = nullptr;
+    QLabel* reason_ = nullptr;
+    QLabel* lag_ = nullptr;
+    QLabel* rows_ = nullptr;
+    QLabel* safeMode_ = nullptr;
+    QLabel* age_ = nullptr;
+    QLabel* persisted_ = nullptr;
+};
+
+}  // namespace syncscope::ui

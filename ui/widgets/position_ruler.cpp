@@ -1,0 +1,441 @@
+#include "ui/widgets/position_ruler.h"
+
+#include <QHelpEvent>
+#include <QLocale>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QToolTip>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+#include "ui/models/checkpoint_anomaly.h"
+
+namespace syncscope::ui {
+
+namespace {
+
+constexpr int kSideMargin = 14;
+constexpr int kFileBandTop = 4;
+constexpr int kFileBandHeight = 20;
+constexpr int kLabelRowTop = 30;
+constexpr int kLabelRowHeight = 17;
+constexpr int kLabelRows = 3;
+constexpr int kAxisY = kLabelRowTop + kLabelRows * kLabelRowHeight + 14;
+constexpr int kTickTop = kAxisY + 4;
+constexpr int kTickHeight = 14;
+constexpr int kAheadTickHeight = 22;
+constexpr int kLegendTop = kAxisY + 32;
+constexpr int kLegendHeight = 18;
+constexpr int kHeight = kLegendTop + kLegendHeight + 6;
+constexpr int kMinimumWidth = 320;
+constexpr double kHoverPixels = 6;
+constexpr double kWheelDegreesPerStep = 120;
+constexpr double kGlobalZoomMargin = 0.25;
+constexpr int kTablesListedInTooltip = 6;
+
+const QColor kUpstreamColor(30, 136, 229);
+const QColor kReadColor(0, 137, 123);
+const QColor kAppliedColor(67, 160, 71);
+const QColor kGlobalMemoryColor(142, 36, 170);
+const QColor kGlobalPersistedColor(244, 81, 30);
+const QColor kExitSafeColor(251, 192, 45);
+const QColor kAheadColor(229, 57, 53);
+
+QString pointTooltip(const QString& name, const task::PointView& point) {
+    QString text = QStringLiteral("<b>%1</b><br>%2").arg(name.toHtmlEscaped(), pointText(point).toHtmlEscaped());
+    if (!point.gtid.empty()) {
+        text += QStringLiteral("<br>GTID %1").arg(QString::fromStdString(point.gtid).toHtmlEscaped());
+    }
+    if (!point.axis) {
+        text += QStringLiteral("<br><i>") + PositionRuler::tr("not in the upstream's binlog files") +
+                QStringLiteral("</i>");
+    }
+    return text;
+}
+
+}  // namespace
+
+PositionRuler::PositionRuler(QWidget* parent) : QWidget(parent) {
+    setMouseTracking(true);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    setToolTip(
+        tr("Upstream bytes across the binlog files. Wheel or the buttons to zoom, drag to pan, hover for "
+           "exact positions."));
+    setAccessibleName(tr("Position ruler"));
+}
+
+QSize PositionRuler::sizeHint() const {
+    return {800, kHeight};
+}
+QSize PositionRuler::minimumSizeHint() const {
+    return {kMinimumWidth, kHeight};
+}
+
+void PositionRuler::setSnapshot(std::shared_ptr<const task::StatusSnapshot> snapshot) {
+    snapshot_ = std::move(snapshot);
+    axis_ = snapshot_ ? BinlogAxis(snapshot_->upstreamFiles) : BinlogAxis();
+    if (followFullAxis_ || viewEnd_ <= viewStart_) {
+        viewStart_ = 0;
+        viewEnd_ = double(axis_.length());
+    } else {
+        setView(viewStart_, viewEnd_);
+    }
+    update();
+}
+
+bool PositionRuler::isZoomed() const {
+    return !followFullAxis_;
+}
+
+void PositionRuler::setView(double start, double end) {
+    const double length = double(axis_.length());
+    double span = std::clamp(end - start, std::min(kMinimumSpanBytes, length), length);
+    start = std::clamp(start, 0.0, std::max(0.0, length - span));
+    viewStart_ = start;
+    viewEnd_ = start + span;
+    followFullAxis_ = span >= length;
+    update();
+    emit viewChanged(viewStart_, viewEnd_);
+}
+
+void PositionRuler::zoomAround(double axisValue, double factor) {
+    const double span = viewEnd_ - viewStart_;
+    if (span <= 0) {
+        return;
+    }
+    const double newSpan = span / factor;
+    const double ratio = (axisValue - viewStart_) / span;
+    const double start = axisValue - ratio * newSpan;
+    setView(start, start + newSpan);
+}
+
+void PositionRuler::zoomIn() {
+    zoomAround((viewStart_ + viewEnd_) / 2, kZoomStep);
+}
+void PositionRuler::zoomOut() {
+    zoomAround((viewStart_ + viewEnd_) / 2, 1 / kZoomStep);
+}
+void PositionRuler::zoomToFit() {
+    setView(0, double(axis_.length()));
+}
+
+void PositionRuler::zoomToGlobal() {
+    if (!snapshot_ || !snapshot_->globalPersisted.axis) {
+        return;
+    }
+    double low = double(*snapshot_->globalPersisted.axis);
+    double high = low;
+    for (const auto* point : {&snapshot_->applied, &snapshot_->read, &snapshot_->globalInMemory}) {
+        if (point->axis) {
+            low = std::min(low, double(*point->axis));
+            high = std::max(high, double(*point->axis));
+        }
+    }
+    for (const auto& table : snapshot_->tables) {
+        if (table.aheadOfGlobal && table.persisted.axis) {
+            high = std::max(high, double(*table.persisted.axis));
+        }
+    }
+    const double margin = std::max(kMinimumSpanBytes, (high - low) * kGlobalZoomMargin);
+    setView(low - margin, high + margin);
+}
+
+QRectF PositionRuler::plotRect() const {
+    return QRectF(kSideMargin, 0, std::max(1, width() - 2 * kSideMargin), height());
+}
+
+double PositionRuler::xOf(double axisValue) const {
+    const QRectF plot = plotRect();
+    const double span = viewEnd_ - viewStart_;
+    if (span <= 0) {
+        return plot.left();
+    }
+    return plot.left() + (axisValue - viewStart_) / span * plot.width();
+}
+
+double PositionRuler::axisOfX(double x) const {
+    const QRectF plot = plotRect();
+    return viewStart_ + (x - plot.left()) / plot.width() * (viewEnd_ - viewStart_);
+}
+
+std::vector<PositionRuler::Marker> PositionRuler::markers() const {
+    if (!snapshot_) {
+        return {};
+    }
+    return {{tr("upstream"), kUpstreamColor, &snapshot_->upstream},
+            {tr("read"), kReadColor, &snapshot_->read},
+            {tr("applied"), kAppliedColor, &snapshot_->applied},
+            {tr("global in memory"), kGlobalMemoryColor, &snapshot_->globalInMemory},
+            {tr("global persisted"), kGlobalPersistedColor, &snapshot_->globalPersisted},
+            {tr("exit-safe"), kExitSafeColor, &snapshot_->exitSafe}};
+}
+
+void PositionRuler::paintEvent(QPaintEvent*) {
+    QPainter painter(this);
+    painter.setRenderHint(QPainter::Antialiasing);
+    const QRectF plot = plotRect();
+    if (axis_.empty() || viewEnd_ <= viewStart_) {
+        painter.setPen(palette().color(QPalette::PlaceholderText));
+        painter.drawText(rect(), Qt::AlignCenter,
+                         snapshot_ ? tr("The upstream's binlog files are not known yet")
+                                   : tr("No task: the ruler shows where replication stands once a task is open"));
+        return;
+    }
+    paintFiles(painter, plot);
+    painter.setPen(QPen(palette().color(QPalette::WindowText), 1.5));
+    painter.drawLine(QPointF(plot.left(), kAxisY), QPointF(plot.right(), kAxisY));
+    paintTicks(painter, plot);
+    paintMarkers(painter, plot);
+    paintLegend(painter, plot);
+}
+
+void PositionRuler::paintFiles(QPainter& painter, const QRectF& plot) {
+    const QColor even = palette().color(QPalette::AlternateBase);
+    const QColor odd = palette().color(QPalette::Base);
+    const QColor boundary = palette().color(QPalette::Mid);
+    painter.save();
+    painter.setClipRect(plot.adjusted(-1, 0, 1, 0));
+    int index = 0;
+    for (const auto& file : axis_.files()) {
+        const double left = xOf(double(file.start));
+        const double right = xOf(double(file.start + file.size));
+        ++index;
+        if (right < plot.left() || left > plot.right()) {
+            continue;
+        }
+        const QRectF band(left, kFileBandTop, right - left, kFileBandHeight);
+        painter.fillRect(band, index % 2 ? odd : even);
+        painter.setPen(QPen(boundary, 1, Qt::DashLine));
+        painter.drawLine(QPointF(left, kFileBandTop), QPointF(left, kAxisY + kAheadTickHeight));
+        painter.setPen(palette().color(QPalette::WindowText));
+        const QRectF visible = band.intersected(plot);
+        const QString name = painter.fontMetrics().elidedText(QString::fromStdString(file.name), Qt::ElideMiddle,
+                                                              int(visible.width()) - 4);
+        painter.drawText(visible, Qt::AlignCenter, name);
+    }
+    painter.setPen(QPen(boundary, 1));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(QRectF(plot.left(), kFileBandTop, plot.width(), kFileBandHeight));
+    painter.restore();
+}
+
+void PositionRuler::paintTicks(QPainter& painter, const QRectF& plot) {
+    // One bucket per pixel, so that 10,000 tables cost one pass and at most width() lines.
+    const int columns = int(plot.width()) + 1;
+    std::vector<uint8_t> bucket(size_t(columns), 0);
+    constexpr uint8_t kPlain = 1;
+    constexpr uint8_t kAhead = 2;
+    for (const auto& table : snapshot_->tables) {
+        if (!table.persisted.axis) {
+            continue;
+        }
+        const double x = xOf(double(*table.persisted.axis)) - plot.left();
+        if (x < 0 || x >= columns) {
+            continue;
+        }
+        bucket[size_t(x)] |= table.aheadOfGlobal ? kAhead : kPlain;
+    }
+    QColor plain = palette().color(QPalette::WindowText);
+    plain.setAlpha(150);
+    for (int column = 0; column < columns; ++column) {
+        if (!bucket[size_t(column)]) {
+            continue;
+        }
+        const double x = plot.left() + column;
+        if (bucket[size_t(column)] & kAhead) {
+            painter.setPen(QPen(kAheadColor, 2));
+            painter.drawLine(QPointF(x, kTickTop), QPointF(x, kTickTop + kAheadTickHeight));
+        } else {
+            painter.setPen(QPen(plain, 1));
+            painter.drawLine(QPointF(x, kTickTop), QPointF(x, kTickTop + kTickHeight));
+        }
+    }
+}
+
+void PositionRuler::paintMarkers(QPainter& painter, const QRectF& plot) {
+    struct Placed {
+        const Marker* marker;
+        double x;
+    };
+    const auto all = markers();
+    std::vector<Placed> placed;
+    for (const auto& marker : all) {
+        if (marker.point->axis) {
+            placed.push_back({&marker, xOf(double(*marker.point->axis))});
+        }
+    }
+    std::stable_sort(placed.begin(), placed.end(), [](const Placed& a, const Placed& b) { return a.x < b.x; });
+    const QFontMetrics metrics = painter.fontMetrics();
+    std::vector<double> rowEnd(kLabelRows, -1e9);
+    for (const auto& item : placed) {
+        if (item.x < plot.left() - 1 || item.x > plot.right() + 1) {
+            continue;
+        }
+        const QString label = item.marker->name;
+        const double textWidth = metrics.horizontalAdvance(label) + 6;
+        double left = std::clamp(item.x - textWidth / 2, plot.left(), plot.right() - textWidth);
+        int row = 0;
+        for (int candidate = 0; candidate < kLabelRows; ++candidate) {
+            if (rowEnd[size_t(candidate)] < left) {
+                row = candidate;
+                break;
+            }
+            if (rowEnd[size_t(candidate)] < rowEnd[size_t(row)]) {
+                row = candidate;
+            }
+        }
+        rowEnd[size_t(row)] = left + textWidth + 4;
+        const double top = kLabelRowTop + row * kLabelRowHeight;
+        painter.setPen(QPen(item.marker->color, 1.5));
+        painter.drawLine(QPointF(item.x, top + kLabelRowHeight - 2), QPointF(item.x, kAxisY));
+        QPainterPath triangle;
+        triangle.moveTo(item.x - 5, kAxisY - 8);
+        triangle.lineTo(item.x + 5, kAxisY - 8);
+        triangle.lineTo(item.x, kAxisY);
+        triangle.closeSubpath();
+        painter.fillPath(triangle, item.marker->color);
+        const QRectF box(left, top, textWidth, kLabelRowHeight - 2);
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(item.marker->color);
+        painter.drawRoundedRect(box, 3, 3);
+        painter.setPen(item.marker->color.lightness() > 150 ? Qt::black : Qt::white);
+        painter.drawText(box, Qt::AlignCenter, label);
+    }
+}
+
+void PositionRuler::paintLegend(QPainter& painter, const QRectF& plot) {
+    const QFontMetrics metrics = painter.fontMetrics();
+    int aheadCount = 0;
+    for (const auto& table : snapshot_->tables) {
+        aheadCount += table.aheadOfGlobal ? 1 : 0;
+    }
+    const QLocale locale;
+    QString summary = tr("%1 table points").arg(locale.toString(qulonglong(snapshot_->tables.size())));
+    if (aheadCount > 0) {
+        summary += tr(", %1 ahead of the global point (red)").arg(aheadCount);
+    }
+    const auto [startFile, startPos] = axis_.locate(uint64_t(std::max(0.0, viewStart_)));
+    const auto [endFile, endPos] = axis_.locate(uint64_t(std::max(0.0, viewEnd_)));
+    summary += tr("   view %1:%2 to %3:%4")
+                   .arg(QString::fromStdString(startFile))
+                   .arg(startPos)
+                   .arg(QString::fromStdString(endFile))
+                   .arg(endPos);
+    painter.setPen(aheadCount > 0 ? kAheadColor : palette().color(QPalette::WindowText));
+    painter.drawText(QRectF(plot.left(), kLegendTop, plot.width(), kLegendHeight), Qt::AlignRight | Qt::AlignVCenter,
+                     summary);
+    const double summaryLeft = plot.right() - metrics.horizontalAdvance(summary) - 12;
+    double x = plot.left();
+    const double box = metrics.height() * 0.6;
+    for (const auto& marker : markers()) {
+        const double itemWidth = box + 4 + metrics.horizontalAdvance(marker.name) + 12;
+        if (x + itemWidth > summaryLeft) {
+            break;
+        }
+        painter.fillRect(QRectF(x, kLegendTop + (kLegendHeight - box) / 2, box, box), marker.color);
+        painter.setPen(palette().color(QPalette::WindowText));
+        painter.drawText(QRectF(x + box + 4, kLegendTop, itemWidth, kLegendHeight), Qt::AlignLeft | Qt::AlignVCenter,
+                         marker.name);
+        x += itemWidth;
+    }
+}
+
+QString PositionRuler::describeAt(const QPoint& position) const {
+    if (!snapshot_ || axis_.empty()) {
+        return {};
+    }
+    const double x = position.x();
+    // Markers first: they are what a DBA points at.
+    QStringList near;
+    for (const auto& marker : markers()) {
+        if (marker.point->axis && std::abs(xOf(double(*marker.point->axis)) - x) <= kHoverPixels) {
+            near << pointTooltip(marker.name, *marker.point);
+        }
+    }
+    if (!near.isEmpty()) {
+        return near.join(QStringLiteral("<hr>"));
+    }
+    if (position.y() >= kTickTop - 2 && position.y() <= kTickTop + kAheadTickHeight + 2) {
+        QStringList tables;
+        int count = 0;
+        for (const auto& table : snapshot_->tables) {
+            if (!table.persisted.axis || std::abs(xOf(double(*table.persisted.axis)) - x) > kHoverPixels / 2) {
+                continue;
+            }
+            if (++count <= kTablesListedInTooltip) {
+                QString line = pointTooltip(qualifiedName(table), table.persisted);
+                if (table.aheadOfGlobal) {
+                    line += QStringLiteral("<br><span style='color:#e53935'>") +
+                            tr("ahead of the global point by %1 bytes: a resume skips its events up to here")
+                                .arg(QLocale().toString(qlonglong(table.bytesFromGlobal))) +
+                            QStringLiteral("</span>");
+                }
+                tables << line;
+            }
+        }
+        if (count > kTablesListedInTooltip) {
+            tables << tr("... and %1 more table points here").arg(count - kTablesListedInTooltip);
+        }
+        if (!tables.isEmpty()) {
+            return tables.join(QStringLiteral("<hr>"));
+        }
+    }
+    const double value = axisOfX(x);
+    if (value < 0 || value > double(axis_.length())) {
+        return {};
+    }
+    const auto [file, pos] = axis_.locate(uint64_t(value));
+    return tr("%1:%2 (byte %3 of the axis)")
+        .arg(QString::fromStdString(file))
+        .arg(pos)
+        .arg(QLocale().toString(qulonglong(value)));
+}
+
+bool PositionRuler::event(QEvent* event) {
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = describeAt(help->pos());
+        if (text.isEmpty()) {
+            QToolTip::showText(help->globalPos(), toolTip(), this);
+        } else {
+            QToolTip::showText(help->globalPos(), text, this);
+        }
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+void PositionRuler::wheelEvent(QWheelEvent* event) {
+    const double steps = event->angleDelta().y() / kWheelDegreesPerStep;
+    if (steps != 0) {
+        zoomAround(axisOfX(event->position().x()), std::pow(kZoomStep, steps));
+    }
+    event->accept();
+}
+
+void PositionRuler::mousePressEvent(QMouseEvent* event) {
+    if (event->button() == Qt::LeftButton) {
+        dragging_ = true;
+        dragStartX_ = event->position().x();
+        dragStartView_ = viewStart_;
+        setCursor(Qt::ClosedHandCursor);
+    }
+}
+
+void PositionRuler::mouseMoveEvent(QMouseEvent* event) {
+    if (!dragging_) {
+        return;
+    }
+    const double bytesPerPixel = (viewEnd_ - viewStart_) / plotRect().width();
+    const double start = dragStartView_ - (event->position().x() - dragStartX_) * bytesPerPixel;
+    setView(start, start + (viewEnd_ - viewStart_));
+}
+
+void PositionRuler::mouseReleaseEvent(QMouseEvent*) {
+    dragging_ = false;
+    unsetCursor();
+}
+
+}  // namespace syncscope::ui

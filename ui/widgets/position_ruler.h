@@ -1,0 +1,85 @@
+// The position ruler: one horizontal axis in upstream bytes across the upstream's binlog files, with
+// markers for the upstream, read, applied, global (in memory and persisted) and exit-safe points, and a
+// tick for every table point; table points ahead of the global point are red. Zoom with the wheel or
+// the buttons, pan by dragging, hover for the exact file:pos and GTID.
+#pragma once
+
+#include <QColor>
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+#include "engine/task/status_snapshot.h"
+#include "ui/models/binlog_axis.h"
+
+namespace syncscope::ui {
+
+class PositionRuler : public QWidget {
+    Q_OBJECT
+
+public:
+    static constexpr double kZoomStep = 1.5;
+    static constexpr double kMinimumSpanBytes = 64;
+
+    struct Marker {
+        QString name;
+        QColor color;
+        const task::PointView* point = nullptr;
+    };
+
+    explicit PositionRuler(QWidget* parent = nullptr);
+
+    void setSnapshot(std::shared_ptr<const task::StatusSnapshot> snapshot);
+
+    // The visible part of the axis, in bytes.
+    double viewStart() const { return viewStart_; }
+    double viewEnd() const { return viewEnd_; }
+    bool isZoomed() const;
+    void setView(double start, double end);
+    // Text of the tooltip at a point of the widget (also used by the tests).
+    QString describeAt(const QPoint& position) const;
+    // Widget x of an axis value; the tests use it to hover over a marker.
+    double xOf(double axisValue) const;
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+public slots:
+    void zoomIn();
+    void zoomOut();
+    void zoomToFit();
+    // Zooms so that the persisted global point and every table point ahead of it fill the view.
+    void zoomToGlobal();
+
+signals:
+    void viewChanged(double start, double end);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    bool event(QEvent* event) override;
+
+private:
+    std::vector<Marker> markers() const;
+    double axisOfX(double x) const;
+    QRectF plotRect() const;
+    void zoomAround(double axisValue, double factor);
+    void paintFiles(QPainter& painter, const QRectF& plot);
+    void paintTicks(QPainter& painter, const QRectF& plot);
+    void paintMarkers(QPainter& painter, const QRectF& plot);
+    void paintLegend(QPainter& painter, const QRectF& plot);
+
+    std::shared_ptr<const task::StatusSnapshot> snapshot_;
+    BinlogAxis axis_;
+    double viewStart_ = 0;
+    double viewEnd_ = 0;
+    bool followFullAxis_ = true;  // stays fitted to the axis as it grows until the DBA zooms
+    bool dragging_ = false;
+    double dragStartX_ = 0;
+    double dragStartView_ = 0;
+};
+
+}  // namespace syncscope::ui
