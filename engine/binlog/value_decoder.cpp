@@ -25,7 +25,8 @@ constexpr uint8_t kCompressionMethodShift = 4;  // header bits 4-7: method (8 = 
 constexpr uint8_t kZlibMethod = 8;
 constexpr uint8_t kRawDeflateFlag = 0x08;      // header bit 3: raw deflate, no zlib wrapper
 constexpr uint8_t kOriginalLengthMask = 0x07;  // header bits 0-2: bytes of the original length
-constexpr uint32_t kMaxCompressedOriginal = 0xFFFFFFFF;
+constexpr uint64_t kMaxDeflateRatio = 1032;    // deflate never expands data by more than about 1032:1
+constexpr uint64_t kDeflateSlack = 64;
 constexpr unsigned kYearBase = 1900;
 
 std::string typeName(const ColumnDef& column) {
@@ -47,7 +48,7 @@ std::string_view readLengthPrefixed(ByteReader& reader, size_t prefixBytes, cons
 
 // MariaDB's COMPRESSED column payload: one header byte, then either the bytes as they are (header 0)
 // or the original length (big-endian, 1-4 bytes) followed by zlib or raw deflate data.
-void decompressMariadbColumn(std::string_view stored, std::string& out, const char* what) {
+void decompressMariadbColumn(std::string_view stored, uint64_t maxLength, std::string& out, const char* what) {
     out.clear();
     if (stored.empty()) {
         return;
@@ -68,8 +69,13 @@ void decompressMariadbColumn(std::string_view stored, std::string& out, const ch
     }
     ByteReader lengthReader(rest.substr(0, lengthBytes));
     uint64_t original = lengthReader.uintBigEndian(lengthBytes, what);
-    if (original > kMaxCompressedOriginal) {
-        throw Error(std::string(what) + ": impossible original length " + std::to_string(original));
+    // Bounded by the column's size and by what deflate can expand to, so that a corrupt length
+    // cannot make us allocate gigabytes.
+    const uint64_t expandable = static_cast<uint64_t>(rest.size()) * kMaxDeflateRatio + kDeflateSlack;
+    if (original > maxLength || original > expandable) {
+        throw Error(std::string(what) + ": original length " + std::to_string(original) +
+                    " is impossible for a column of at most " + std::to_string(maxLength) + " bytes stored in " +
+                    std::to_string(stored.size()) + " bytes");
     }
     rest.remove_prefix(lengthBytes);
     out.resize(static_cast<size_t>(original));
@@ -180,8 +186,12 @@ void decodeBlobLike(const ColumnDef& column, ByteReader& reader, size_t packLeng
 void decodeCompressed(const ColumnDef& column, ByteReader& reader, size_t prefixBytes, ColumnValue& out) {
     const char* what = column.type == ColumnType::VarCharCompressed ? "compressed VARCHAR" : "compressed BLOB";
     std::string_view stored = readLengthPrefixed(reader, prefixBytes, what);
+    // A VARCHAR's max length is its metadata; a BLOB's is what its length prefix can count.
+    const uint64_t maxLength = column.type == ColumnType::VarCharCompressed
+                                   ? column.meta
+                                   : (prefixBytes >= 4 ? uint64_t{0xFFFFFFFF} : (uint64_t{1} << (8 * prefixBytes)) - 1);
     std::string plain;
-    decompressMariadbColumn(stored, plain, what);
+    decompressMariadbColumn(stored, maxLength, plain, what);
     assignText(out, textOrBytes(column), plain);
 }
 

@@ -5,7 +5,6 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 
 namespace syncscope::binlog {
 
@@ -40,7 +39,16 @@ Digits fromScientific(const char* s, size_t n) {
             d.text[d.length++] = s[i];
         }
     }
-    int exponent = i < n ? std::atoi(s + i + 1) : 0;
+    int exponent = 0;
+    if (i < n) {  // s[i] == 'e'; the text is not NUL-terminated
+        size_t k = i + 1;
+        bool negativeExponent = k < n && s[k] == '-';
+        if (k < n && (s[k] == '-' || s[k] == '+')) {
+            ++k;
+        }
+        std::from_chars(s + k, s + n, exponent);
+        exponent = negativeExponent ? -exponent : exponent;
+    }
     d.decpt = exponent + 1;
     while (d.length > 1 && d.text[d.length - 1] == '0') {
         --d.length;
