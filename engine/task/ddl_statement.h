@@ -1,25 +1,15 @@
-// What the syncer does with one DDL from the binlog: which tables it touches (default database
-// applied), its DM event name for the filters, and whether it is applied, ignored or an error.
-// A small tokenizer, not a SQL parser: comments, backtick quoting and case are handled; a statement
-// it cannot place is never guessed at.
+// What the syncer does with one statement from a QUERY event (a DDL, or something DM never replicates):
+// classified by filter::DdlClassifier, then the block-allow list, the event filter and the routes
+// decide whether it is applied (rewritten for routes), ignored, or an error. Never a guess.
 #pragma once
 
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "engine/filter/table_name.h"
 #include "engine/task/task_setup.h"
 
 namespace syncscope::task {
-
-struct DdlStatement {
-    std::string eventName;                  // DM's event name ("create table", "alter table", ...); "" unknown
-    std::vector<filter::TableName> tables;  // tables (or, table empty, databases) it changes
-    bool isDdl = false;                     // false for GRANT, FLUSH, CREATE USER and other non-DDL statements
-};
-
-DdlStatement analyseDdl(std::string_view sql, const std::string& defaultSchema);
 
 struct DdlPlan {
     enum class Action { Apply, Ignore, Error };

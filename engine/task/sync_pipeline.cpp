@@ -309,7 +309,15 @@ void SyncPipeline::onRows(const binlog::Event& event, const binlog::RowsEvent& r
     raiseExitSafeMarkPast(at.position());
     inSafeMode_ = atOrBefore(at, safeModeUntil_);
     bool safeMode = setup_.syncer.safeMode || inSafeMode_;
-    apply::SourcePoint source{at.position().file(), at.position().offset(), at.gtidText()};
+    // The failed-event report names the row's own transaction, not the GTID state before it.
+    std::string transactionGtid;
+    if (transactionGtid_) {
+        transactionGtid = std::to_string(transactionGtid_->domainId) + "-" +
+                          std::to_string(transactionGtid_->serverId) + "-" + std::to_string(transactionGtid_->sequence);
+    } else if (transactionMySqlGtid_) {
+        transactionGtid = transactionMySqlGtid_->first + ":" + std::to_string(transactionMySqlGtid_->second);
+    }
+    apply::SourcePoint source{at.position().file(), at.position().offset(), transactionGtid};
     changes_.clear();
     rowChanges_->build(rows, source, transactionSeq_, safeMode, changes_);
     for (apply::RowChange& change : changes_) {
