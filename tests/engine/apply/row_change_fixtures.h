@@ -1,0 +1,61 @@
+// Small builders for the apply tests: tables with a chosen key and row changes on them.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/apply/row_change.h"
+
+namespace syncscope::apply::testing {
+
+// Columns are INT unless named in textColumns; `key` lists primary key positions (empty: none).
+inline std::shared_ptr<const schema::TableSchema> table(const std::string& db, const std::string& name,
+                                                        const std::vector<std::string>& columns,
+                                                        const std::vector<size_t>& key,
+                                                        const std::vector<schema::UniqueKey>& uniqueKeys = {}) {
+    std::vector<schema::SchemaColumn> schemaColumns;
+    for (const auto& column : columns) {
+        schemaColumns.push_back({column, binlog::ColumnType::Long, "int", false, true});
+    }
+    for (size_t position : key) {
+        schemaColumns[position].nullable = false;
+    }
+    return std::make_shared<const schema::TableSchema>(schema::TableName{db, name}, schemaColumns, key, uniqueKeys,
+                                                       schema::SchemaOrigin::TableMap);
+}
+
+inline std::vector<SqlValue> ints(std::initializer_list<long> values) {
+    std::vector<SqlValue> row;
+    for (long v : values) {
+        row.push_back(SqlValue::signedInt(v));
+    }
+    return row;
+}
+
+inline RowChange insert(std::shared_ptr<const schema::TableSchema> t, std::vector<SqlValue> after, bool safe = false) {
+    RowChange change;
+    change.table = std::move(t);
+    change.op = RowOp::Insert;
+    change.after = std::move(after);
+    change.safeMode = safe;
+    change.source = {"mysql-bin.000001", 1000, ""};
+    return change;
+}
+
+inline RowChange update(std::shared_ptr<const schema::TableSchema> t, std::vector<SqlValue> before,
+                        std::vector<SqlValue> after, bool safe = false) {
+    RowChange change = insert(std::move(t), std::move(after), safe);
+    change.op = RowOp::Update;
+    change.before = std::move(before);
+    return change;
+}
+
+inline RowChange erase(std::shared_ptr<const schema::TableSchema> t, std::vector<SqlValue> before, bool safe = false) {
+    RowChange change = insert(std::move(t), {}, safe);
+    change.op = RowOp::Delete;
+    change.before = std::move(before);
+    return change;
+}
+
+}  // namespace syncscope::apply::testing

@@ -1,0 +1,132 @@
+// Changes to one row stay on one worker and in order; a change whose keys sit on two workers is a
+// conflict; keys are released once their worker has committed them.
+#include <QtTest>
+
+#include "engine/apply/causality_keys.h"
+#include "engine/apply/dispatcher.h"
+#include "tests/engine/apply/row_change_fixtures.h"
+
+using namespace syncscope;
+using namespace syncscope::apply;
+using namespace syncscope::apply::testing;
+
+namespace {
+
+constexpr size_t kWorkers = 4;
+const std::vector<uint64_t> kNothingCommitted(kWorkers, 0);
+
+}  // namespace
+
+class CausalityTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void sameRowGivesSameKeyInEveryOperation() {
+        auto t = table("db", "t", {"id", "v"}, {0});
+        auto ins = causalityKeys(insert(t, ints({5, 1})));
+        auto upd = causalityKeys(update(t, ints({5, 1}), ints({5, 2})));
+        auto del = causalityKeys(erase(t, ints({5, 2})));
+        QCOMPARE(ins.size(), size_t(1));
+        QCOMPARE(upd, ins);  // key unchanged: old and new key are one key
+        QCOMPARE(del, ins);
+        QVERIFY(causalityKeys(insert(t, ints({6, 1}))) != ins);
+    }
+
+    void sameKeyValueInAnotherTableIsAnotherKey() {
+        auto a = table("db", "a", {"id"}, {0});
+        auto b = table("db", "b", {"id"}, {0});
+        QVERIFY(causalityKeys(insert(a, ints({1}))) != causalityKeys(insert(b, ints({1}))));
+    }
+
+    void updateMovingTheKeyHoldsOldAndNewKey() {
+        auto t = table("db", "t", {"id", "v"}, {0});
+        auto keys = causalityKeys(update(t, ints({1, 0}), ints({2, 0})));
+        QCOMPARE(keys.size(), size_t(2));
+        QCOMPARE(keys[0], causalityKeys(insert(t, ints({2, 0})))[0]);  // the new row key leads
+        QCOMPARE(keys[1], causalityKeys(insert(t, ints({1, 0})))[0]);
+    }
+
+    void uniqueKeysAreKeysTooExceptWhenNull() {
+        auto t = table("db", "t", {"id", "code"}, {0}, {schema::UniqueKey{"uk_code", {1}}});
+        QCOMPARE(causalityKeys(insert(t, ints({1, 7}))).size(), size_t(2));
+        QCOMPARE(causalityKeys(insert(t, {SqlValue::signedInt(1), SqlValue::null()})).size(), size_t(1));
+        // Two different rows competing for code 7 share a key.
+        auto first = causalityKeys(insert(t, ints({1, 7})));
+        auto second = causalityKeys(insert(t, ints({2, 7})));
+        QCOMPARE(first[1], second[1]);
+    }
+
+    void textKeysDifferingOnlyInCaseOrTrailingSpacesShareAKey() {
+        auto t = table("db", "t", {"name"}, {0});
+        auto a = causalityKeys(insert(t, {SqlValue::text("Alice")}));
+        auto b = causalityKeys(insert(t, {SqlValue::text("alice  ")}));
+        QCOMPARE(a, b);
+    }
+
+    void changesToOneRowGoToOneWorker() {
+        Dispatcher dispatcher(kWorkers);
+        auto t = table("db", "t", {"id", "v"}, {0});
+        uint64_t sequence = 0;
+        auto first = dispatcher.assign(causalityKeys(insert(t, ints({42, 0}))), ++sequence, kNothingCommitted);
+        QVERIFY(!first.conflict);
+        for (int i = 1; i < 50; ++i) {
+            auto decision = dispatcher.assign(causalityKeys(update(t, ints({42, i - 1}), ints({42, i}))), ++sequence,
+                                              kNothingCommitted);
+            QVERIFY(!decision.conflict);
+            QCOMPARE(decision.worker, first.worker);
+        }
+    }
+
+    void rowsSpreadOverAllWorkers() {
+        Dispatcher dispatcher(kWorkers);
+        auto t = table("db", "t", {"id"}, {0});
+        std::vector<int> perWorker(kWorkers, 0);
+        for (int i = 0; i < 1000; ++i) {
+            auto decision = dispatcher.assign(causalityKeys(insert(t, ints({i}))), i + 1, kNothingCommitted);
+            QVERIFY(!decision.conflict);
+            ++perWorker[decision.worker];
+        }
+        for (size_t w = 0; w < kWorkers; ++w) {
+            QVERIFY2(perWorker[w] > 150, qPrintable(QString("worker %1 got %2 of 1000 rows").arg(w).arg(perWorker[w])));
+        }
+    }
+
+    void keysHeldByTwoWorkersAreAConflict() {
+        Dispatcher dispatcher(kWorkers);
+        auto t = table("db", "t", {"id"}, {0});
+        // Find two ids that land on different workers.
+        int a = 1, b = 2;
+        auto da = dispatcher.assign(causalityKeys(insert(t, ints({a}))), 1, kNothingCommitted);
+        auto db = dispatcher.assign(causalityKeys(insert(t, ints({b}))), 2, kNothingCommitted);
+        while (db.worker == da.worker) {
+            ++b;
+            db = dispatcher.assign(causalityKeys(insert(t, ints({b}))), 2 + b, kNothingCommitted);
+        }
+        // An update moving row a onto key b touches both workers' rows.
+        auto conflict = dispatcher.assign(causalityKeys(update(t, ints({a}), ints({b}))), 100, kNothingCommitted);
+        QVERIFY(conflict.conflict);
+        // After the barrier the map is cleared and the change goes through.
+        dispatcher.clear();
+        QVERIFY(!dispatcher.assign(causalityKeys(update(t, ints({a}), ints({b}))), 101, kNothingCommitted).conflict);
+    }
+
+    void committedKeysAreReleased() {
+        Dispatcher dispatcher(kWorkers);
+        auto t = table("db", "t", {"id"}, {0});
+        int a = 1, b = 2;
+        auto da = dispatcher.assign(causalityKeys(insert(t, ints({a}))), 1, kNothingCommitted);
+        auto db = dispatcher.assign(causalityKeys(insert(t, ints({b}))), 2, kNothingCommitted);
+        while (db.worker == da.worker) {
+            ++b;
+            db = dispatcher.assign(causalityKeys(insert(t, ints({b}))), 2, kNothingCommitted);
+        }
+        std::vector<uint64_t> committed(kWorkers, 0);
+        committed[da.worker] = 1;  // row a has committed: its key is free
+        auto decision = dispatcher.assign(causalityKeys(update(t, ints({a}), ints({b}))), 3, committed);
+        QVERIFY(!decision.conflict);
+        QCOMPARE(decision.worker, db.worker);
+    }
+};
+
+QTEST_GUILESS_MAIN(CausalityTest)
+#include "test_causality.moc"

@@ -1,0 +1,243 @@
+// The SQL the downstream receives: values always bound (never in the text), every name quoted,
+// safe mode idempotent, multi-row merging only where order and shape allow, NULL keys matched.
+#include <QtTest>
+
+#include "engine/apply/dml_builder.h"
+#include "engine/apply/quoted_name.h"
+#include "engine/common/error.h"
+#include "tests/engine/apply/row_change_fixtures.h"
+
+using namespace syncscope;
+using namespace syncscope::apply;
+using namespace syncscope::apply::testing;
+
+namespace {
+
+std::vector<std::string> sqlOf(const std::vector<DmlStatement>& statements) {
+    std::vector<std::string> sql;
+    for (const auto& s : statements) {
+        sql.push_back(s.sql);
+    }
+    return sql;
+}
+
+std::vector<std::string> paramsOf(const DmlStatement& statement) {
+    std::vector<std::string> params;
+    for (const auto* value : statement.params) {
+        params.push_back(value->display());
+    }
+    return params;
+}
+
+QStringList toList(const std::vector<std::string>& v) {
+    QStringList list;
+    for (const auto& s : v) {
+        list << QString::fromStdString(s);
+    }
+    return list;
+}
+
+}  // namespace
+
+class DmlBuilderTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void singleRowShapes_data() {
+        QTest::addColumn<int>("op");
+        QTest::addColumn<bool>("safe");
+        QTest::addColumn<bool>("keyChanges");
+        QTest::addColumn<QStringList>("expectedSql");
+        QTest::addColumn<QStringList>("expectedParams");
+        const int ins = int(RowOp::Insert), upd = int(RowOp::Update), del = int(RowOp::Delete);
+        QTest::addRow("insert") << ins << false << false
+                                << QStringList{"INSERT INTO `db`.`t` (`id`, `v`) VALUES (?, ?)"}
+                                << QStringList{"1", "20"};
+        QTest::addRow("safe insert is REPLACE")
+            << ins << true << false << QStringList{"REPLACE INTO `db`.`t` (`id`, `v`) VALUES (?, ?)"}
+            << QStringList{"1", "20"};
+        QTest::addRow("update by key") << upd << false << false
+                                       << QStringList{"UPDATE `db`.`t` SET `id` = ?, `v` = ? WHERE `id` = ?"}
+                                       << QStringList{"1", "20", "1"};
+        QTest::addRow("update that moves the key, by the old key")
+            << upd << false << true << QStringList{"UPDATE `db`.`t` SET `id` = ?, `v` = ? WHERE `id` = ?"}
+            << QStringList{"2", "20", "1"};
+        QTest::addRow("safe update keeping the key is REPLACE")
+            << upd << true << false << QStringList{"REPLACE INTO `db`.`t` (`id`, `v`) VALUES (?, ?)"}
+            << QStringList{"1", "20"};
+        QTest::addRow("safe update moving the key is DELETE old + REPLACE new")
+            << upd << true << true
+            << QStringList{"DELETE FROM `db`.`t` WHERE `id` = ?", "REPLACE INTO `db`.`t` (`id`, `v`) VALUES (?, ?)"}
+            << QStringList{"1", "2", "20"};
+        QTest::addRow("delete by key") << del << false << false << QStringList{"DELETE FROM `db`.`t` WHERE `id` = ?"}
+                                       << QStringList{"1"};
+        QTest::addRow("safe delete is the same delete")
+            << del << true << false << QStringList{"DELETE FROM `db`.`t` WHERE `id` = ?"} << QStringList{"1"};
+    }
+    void singleRowShapes() {
+        QFETCH(int, op);
+        QFETCH(bool, safe);
+        QFETCH(bool, keyChanges);
+        QFETCH(QStringList, expectedSql);
+        QFETCH(QStringList, expectedParams);
+        auto t = table("db", "t", {"id", "v"}, {0});
+        RowChange change;
+        switch (RowOp(op)) {
+            case RowOp::Insert:
+                change = insert(t, ints({1, 20}), safe);
+                break;
+            case RowOp::Update:
+                change = update(t, ints({1, 10}), ints({keyChanges ? 2 : 1, 20}), safe);
+                break;
+            case RowOp::Delete:
+                change = erase(t, ints({1, 10}), safe);
+                break;
+        }
+        std::vector<RowChange> changes{change};
+        auto statements = DmlBuilder(true).build(changes);
+        QCOMPARE(toList(sqlOf(statements)), expectedSql);
+        std::vector<std::string> params;
+        for (const auto& s : statements) {
+            auto p = paramsOf(s);
+            params.insert(params.end(), p.begin(), p.end());
+            QCOMPARE(s.firstChange, size_t(0));
+            QCOMPARE(s.changeCount, size_t(1));
+        }
+        QCOMPARE(toList(params), expectedParams);
+    }
+
+    void awkwardNamesAreQuotedWithBackticksDoubled_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("quoted");
+        QTest::addRow("reserved word") << "select"
+                                       << "`select`";
+        QTest::addRow("space and quotes") << "my 'odd' \"name\""
+                                          << "`my 'odd' \"name\"`";
+        QTest::addRow("backtick doubled") << "a`b"
+                                          << "`a``b`";
+        QTest::addRow("only backticks") << "``"
+                                        << "``````";
+        QTest::addRow("unicode") << QString::fromUtf8("täble 表 😀") << QString::fromUtf8("`täble 表 😀`");
+        QTest::addRow("semicolon and comment") << "x; DROP TABLE y; --"
+                                               << "`x; DROP TABLE y; --`";
+    }
+    void awkwardNamesAreQuotedWithBackticksDoubled() {
+        QFETCH(QString, name);
+        QFETCH(QString, quoted);
+        QCOMPARE(QString::fromStdString(quoteName(name.toStdString())), quoted);
+        auto t = table(name.toStdString(), name.toStdString(), {name.toStdString()}, {0});
+        std::vector<RowChange> changes{insert(t, ints({1}))};
+        auto statements = DmlBuilder(false).build(changes);
+        QCOMPARE(QString::fromStdString(statements.front().sql),
+                 "INSERT INTO " + quoted + "." + quoted + " (" + quoted + ") VALUES (?)");
+    }
+
+    void valuesAreNeverPartOfTheSqlText() {
+        auto t = table("db", "t", {"id", "v"}, {0});
+        std::vector<SqlValue> row{SqlValue::signedInt(7), SqlValue::text("'); DROP TABLE t; --")};
+        std::vector<RowChange> changes{insert(t, row)};
+        auto statements = DmlBuilder(false).build(changes);
+        QVERIFY(statements.front().sql.find("DROP") == std::string::npos);
+        QCOMPARE(statements.front().params.size(), size_t(2));
+        QCOMPARE(statements.front().params[1]->asString(), std::string("'); DROP TABLE t; --"));
+    }
+
+    void nullInTheKeyUsesIsNull() {
+        // No primary key: every column is the key, and a NULL must match with IS NULL, one row at a time.
+        auto t = table("db", "t", {"a", "b"}, {});
+        std::vector<RowChange> changes{erase(t, {SqlValue::signedInt(1), SqlValue::null()}),
+                                       update(t, {SqlValue::null(), SqlValue::signedInt(2)}, ints({3, 4}))};
+        auto statements = DmlBuilder(true).build(changes);
+        QCOMPARE(toList(sqlOf(statements)),
+                 (QStringList{"DELETE FROM `db`.`t` WHERE `a` = ? AND `b` IS NULL LIMIT 1",
+                              "UPDATE `db`.`t` SET `a` = ?, `b` = ? WHERE `a` IS NULL AND `b` = ? LIMIT 1"}));
+        QCOMPARE(toList(paramsOf(statements[0])), QStringList{"1"});
+        QCOMPARE(toList(paramsOf(statements[1])), (QStringList{"3", "4", "2"}));
+    }
+
+    void safeModeWithoutAKeyDeletesTheEqualRowFirst() {
+        auto t = table("db", "t", {"a", "b"}, {});
+        std::vector<RowChange> changes{insert(t, ints({1, 2}), true)};
+        QCOMPARE(toList(sqlOf(DmlBuilder(true).build(changes))),
+                 (QStringList{"DELETE FROM `db`.`t` WHERE `a` = ? AND `b` = ? LIMIT 1",
+                              "REPLACE INTO `db`.`t` (`a`, `b`) VALUES (?, ?)"}));
+    }
+
+    void consecutiveInsertsOfOneTableBecomeOneStatement() {
+        auto t = table("db", "t", {"id", "v"}, {0});
+        auto other = table("db", "other", {"id", "v"}, {0});
+        std::vector<RowChange> changes{insert(t, ints({1, 10})),       insert(t, ints({2, 20})),
+                                       insert(t, ints({3, 30})),       insert(other, ints({1, 1})),
+                                       insert(t, ints({4, 40}), true), insert(t, ints({5, 50}), true)};
+        auto statements = DmlBuilder(true).build(changes);
+        QCOMPARE(toList(sqlOf(statements)),
+                 (QStringList{"INSERT INTO `db`.`t` (`id`, `v`) VALUES (?, ?), (?, ?), (?, ?)",
+                              "INSERT INTO `db`.`other` (`id`, `v`) VALUES (?, ?)",
+                              "REPLACE INTO `db`.`t` (`id`, `v`) VALUES (?, ?), (?, ?)"}));
+        QCOMPARE(toList(paramsOf(statements[0])), (QStringList{"1", "10", "2", "20", "3", "30"}));
+        QCOMPARE(statements[0].firstChange, size_t(0));
+        QCOMPARE(statements[0].changeCount, size_t(3));
+        QCOMPARE(statements[2].firstChange, size_t(4));
+        QCOMPARE(statements[2].changeCount, size_t(2));
+    }
+
+    void withoutMultipleRowsEveryChangeIsItsOwnStatement() {
+        auto t = table("db", "t", {"id", "v"}, {0});
+        std::vector<RowChange> changes{insert(t, ints({1, 10})), insert(t, ints({2, 20}))};
+        QCOMPARE(DmlBuilder(false).build(changes).size(), size_t(2));
+    }
+
+    void mergedStatementsRespectTheRowCap() {
+        auto t = table("db", "t", {"id", "v"}, {0});
+        std::vector<RowChange> changes;
+        for (int i = 0; i < 10; ++i) {
+            changes.push_back(insert(t, ints({i, i})));
+        }
+        auto statements = DmlBuilder(true, 4).build(changes);
+        QCOMPARE(statements.size(), size_t(3));
+        QCOMPARE(statements[2].params.size(), size_t(4));
+    }
+
+    void consecutiveDeletesBecomeOneInList() {
+        auto t = table("db", "t", {"id", "v"}, {0});
+        auto composite = table("db", "c", {"a", "b", "v"}, {0, 1});
+        std::vector<RowChange> changes{erase(t, ints({1, 10})), erase(t, ints({2, 20})),
+                                       erase(composite, ints({1, 2, 3})), erase(composite, ints({4, 5, 6}))};
+        auto statements = DmlBuilder(true).build(changes);
+        QCOMPARE(toList(sqlOf(statements)), (QStringList{"DELETE FROM `db`.`t` WHERE `id` IN (?, ?)",
+                                                         "DELETE FROM `db`.`c` WHERE (`a`, `b`) IN ((?, ?), (?, ?))"}));
+        QCOMPARE(toList(paramsOf(statements[1])), (QStringList{"1", "2", "4", "5"}));
+    }
+
+    void mergingNeverReordersAcrossOtherOperations() {
+        auto t = table("db", "t", {"id", "v"}, {0});
+        std::vector<RowChange> changes{insert(t, ints({1, 10})), erase(t, ints({1, 10})), insert(t, ints({1, 11}))};
+        QCOMPARE(toList(sqlOf(DmlBuilder(true).build(changes))),
+                 (QStringList{"INSERT INTO `db`.`t` (`id`, `v`) VALUES (?, ?)", "DELETE FROM `db`.`t` WHERE `id` = ?",
+                              "INSERT INTO `db`.`t` (`id`, `v`) VALUES (?, ?)"}));
+    }
+
+    void safeUpdatesKeepingTheirKeyMergeIntoOneReplace() {
+        auto t = table("db", "t", {"id", "v"}, {0});
+        std::vector<RowChange> changes{update(t, ints({1, 1}), ints({1, 2}), true),
+                                       update(t, ints({2, 1}), ints({2, 2}), true)};
+        QCOMPARE(toList(sqlOf(DmlBuilder(true).build(changes))),
+                 QStringList{"REPLACE INTO `db`.`t` (`id`, `v`) VALUES (?, ?), (?, ?)"});
+    }
+
+    void anImageOfTheWrongWidthIsAnErrorNamingTableAndPosition() {
+        auto t = table("db", "t", {"id", "v"}, {0});
+        std::vector<RowChange> changes{insert(t, ints({1}))};
+        try {
+            DmlBuilder(true).build(changes);
+            QFAIL("a short row image was accepted");
+        } catch (const Error& e) {
+            std::string message = e.what();
+            QVERIFY2(message.find("db.t") != std::string::npos, e.what());
+            QVERIFY2(message.find("mysql-bin.000001:1000") != std::string::npos, e.what());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(DmlBuilderTest)
+#include "test_dml_builder.moc"

@@ -1,0 +1,206 @@
+// Table structure from TABLE_MAP metadata or the downstream, the key UPDATE/DELETE use, and the
+// tracker's cache across DDL.
+#include <QtTest>
+
+#include "engine/schema/schema_tracker.h"
+
+using namespace syncscope;
+using namespace syncscope::schema;
+using binlog::ColumnDef;
+using binlog::ColumnType;
+
+namespace {
+
+ColumnDef column(const std::string& name, ColumnType type = ColumnType::Long, bool primary = false,
+                 bool nullable = true) {
+    ColumnDef def;
+    def.name = name;
+    def.type = type;
+    def.inPrimaryKey = primary;
+    def.nullable = nullable && !primary;
+    return def;
+}
+
+std::vector<std::string> keyNames(const TableSchema& schema) {
+    std::vector<std::string> names;
+    for (size_t position : schema.rowKey().columns) {
+        names.push_back(schema.columns()[position].name);
+    }
+    return names;
+}
+
+const TableName kUpstream{"shop", "orders"};
+const TableName kTarget{"shop_copy", "orders"};
+
+}  // namespace
+
+class SchemaTrackerTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void rowKeyIsPrimaryKeyElseNotNullUniqueElseAllColumns_data() {
+        QTest::addColumn<bool>("idIsPrimary");
+        QTest::addColumn<QStringList>("uniqueKey");
+        QTest::addColumn<bool>("codeNullable");
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QStringList>("expectedKey");
+        QTest::addRow("primary key wins over unique key")
+            << true << QStringList{"code"} << false << int(RowKeyKind::PrimaryKey) << QStringList{"id"};
+        QTest::addRow("not-null unique key without primary key")
+            << false << QStringList{"code"} << false << int(RowKeyKind::UniqueKey) << QStringList{"code"};
+        QTest::addRow("nullable unique key is no key")
+            << false << QStringList{"code"} << true << int(RowKeyKind::AllColumns) << QStringList{"id", "code", "note"};
+        QTest::addRow("no key at all") << false << QStringList{} << false << int(RowKeyKind::AllColumns)
+                                       << QStringList{"id", "code", "note"};
+    }
+    void rowKeyIsPrimaryKeyElseNotNullUniqueElseAllColumns() {
+        QFETCH(bool, idIsPrimary);
+        QFETCH(QStringList, uniqueKey);
+        QFETCH(bool, codeNullable);
+        QFETCH(int, kind);
+        QFETCH(QStringList, expectedKey);
+        std::vector<ColumnDef> columns{column("id", ColumnType::Long, idIsPrimary, false),
+                                       column("code", ColumnType::VarChar, false, codeNullable),
+                                       column("note", ColumnType::Blob)};
+        std::vector<std::vector<std::string>> uniques;
+        if (!uniqueKey.isEmpty()) {
+            std::vector<std::string> names;
+            for (const auto& name : uniqueKey) {
+                names.push_back(name.toStdString());
+            }
+            uniques.push_back(names);
+        }
+        auto schema = TableSchema::fromTableMap(kTarget, columns, uniques);
+        QVERIFY(schema.has_value());
+        QCOMPARE(int(schema->rowKey().kind), kind);
+        std::vector<std::string> expected;
+        for (const auto& name : expectedKey) {
+            expected.push_back(name.toStdString());
+        }
+        QCOMPARE(keyNames(*schema), expected);
+    }
+
+    void tableMapWithoutColumnNamesGivesNoSchema() {
+        ColumnDef unnamed;
+        unnamed.type = ColumnType::Long;
+        QVERIFY(!TableSchema::fromTableMap(kTarget, {unnamed}).has_value());
+    }
+
+    void tableMapNamesWinAndTheDownstreamIsNotAskedWhenThereIsAPrimaryKey() {
+        int lookups = 0;
+        SchemaTracker tracker([&](const TableName&) {
+            ++lookups;
+            return std::optional<TableSchema>();
+        });
+        auto schema = tracker.schemaFor(kUpstream, kTarget, {column("id", ColumnType::Long, true), column("v")});
+        QCOMPARE(lookups, 0);
+        QCOMPARE(schema->name(), kTarget);
+        QCOMPARE(schema->columns().size(), size_t(2));
+        QCOMPARE(schema->columns()[1].name, std::string("v"));
+        QCOMPARE(int(schema->rowKey().kind), int(RowKeyKind::PrimaryKey));
+        QCOMPARE(int(schema->origin()), int(SchemaOrigin::TableMap));
+    }
+
+    void cachedSchemaIsReusedUntilTheTableMapChanges() {
+        SchemaTracker tracker(nullptr);
+        std::vector<ColumnDef> before{column("id", ColumnType::Long, true), column("v")};
+        auto first = tracker.schemaFor(kUpstream, kTarget, before);
+        QCOMPARE(tracker.schemaFor(kUpstream, kTarget, before).get(), first.get());
+        auto after = before;
+        after.push_back(column("added"));  // an ALTER TABLE ... ADD that the tracker did not see
+        auto second = tracker.schemaFor(kUpstream, kTarget, after);
+        QVERIFY(second.get() != first.get());
+        QCOMPARE(second->columns().size(), size_t(3));
+    }
+
+    void tableWithoutPrimaryKeyTakesUniqueKeysFromTheDownstream() {
+        SchemaTracker tracker([&](const TableName& target) {
+            std::vector<SchemaColumn> columns{{"a", ColumnType::Long, "int", false, false},
+                                              {"b", ColumnType::Long, "int", false, true}};
+            return std::optional<TableSchema>(
+                TableSchema(target, columns, {}, {UniqueKey{"uk_a", {0}}}, SchemaOrigin::Downstream));
+        });
+        auto schema = tracker.schemaFor(kUpstream, kTarget, {column("a", ColumnType::Long, false, false), column("b")});
+        QCOMPARE(int(schema->rowKey().kind), int(RowKeyKind::UniqueKey));
+        QCOMPARE(keyNames(*schema), std::vector<std::string>{"a"});
+        QCOMPARE(int(schema->origin()), int(SchemaOrigin::TableMapAndDownstreamKeys));
+    }
+
+    void eventsWithoutNamesTakeTheDownstreamStructureAndReloadAfterDdl() {
+        int lookups = 0;
+        size_t downstreamColumns = 2;
+        SchemaTracker tracker([&](const TableName& target) {
+            ++lookups;
+            std::vector<SchemaColumn> columns{{"id", ColumnType::Long, "int", false, false},
+                                              {"v", ColumnType::Long, "int", false, true},
+                                              {"w", ColumnType::Long, "int", false, true}};
+            columns.resize(downstreamColumns);
+            return std::optional<TableSchema>(TableSchema(target, columns, {0}, {}, SchemaOrigin::Downstream));
+        });
+        ColumnDef unnamed;
+        unnamed.type = ColumnType::Long;
+        std::vector<ColumnDef> two{unnamed, unnamed};
+        auto schema = tracker.schemaFor(kUpstream, kTarget, two);
+        QCOMPARE(lookups, 1);
+        QCOMPARE(schema->columns()[1].name, std::string("v"));
+        QCOMPARE(keyNames(*schema), std::vector<std::string>{"id"});
+        tracker.schemaFor(kUpstream, kTarget, two);
+        QCOMPARE(lookups, 1);  // cached
+
+        // The DDL adds a column upstream and downstream; the syncer forgets the table after applying it.
+        downstreamColumns = 3;
+        tracker.forgetTable(kUpstream);
+        QCOMPARE(tracker.cachedTables(), size_t(0));
+        auto reloaded = tracker.schemaFor(kUpstream, kTarget, {unnamed, unnamed, unnamed});
+        QCOMPARE(lookups, 2);
+        QCOMPARE(reloaded->columns()[2].name, std::string("w"));
+    }
+
+    void eventsWithoutNamesAndAMismatchedDownstreamTableAreAClearError() {
+        SchemaTracker tracker([&](const TableName& target) {
+            std::vector<SchemaColumn> columns{{"id", ColumnType::Long, "int", false, false}};
+            return std::optional<TableSchema>(TableSchema(target, columns, {0}, {}, SchemaOrigin::Downstream));
+        });
+        ColumnDef unnamed;
+        unnamed.type = ColumnType::Long;
+        try {
+            tracker.schemaFor(kUpstream, kTarget, {unnamed, unnamed});
+            QFAIL("a column count mismatch was accepted");
+        } catch (const SchemaError& e) {
+            std::string message = e.what();
+            QVERIFY2(message.find("shop.orders have 2 columns") != std::string::npos, e.what());
+            QVERIFY2(message.find("shop_copy.orders has 1") != std::string::npos, e.what());
+        }
+    }
+
+    void eventsWithoutNamesAndNoDownstreamTableSayWhatToDo() {
+        SchemaTracker tracker([](const TableName&) { return std::optional<TableSchema>(); });
+        ColumnDef unnamed;
+        unnamed.type = ColumnType::Long;
+        try {
+            tracker.schemaFor(kUpstream, kTarget, {unnamed});
+            QFAIL("a table without names and without a downstream twin was accepted");
+        } catch (const SchemaError& e) {
+            QVERIFY2(std::string(e.what()).find("binlog_row_metadata=FULL") != std::string::npos, e.what());
+        }
+    }
+
+    void forgetDatabaseDropsOnlyThatDatabase() {
+        SchemaTracker tracker(nullptr);
+        std::vector<ColumnDef> columns{column("id", ColumnType::Long, true)};
+        tracker.schemaFor({"a", "t1"}, {"a", "t1"}, columns);
+        tracker.schemaFor({"a", "t2"}, {"a", "t2"}, columns);
+        tracker.schemaFor({"b", "t1"}, {"b", "t1"}, columns);
+        tracker.forgetDatabase("a");
+        QCOMPARE(tracker.cachedTables(), size_t(1));
+    }
+
+    void columnNamesMatchCaseInsensitively() {
+        auto schema = TableSchema::fromTableMap(kTarget, {column("Id", ColumnType::Long, true)});
+        QCOMPARE(schema->columnIndex("ID").value_or(99), size_t(0));
+        QVERIFY(!schema->columnIndex("other").has_value());
+    }
+};
+
+QTEST_GUILESS_MAIN(SchemaTrackerTest)
+#include "test_schema_tracker.moc"
