@@ -5,6 +5,21 @@
 
 namespace syncscope::binlog {
 
+namespace {
+
+// DM 1.0 named relay copies "mysql-bin|000001.000003" (relay sub-directory after '|'): the upstream
+// file is "mysql-bin.000003".
+std::string upstreamFileName(const std::string& file) {
+    size_t bar = file.find('|');
+    size_t dot = file.rfind('.');
+    if (bar == std::string::npos || dot == std::string::npos || dot < bar) {
+        return file;
+    }
+    return file.substr(0, bar) + file.substr(dot);
+}
+
+}  // namespace
+
 const char* toString(AxisPlacement placement) {
     switch (placement) {
         case AxisPlacement::OnAxis:
@@ -51,7 +66,8 @@ AxisPoint PositionAxis::place(const BinlogPosition& position) const {
     }
     auto it = std::lower_bound(files_.begin(), files_.end(), position.fileNumber(),
                                [](const AxisFile& file, uint64_t number) { return file.fileNumber < number; });
-    if (it == files_.end() || it->fileNumber != position.fileNumber() || it->file != position.file()) {
+    if (it == files_.end() || it->fileNumber != position.fileNumber() ||
+        it->file != upstreamFileName(position.file())) {
         return point;
     }
     point.placement = AxisPlacement::OnAxis;

@@ -30,7 +30,8 @@ enum class AxisPlacement {
     OnAxis,         // in a file the upstream has
     Purged,         // in a file older than the oldest one the upstream has
     NotYetWritten,  // in a file newer than the newest one the upstream has
-    UnknownFile,    // between known files but not in the list (or a different base name), or empty
+    UnknownFile,    // between known files but not in the list (or a different base name), or empty.
+                    // DM 1.0 relay names ("bin|000001.000003") are placed as the upstream file ("bin.000003").
 };
 
 const char* toString(AxisPlacement placement);

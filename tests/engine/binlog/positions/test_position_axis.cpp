@@ -39,6 +39,7 @@ private slots:
         QTest::addRow("newest file end") << "bin.000010:500" << AxisPlacement::OnAxis << 3500ULL;
         QTest::addRow("purged file") << "bin.000007:4" << AxisPlacement::Purged << 0ULL;
         QTest::addRow("future file") << "bin.000011:4" << AxisPlacement::NotYetWritten << 0ULL;
+        QTest::addRow("DM 1.0 relay name") << "bin|000001.000009:120" << AxisPlacement::OnAxis << 1120ULL;
         QTest::addRow("other base name") << "other.000009:4" << AxisPlacement::UnknownFile << 0ULL;
     }
     void placesPositions() {
