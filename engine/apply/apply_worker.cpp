@@ -152,12 +152,39 @@ void ApplyWorker::flush() {
     committedSequence_.store(pendingLastSequence_, std::memory_order_release);
 }
 
+namespace {
+
+constexpr int kDeadlock = 1213;         // ER_LOCK_DEADLOCK
+constexpr int kLockWaitTimeout = 1205;  // ER_LOCK_WAIT_TIMEOUT
+
+}  // namespace
+
+void ApplyWorker::executePending() {
+    for (int attempt = 0;; ++attempt) {
+        try {
+            for (const auto& statement : builder_.build(pending_)) {
+                executor_->execute(statement);
+            }
+            executor_->commit();
+            return;
+        } catch (const DownstreamError& e) {
+            bool lockConflict = e.code() == kDeadlock || e.code() == kLockWaitTimeout;
+            if (!lockConflict || attempt >= settings_.lockRetries) {
+                throw;
+            }
+            try {
+                executor_->rollback();
+            } catch (const DownstreamError&) {
+                throw e;
+            }
+            std::this_thread::sleep_for(settings_.lockRetryPause * (attempt + 1));
+        }
+    }
+}
+
 void ApplyWorker::commitPending() {
     try {
-        for (const auto& statement : builder_.build(pending_)) {
-            executor_->execute(statement);
-        }
-        executor_->commit();
+        executePending();
         std::lock_guard lock(countersMutex_);
         ++transactions_;
         for (const auto& change : pending_) {

@@ -25,10 +25,17 @@
 namespace syncscope::apply {
 
 struct WorkerSettings {
+    // A deadlock or lock wait timeout between workers is retried here, batch and all, before it is
+    // reported: it is a matter of timing, not of the rows.
+    static constexpr int kDefaultLockRetries = 5;
+    static constexpr std::chrono::milliseconds kDefaultLockRetryPause{20};
+
     size_t batch = 100;
     size_t queueCapacity = 4096;
     std::chrono::milliseconds idleFlush{10};
     bool multipleRows = true;
+    int lockRetries = kDefaultLockRetries;
+    std::chrono::milliseconds lockRetryPause = kDefaultLockRetryPause;
 };
 
 class ApplyWorker {
@@ -72,6 +79,8 @@ private:
     void run();
     void flush();
     void commitPending();
+    // One attempt at the pending batch; throws what the downstream said.
+    void executePending();
     std::optional<ApplyFailure> findFailingRow();
 
     size_t index_;

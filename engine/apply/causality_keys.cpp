@@ -56,21 +56,26 @@ void mixValue(uint64_t& hash, const SqlValue& value) {
     mixByte(hash, 0xff);  // value separator: ("ab","c") differs from ("a","bc")
 }
 
+uint64_t tableHash(const schema::TableSchema& table) {
+    uint64_t hash = kFnvOffset;
+    mix(hash, table.name().schema);
+    mixByte(hash, 0);
+    mix(hash, table.name().table);
+    mixByte(hash, 0);
+    return hash;
+}
+
 void addKeys(const RowChange& change, const std::vector<SqlValue>& image, std::vector<uint64_t>& keys) {
     const auto& table = *change.table;
     auto identifying = table.identifyingKeys();
     for (size_t k = 0; k < identifying.size(); ++k) {
         const auto& columns = identifying[k];
-        bool allColumns = table.rowKey().kind == schema::RowKeyKind::AllColumns;
         bool hasNull = std::any_of(columns.begin(), columns.end(),
                                    [&](size_t column) { return column < image.size() && image[column].isNull(); });
-        if (hasNull && !allColumns) {
+        if (hasNull) {
             continue;
         }
-        uint64_t hash = kFnvOffset;
-        mix(hash, table.name().schema);
-        mixByte(hash, 0);
-        mix(hash, table.name().table);
+        uint64_t hash = tableHash(table);
         mixByte(hash, static_cast<unsigned char>(k));
         for (size_t column : columns) {
             if (column < image.size()) {
@@ -87,6 +92,12 @@ void addKeys(const RowChange& change, const std::vector<SqlValue>& image, std::v
 
 std::vector<uint64_t> causalityKeys(const RowChange& change) {
     std::vector<uint64_t> keys;
+    // Without a key every UPDATE and DELETE scans the table and locks what it reads: two workers on
+    // one such table would deadlock each other, so the whole table is one key (one worker).
+    if (change.table->rowKey().kind == schema::RowKeyKind::AllColumns) {
+        keys.push_back(tableHash(*change.table));
+        return keys;
+    }
     switch (change.op) {
         case RowOp::Insert:
             addKeys(change, change.after, keys);

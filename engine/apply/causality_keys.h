@@ -12,7 +12,8 @@ namespace syncscope::apply {
 
 // The first key is the row key of the image the change leaves behind (after for insert and
 // update, before for delete): the dispatcher spreads rows by it. Unique keys with a NULL value are
-// left out, since NULLs never collide.
+// left out, since NULLs never collide. A table without a primary or not-null unique key has one key:
+// the table itself.
 std::vector<uint64_t> causalityKeys(const RowChange& change);
 
 }  // namespace syncscope::apply

@@ -63,6 +63,14 @@ private slots:
         QCOMPARE(a, b);
     }
 
+    void tableWithoutAKeyIsOneKeySoOneWorker() {
+        auto t = table("db", "nokey", {"a", "b"}, {});
+        auto first = causalityKeys(insert(t, ints({1, 2})));
+        QCOMPARE(first.size(), size_t(1));
+        QCOMPARE(causalityKeys(update(t, ints({3, 4}), ints({5, 6}))), first);
+        QVERIFY(causalityKeys(insert(table("db", "other", {"a", "b"}, {}), ints({1, 2}))) != first);
+    }
+
     void changesToOneRowGoToOneWorker() {
         Dispatcher dispatcher(kWorkers);
         auto t = table("db", "t", {"id", "v"}, {0});

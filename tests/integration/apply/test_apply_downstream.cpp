@@ -1,0 +1,382 @@
+// The apply layer against the real downstream of the private pair: awkward names and values arrive
+// byte for byte, safe mode is idempotent, order per row holds across four workers, a failing row is
+// named exactly with nothing of its batch committed, and barrier() returns only after COMMIT.
+#include <QtTest>
+
+#include <cppconn/connection.h>
+#include <cppconn/resultset.h>
+#include <cppconn/statement.h>
+
+#include <map>
+#include <random>
+
+#include "engine/apply/downstream_connection.h"
+#include "engine/apply/quoted_name.h"
+#include "engine/apply/worker_pool.h"
+#include "engine/schema/downstream_schema_loader.h"
+#include "tests/support/test_env.h"
+
+using namespace syncscope;
+using namespace syncscope::apply;
+
+namespace {
+
+const char* const kDatabase = "apply it `数据`";  // backtick, space and unicode in the database name
+
+ServerSettings toSettings(const test::ServerSettings& s) {
+    ServerSettings settings;
+    settings.host = s.host;
+    settings.port = s.port;
+    settings.user = s.user;
+    settings.password = s.password;
+    return settings;
+}
+
+std::string hex(const std::string& bytes) {
+    static const char* const kHex = "0123456789ABCDEF";
+    std::string out;
+    for (unsigned char c : bytes) {
+        out += kHex[c >> 4];
+        out += kHex[c & 0xf];
+    }
+    return out;
+}
+
+WorkerPoolSettings poolSettings(size_t workers, size_t batch, std::chrono::milliseconds idleFlush, bool multipleRows) {
+    WorkerPoolSettings settings;
+    settings.downstream = toSettings(test::downstreamRoot());
+    settings.workerCount = workers;
+    settings.worker.batch = batch;
+    settings.worker.idleFlush = idleFlush;
+    settings.worker.multipleRows = multipleRows;
+    return settings;
+}
+
+RowChange change(std::shared_ptr<const schema::TableSchema> table, RowOp op, std::vector<SqlValue> before,
+                 std::vector<SqlValue> after, bool safe = false, uint64_t pos = 0) {
+    RowChange c;
+    c.table = std::move(table);
+    c.op = op;
+    c.before = std::move(before);
+    c.after = std::move(after);
+    c.safeMode = safe;
+    c.source = {"mysql-bin.000007", pos, "0-1-" + std::to_string(pos)};
+    c.transactionSeq = pos;
+    return c;
+}
+
+std::vector<SqlValue> ints(std::initializer_list<long> values) {
+    std::vector<SqlValue> row;
+    for (long v : values) {
+        row.push_back(SqlValue::signedInt(v));
+    }
+    return row;
+}
+
+}  // namespace
+
+class ApplyDownstreamTest : public QObject {
+    Q_OBJECT
+
+    std::unique_ptr<sql::Connection> observer_;  // a second connection that sees only committed rows
+
+    void exec(const std::string& sql) {
+        std::unique_ptr<sql::Statement> statement(observer_->createStatement());
+        statement->execute(sql);
+    }
+
+    std::vector<std::vector<std::string>> rows(const std::string& sql) {
+        std::unique_ptr<sql::Statement> statement(observer_->createStatement());
+        std::unique_ptr<sql::ResultSet> result(statement->executeQuery(sql));
+        std::vector<std::vector<std::string>> out;
+        auto columns = result->getMetaData()->getColumnCount();
+        while (result->next()) {
+            std::vector<std::string> row;
+            for (unsigned i = 1; i <= columns; ++i) {
+                row.push_back(result->isNull(i) ? std::string("NULL") : std::string(result->getString(i)));
+            }
+            out.push_back(row);
+        }
+        return out;
+    }
+
+    long count(const std::string& table) {
+        return std::stol(rows("SELECT COUNT(*) FROM " + quoteTableName(table)).at(0).at(0));
+    }
+
+    static std::string quoteTableName(const std::string& table) {
+        return quoteTable(schema::TableName{kDatabase, table});
+    }
+
+    std::shared_ptr<const schema::TableSchema> load(const std::string& table) {
+        schema::DownstreamSchemaLoader loader(*observer_);
+        auto loaded = loader.load({kDatabase, table});
+        if (!loaded) {
+            throw Error("test table " + table + " is missing");
+        }
+        return std::make_shared<const schema::TableSchema>(*loaded);
+    }
+
+private slots:
+    void initTestCase() {
+        observer_ = connectDownstream(toSettings(test::downstreamRoot()));
+        exec("DROP DATABASE IF EXISTS " + quoteName(kDatabase));
+        exec("CREATE DATABASE " + quoteName(kDatabase) + " CHARACTER SET utf8mb4");
+    }
+
+    void cleanupTestCase() {
+        if (observer_) {
+            exec("DROP DATABASE IF EXISTS " + quoteName(kDatabase));
+        }
+    }
+
+    void awkwardNamesAndValuesReadBackByteForByte() {
+        const std::string table = "tab\"le 'x` 表";
+        exec(
+            "CREATE TABLE " + quoteTableName(table) +
+            " (`id` INT PRIMARY KEY, `sel``ect` VARCHAR(100), `名 前` TEXT, `bin` BLOB, `dec` DECIMAL(20,6), "
+            "`when` DATETIME(6), `f` FLOAT, `u` BIGINT UNSIGNED, `n` INT NULL, `l1` VARCHAR(20) CHARACTER SET latin1)");
+        auto schema = load(table);
+        QCOMPARE(schema->columns().size(), size_t(10));
+        QCOMPARE(schema->columns()[1].name, std::string("sel`ect"));
+        QCOMPARE(int(schema->rowKey().kind), int(schema::RowKeyKind::PrimaryKey));
+        QVERIFY(schema->columns()[7].isUnsigned);
+
+        const std::string nul("a\0b", 3);
+        const std::string blob("\0\x01\xff'\"\\`", 7);
+        auto row = [&](long id, const std::string& text) {
+            return std::vector<SqlValue>{SqlValue::signedInt(id),
+                                         SqlValue::text(text),
+                                         SqlValue::text("emoji 😀 \\ 'quote' \"dq\" " + nul),
+                                         SqlValue::bytes(blob),
+                                         SqlValue::text("-12345678901234.123456"),
+                                         SqlValue::text("2024-02-29 23:59:59.654321"),
+                                         SqlValue::real(double(1.1f)),
+                                         SqlValue::unsignedInt(UINT64_MAX),
+                                         SqlValue::null(),
+                                         SqlValue::bytes("caf\xe9")};
+        };
+        WorkerPool pool(poolSettings(2, 10, std::chrono::milliseconds(5), true));
+        QVERIFY(pool.dispatch(change(schema, RowOp::Insert, {}, row(1, "it's \\ a `test`"), false, 100)));
+        QVERIFY(pool.dispatch(change(schema, RowOp::Insert, {}, row(2, "two"), false, 200)));
+        QVERIFY(pool.dispatch(change(schema, RowOp::Insert, {}, row(3, "three"), false, 300)));
+        QVERIFY(pool.dispatch(change(schema, RowOp::Update, row(2, "two"), row(2, "zwei ✓"), false, 400)));
+        QVERIFY(pool.dispatch(change(schema, RowOp::Delete, row(3, "three"), {}, false, 500)));
+        auto result = pool.barrier();
+        QVERIFY2(result.ok(), result.failure ? result.failure->describe().c_str() : "");
+
+        auto got = rows(
+            "SELECT `id`, HEX(`sel``ect`), HEX(`名 前`), HEX(`bin`), `dec`, `when`, ROUND(`f`, 4), `u`, `n`, HEX(`l1`) "
+            "FROM " +
+            quoteTableName(table) + " ORDER BY `id`");
+        QCOMPARE(got.size(), size_t(2));
+        const std::string textHex = hex("emoji 😀 \\ 'quote' \"dq\" " + nul);
+        std::vector<std::string> first{"1",       hex("it's \\ a `test`"),  textHex,
+                                       hex(blob), "-12345678901234.123456", "2024-02-29 23:59:59.654321",
+                                       "1.1000",  "18446744073709551615",   "NULL",
+                                       "636166E9"};
+        for (size_t i = 0; i < first.size(); ++i) {
+            QVERIFY2(got[0][i] == first[i], qPrintable(QString("column %1: got %2, want %3")
+                                                           .arg(i)
+                                                           .arg(QString::fromStdString(got[0][i]))
+                                                           .arg(QString::fromStdString(first[i]))));
+        }
+        QCOMPARE(got[1][1], hex("zwei ✓"));
+        const schema::TableName target{kDatabase, table};
+        QCOMPARE(pool.counters().rowsAppliedByTable[target], uint64_t(5));
+    }
+
+    void safeModeAppliedTwiceLeavesTheSameRows() {
+        exec("CREATE TABLE " + quoteTableName("safe") + " (id INT PRIMARY KEY, v INT, UNIQUE KEY uv (v))");
+        exec("CREATE TABLE " + quoteTableName("nokey") + " (a INT, b VARCHAR(10))");
+        auto safe = load("safe");
+        auto nokey = load("nokey");
+        QCOMPARE(int(nokey->rowKey().kind), int(schema::RowKeyKind::AllColumns));
+        auto text = [](const char* s) { return SqlValue::text(s); };
+        std::vector<RowChange> changes{
+            change(safe, RowOp::Insert, {}, ints({1, 10}), true),
+            change(safe, RowOp::Insert, {}, ints({2, 20}), true),
+            change(safe, RowOp::Insert, {}, ints({3, 30}), true),
+            change(safe, RowOp::Update, ints({1, 10}), ints({1, 11}), true),  // key kept: REPLACE
+            change(safe, RowOp::Update, ints({2, 20}), ints({5, 50}), true),  // key moved: DELETE + REPLACE
+            change(safe, RowOp::Delete, ints({3, 30}), {}, true),
+            change(nokey, RowOp::Insert, {}, {SqlValue::signedInt(1), text("x")}, true),
+            change(nokey, RowOp::Insert, {}, {SqlValue::signedInt(2), SqlValue::null()}, true),
+            change(nokey, RowOp::Update, {SqlValue::signedInt(1), text("x")}, {SqlValue::signedInt(1), text("y")},
+                   true),
+        };
+        WorkerPool pool(poolSettings(4, 50, std::chrono::milliseconds(5), true));
+        std::vector<std::vector<std::string>> afterFirst;
+        for (int round = 0; round < 2; ++round) {
+            for (const auto& c : changes) {
+                QVERIFY(pool.dispatch(c));
+            }
+            auto result = pool.barrier();
+            QVERIFY2(result.ok(), result.failure ? result.failure->describe().c_str() : "");
+            auto now = rows("SELECT id, v FROM " + quoteTableName("safe") + " ORDER BY id");
+            auto nokeyRows = rows("SELECT a, b FROM " + quoteTableName("nokey") + " ORDER BY a");
+            now.insert(now.end(), nokeyRows.begin(), nokeyRows.end());
+            if (round == 0) {
+                afterFirst = now;
+                std::vector<std::vector<std::string>> expected{{"1", "11"}, {"5", "50"}, {"1", "y"}, {"2", "NULL"}};
+                QCOMPARE(now, expected);
+            } else {
+                QCOMPARE(now, afterFirst);
+            }
+        }
+    }
+
+    void orderPerRowHoldsAcrossFourWorkers() {
+        exec("CREATE TABLE " + quoteTableName("ordered") + " (id INT PRIMARY KEY, v INT NOT NULL)");
+        auto schema = load("ordered");
+        constexpr int kRows = 500;
+        constexpr int kChanges = 10000;
+        std::mt19937 random(4711);
+        std::map<long, long> current;
+        std::vector<long> freed;  // ids of deleted rows
+        WorkerPool pool(poolSettings(4, 64, std::chrono::milliseconds(5), true));
+        for (long id = 0; id < kRows; ++id) {
+            QVERIFY(pool.dispatch(change(schema, RowOp::Insert, {}, ints({id, 0}))));
+            current[id] = 0;
+        }
+        for (int step = kRows; step < kChanges; ++step) {
+            auto it = current.begin();
+            std::advance(it, random() % current.size());
+            long id = it->first;
+            long v = it->second;
+            int kind = static_cast<int>(random() % 20);
+            if (kind == 0) {
+                // Move the row to the key of a row deleted a moment ago (likely still held by another
+                // worker: a conflict), else to a fresh key. Old and new key are in one change.
+                long newId = kRows + step;
+                if (!freed.empty()) {
+                    newId = freed.back();
+                    freed.pop_back();
+                }
+                QVERIFY(pool.dispatch(change(schema, RowOp::Update, ints({id, v}), ints({newId, step}))));
+                current.erase(it);
+                current[newId] = step;
+            } else if (kind == 1 && current.size() > kRows / 2) {
+                QVERIFY(pool.dispatch(change(schema, RowOp::Delete, ints({id, v}), {})));
+                freed.push_back(id);
+                current.erase(it);
+            } else {
+                QVERIFY(pool.dispatch(change(schema, RowOp::Update, ints({id, v}), ints({id, step}))));
+                it->second = step;
+            }
+        }
+        auto result = pool.barrier();
+        QVERIFY2(result.ok(), result.failure ? result.failure->describe().c_str() : "");
+        std::vector<std::vector<std::string>> want;
+        for (const auto& [id, v] : current) {
+            want.push_back({std::to_string(id), std::to_string(v)});
+        }
+        QCOMPARE(rows("SELECT id, v FROM " + quoteTableName("ordered") + " ORDER BY id"), want);
+        auto counters = pool.counters();
+        QCOMPARE(counters.rowsApplied, uint64_t(kChanges));
+        QVERIFY(counters.conflicts > 0);  // the moves onto freed keys crossed workers
+        for (auto depth : counters.queueDepths) {
+            QCOMPARE(depth, uint64_t(0));
+        }
+        qInfo("4 workers: %llu transactions, %llu conflicts, %llu barriers",
+              static_cast<unsigned long long>(counters.transactionsCommitted),
+              static_cast<unsigned long long>(counters.conflicts), static_cast<unsigned long long>(counters.barriers));
+    }
+
+    void failingRowInTheMiddleOfABatchIsNamedAndNothingCommits() {
+        exec("CREATE TABLE " + quoteTableName("test1") + " (c INT PRIMARY KEY, c2 INT, c3 INT)");
+        auto downstream = load("test1");
+        // The upstream gained c4 (ALTER TABLE test1 ADD c4 INT), the downstream did not.
+        std::vector<schema::SchemaColumn> upstreamColumns = downstream->columns();
+        upstreamColumns.push_back({"c4", binlog::ColumnType::Long, "int", false, true});
+        auto upstream = std::make_shared<const schema::TableSchema>(
+            downstream->name(), upstreamColumns, downstream->primaryKey(), std::vector<schema::UniqueKey>{},
+            schema::SchemaOrigin::TableMap);
+        // One batch: nothing commits before barrier() (long idle tick, batch larger than the rows).
+        WorkerPool pool(poolSettings(1, 1000, std::chrono::seconds(30), true));
+        for (long c = 1; c <= 5; ++c) {
+            QVERIFY(pool.dispatch(change(downstream, RowOp::Insert, {}, ints({c, c, c}), false, 1000 + c)));
+        }
+        QVERIFY(pool.dispatch(change(upstream, RowOp::Insert, {}, ints({6, 6, 6, 66}), false, 1006)));
+        for (long c = 7; c <= 9; ++c) {
+            QVERIFY(pool.dispatch(change(downstream, RowOp::Insert, {}, ints({c, c, c}), false, 1000 + c)));
+        }
+        auto result = pool.barrier();
+        QVERIFY(!result.ok());
+        const ApplyFailure& failure = *result.failure;
+        QCOMPARE(failure.code, 1054);
+        QVERIFY(failure.rowIdentified);
+        QCOMPARE(failure.errorClass, ErrorClass::NeedsDba);
+        QCOMPARE(failure.change.source.pos, uint64_t(1006));
+        QCOMPARE(failure.change.source.gtid, std::string("0-1-1006"));
+        QCOMPARE(failure.change.after, ints({6, 6, 6, 66}));
+        QVERIFY2(failure.sql.find("`c4`") != std::string::npos, failure.sql.c_str());
+        QVERIFY2(failure.sql.find("66") != std::string::npos, failure.sql.c_str());
+        QVERIFY2(failure.message.find("c4") != std::string::npos, failure.message.c_str());
+        QVERIFY2(failure.describe().find("mysql-bin.000007:1006") != std::string::npos, failure.describe().c_str());
+        QCOMPARE(count("test1"), 0L);  // the rows before and after it are not committed either
+
+        // The pool refuses work until it is reset, and keeps saying why.
+        QVERIFY(!pool.dispatch(change(downstream, RowOp::Insert, {}, ints({10, 10, 10}))));
+        QVERIFY(!pool.barrier().ok());
+        QCOMPARE(pool.errorCount(), uint64_t(1));
+        QCOMPARE(count("test1"), 0L);
+
+        // Once the DBA adds the column downstream, a reset pool applies the same rows.
+        exec("ALTER TABLE " + quoteTableName("test1") + " ADD c4 INT");
+        pool.reset();
+        QVERIFY(pool.dispatch(change(upstream, RowOp::Insert, {}, ints({6, 6, 6, 66}))));
+        QVERIFY(pool.barrier().ok());
+        QCOMPARE(rows("SELECT c4 FROM " + quoteTableName("test1") + " WHERE c = 6"),
+                 (std::vector<std::vector<std::string>>{{"66"}}));
+        QCOMPARE(pool.errorCount(), uint64_t(1));
+    }
+
+    void failingRowInsideAMultiRowInsertIsFoundByReplay() {
+        exec("CREATE TABLE " + quoteTableName("dup") + " (id INT PRIMARY KEY, v INT)");
+        exec("INSERT INTO " + quoteTableName("dup") + " VALUES (3, 0)");
+        auto schema = load("dup");
+        WorkerPool pool(poolSettings(1, 1000, std::chrono::seconds(30), true));
+        for (long id = 1; id <= 5; ++id) {
+            QVERIFY(pool.dispatch(change(schema, RowOp::Insert, {}, ints({id, id * 10}), false, 2000 + id)));
+        }
+        auto result = pool.barrier();
+        QVERIFY(!result.ok());
+        QCOMPARE(result.failure->code, 1062);
+        QVERIFY(result.failure->rowIdentified);
+        QCOMPARE(result.failure->change.after, ints({3, 30}));
+        QCOMPARE(result.failure->change.source.pos, uint64_t(2003));
+        // The failing statement is the single-row replay of row 3, not the merged one.
+        QVERIFY2(result.failure->sql.find("VALUES (?, ?) /*") != std::string::npos, result.failure->sql.c_str());
+        QCOMPARE(count("dup"), 1L);  // only the row that was there before
+    }
+
+    void barrierReturnsOnlyAfterTheRowsAreCommitted() {
+        exec("CREATE TABLE " + quoteTableName("barrier") + " (id INT PRIMARY KEY)");
+        auto schema = load("barrier");
+        WorkerPool pool(poolSettings(4, 1000, std::chrono::seconds(30), true));
+        for (long id = 1; id <= 40; ++id) {
+            QVERIFY(pool.dispatch(change(schema, RowOp::Insert, {}, ints({id}))));
+        }
+        QTest::qWait(200);
+        QCOMPARE(count("barrier"), 0L);  // batches are open, nothing committed yet
+        QVERIFY(pool.barrier().ok());
+        QCOMPARE(count("barrier"), 40L);  // seen from another connection the moment barrier() returns
+        QVERIFY(pool.counters().transactionsCommitted <= 4);  // one transaction per worker that had rows
+    }
+
+    void unreachableDownstreamIsAClearErrorWithoutThePassword() {
+        auto settings = poolSettings(1, 10, std::chrono::milliseconds(5), true);
+        settings.downstream.password = "wrong-password-0815";
+        try {
+            WorkerPool pool(settings);
+            QFAIL("a pool connected with a wrong password");
+        } catch (const DownstreamError& e) {
+            QCOMPARE(e.code(), 1045);
+            QVERIFY(std::string(e.what()).find("wrong-password-0815") == std::string::npos);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(ApplyDownstreamTest)
+#include "test_apply_downstream.moc"
