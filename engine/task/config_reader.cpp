@@ -52,8 +52,33 @@ bool isQuoted(const YAML::Node& node) {
 
 }  // namespace
 
-ConfigReader::ConfigReader(std::string file, std::vector<std::string>& warnings)
-    : file_(std::move(file)), warnings_(warnings) {}
+ConfigReader::ConfigReader(std::string file, std::vector<std::string>& warnings, std::string text)
+    : file_(std::move(file)), warnings_(warnings) {
+    size_t start = 0;
+    while (start < text.size()) {
+        const size_t end = text.find('\n', start);
+        lines_.push_back(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
+        if (end == std::string::npos)
+            break;
+        start = end + 1;
+    }
+}
+
+int ConfigReader::lineForKey(const YAML::Node& node, const std::string& key) const {
+    const int marked = lineOf(node);
+    if (!node.IsDefined() || !node.IsNull() || marked == 0 || lines_.empty())
+        return marked;
+    // An empty value is marked where the next token starts: walk back to the line that has its key.
+    const std::string name = key.substr(key.find_last_of('.') + 1);
+    for (int line = std::min<int>(marked, static_cast<int>(lines_.size())); line >= 1; --line) {
+        const std::string& text = lines_[line - 1];
+        for (const std::string& spelling : {name + ":", "\"" + name + "\":", "'" + name + "':"}) {
+            if (text.find(spelling) != std::string::npos)
+                return line;
+        }
+    }
+    return marked;
+}
 
 int ConfigReader::lineOf(const YAML::Node& node) {
     if (!node.IsDefined())
@@ -63,7 +88,7 @@ int ConfigReader::lineOf(const YAML::Node& node) {
 }
 
 void ConfigReader::fail(const YAML::Node& at, const std::string& key, const std::string& problem) const {
-    fail(lineOf(at), key, problem);
+    fail(lineForKey(at, key), key, problem);
 }
 
 void ConfigReader::fail(int line, const std::string& key, const std::string& problem) const {
@@ -71,7 +96,7 @@ void ConfigReader::fail(int line, const std::string& key, const std::string& pro
 }
 
 void ConfigReader::warn(const YAML::Node& at, const std::string& key, const std::string& message) {
-    warn(lineOf(at), key, message);
+    warn(lineForKey(at, key), key, message);
 }
 
 void ConfigReader::warn(int line, const std::string& key, const std::string& message) {

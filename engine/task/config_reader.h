@@ -16,7 +16,9 @@ namespace syncscope::task {
 
 class ConfigReader {
 public:
-    ConfigReader(std::string file, std::vector<std::string>& warnings);
+    // text: the file's YAML, used to find the line of a key whose value is empty (yaml-cpp marks an
+    // empty value at the next token, which may be lines further down).
+    ConfigReader(std::string file, std::vector<std::string>& warnings, std::string text = {});
 
     const std::string& file() const { return file_; }
 
@@ -57,10 +59,12 @@ public:
     static std::string indexed(const std::string& path, size_t index);
 
 private:
+    int lineForKey(const YAML::Node& node, const std::string& key) const;
     std::string scalarText(const YAML::Node& node, const std::string& key, const char* expected) const;
 
     std::string file_;
     std::vector<std::string>& warnings_;
+    std::vector<std::string> lines_;
 };
 
 }  // namespace syncscope::task

@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include "engine/binlog/mariadb_gtid_position.h"
+#include "engine/binlog/mysql_gtid_set.h"
 #include "engine/filter/dm_regex.h"
 #include "engine/filter/event_type.h"
 #include "engine/filter/name_matcher.h"
@@ -248,6 +250,17 @@ BinlogStart readBinlogStart(ConfigReader& reader, const YAML::Node& node, const 
     }
     if (auto value = ConfigReader::child(node, "binlog-gtid"); value.IsDefined()) {
         start.binlogGtid = reader.readString(value, key("binlog-gtid"));
+        // The flavor is known only with the source file, so either GTID form is accepted here;
+        // a MySQL set has "uuid:interval", a MariaDB position "domain-server-sequence".
+        try {
+            if (start.binlogGtid.find(':') != std::string::npos) {
+                (void)binlog::GtidSet::parse(start.binlogGtid);
+            } else {
+                (void)binlog::GtidPosition::parse(start.binlogGtid);
+            }
+        } catch (const std::exception& error) {
+            reader.fail(value, key("binlog-gtid"), std::string("not a GTID set: ") + error.what());
+        }
     }
     if (start.binlogName.empty() && start.binlogGtid.empty()) {
         reader.fail(node, path, "needs binlog-name (with binlog-pos) or binlog-gtid");

@@ -28,7 +28,7 @@ const std::vector<std::string_view> kUnusedSourceKeys = {
 SourceConfig parseSourceConfig(const std::string& yamlText, const std::string& fileName) {
     SourceConfig source;
     source.file = fileName;
-    ConfigReader reader(fileName, source.warnings);
+    ConfigReader reader(fileName, source.warnings, yamlText);
     YAML::Node root;
     try {
         root = YAML::Load(yamlText);

@@ -189,6 +189,9 @@ MysqlInstanceConfig readInstance(ConfigReader& reader, const YAML::Node& node, c
         }
         use.syncers.insert(instance.syncerConfigName);
     }
+    if (!syncer.IsDefined() && !syncerName.IsDefined() && !task.syncers.empty()) {
+        reader.warn(node, path, "names no syncer (syncer-config-name), so DM's default syncer settings apply");
+    }
     if (auto thread = ConfigReader::child(node, "syncer-thread"); thread.IsDefined()) {
         constexpr int64_t kMaxThreads = 1024;
         instance.syncerThread = static_cast<int>(reader.readInteger(thread, key("syncer-thread"), 1, kMaxThreads));
@@ -237,7 +240,7 @@ void warnUnused(ConfigReader& reader, std::string_view section, const std::map<s
 TaskConfig parseTaskConfig(const std::string& yamlText, const std::string& fileName) {
     TaskConfig task;
     task.file = fileName;
-    ConfigReader reader(fileName, task.warnings);
+    ConfigReader reader(fileName, task.warnings, yamlText);
     YAML::Node root;
     try {
         root = YAML::Load(yamlText);
