@@ -1,16 +1,91 @@
 // syncscope: the desktop GUI entry.
+//   syncscope TASK.yaml --source SOURCE.yaml [--start] [--screenshot PNG --screenshot-after SECONDS]
+#include <spdlog/spdlog.h>
 #include <QApplication>
+#include <QMessageBox>
+#include <QStatusBar>
+#include <QTimer>
+#include <cstdio>
 
+#include "app/gui/gui_options.h"
+#include "app/gui/task_opener.h"
+#include "engine/common/log_ring_sink.h"
 #include "engine/common/version.h"
+#include "ui/engine/engine_adapter.h"
 #include "ui/main/main_window.h"
+
+namespace {
+
+constexpr int kExitBadArguments = 2;
+constexpr int kExitScreenshotFailed = 3;
+constexpr double kMillisecondsPerSecond = 1000.0;
+
+// Opens the task (or says why not) and starts it when asked.
+void openInto(syncscope::ui::MainWindow& window, const syncscope::ui::TaskFiles& files, bool start, bool quiet) {
+    syncscope::gui::OpenedTask opened = syncscope::gui::openTask(files);
+    if (!opened.task) {
+        window.statusBar()->showMessage(opened.error);
+        if (!quiet) {
+            QMessageBox::warning(&window, QObject::tr("Cannot open the task"), opened.error);
+        }
+        return;
+    }
+    window.attachTask(opened.task, {files.taskPath, files.sourcePath, opened.auditPath});
+    if (start) {
+        window.adapter()->start();
+    }
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("SyncScope"));
     QApplication::setOrganizationName(QStringLiteral("SyncScope"));
     QApplication::setApplicationVersion(QString::fromUtf8(syncscope::kVersion));
+    QApplication::setDesktopFileName(QStringLiteral("syncscope"));
+
+    QString error, help;
+    bool helpRequested = false, versionRequested = false;
+    const auto options =
+        syncscope::gui::parseGuiOptions(QApplication::arguments(), &error, &help, &helpRequested, &versionRequested);
+    if (helpRequested) {
+        std::fputs(qPrintable(help), stdout);
+        return 0;
+    }
+    if (versionRequested) {
+        std::printf("syncscope %s\n", syncscope::kVersion);
+        return 0;
+    }
+    if (!options) {
+        std::fprintf(stderr, "syncscope: %s\n\n%s", qPrintable(error), qPrintable(help));
+        return kExitBadArguments;
+    }
+
+    // The engine logs through spdlog; the GUI drains this ring on its refresh timer.
+    auto ring = std::make_shared<syncscope::LogRing>();
+    spdlog::default_logger()->sinks().push_back(std::make_shared<syncscope::LogRingSink>(ring));
 
     syncscope::ui::MainWindow window;
+    window.setLogRing(ring);
+    QObject::connect(&window, &syncscope::ui::MainWindow::openTaskRequested, &window,
+                     [&window](const syncscope::ui::TaskFiles& files) { openInto(window, files, false, false); });
     window.show();
+
+    const bool screenshot = !options->screenshotPath.isEmpty();
+    if (!options->taskPath.isEmpty()) {
+        openInto(window, {options->taskPath, options->sourcePath, {}}, options->start, screenshot);
+    }
+    if (screenshot) {
+        QTimer::singleShot(int(options->screenshotAfterSeconds * kMillisecondsPerSecond), &window, [&window, options] {
+            const bool saved = window.grab().save(options->screenshotPath, "PNG");
+            if (!saved) {
+                std::fprintf(stderr, "syncscope: cannot write the screenshot %s\n",
+                             qPrintable(options->screenshotPath));
+            }
+            window.detachTask();
+            QApplication::exit(saved ? 0 : kExitScreenshotFailed);
+        });
+    }
     return QApplication::exec();
 }

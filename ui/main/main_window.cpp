@@ -1,25 +1,53 @@
 #include "ui/main/main_window.h"
 
+#include <QActionGroup>
 #include <QApplication>
+#include <QCloseEvent>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QProgressDialog>
+#include <QSettings>
+#include <QStackedWidget>
 #include <QStatusBar>
-#include <QVBoxLayout>
+#include <QTimer>
+#include <QToolBar>
 
 #include "engine/common/version.h"
+#include "ui/dialogs/resume_from_dialog.h"
+#include "ui/engine/engine_adapter.h"
+#include "ui/main/task_actions.h"
+#include "ui/main/task_view.h"
+#include "ui/models/ui_resources.h"
+#include "ui/pages/failed_event_panel.h"
 
 namespace syncscope::ui {
 
 namespace {
 constexpr int kDefaultWidth = 1280;
 constexpr int kDefaultHeight = 800;
+constexpr int kStatusMessageMilliseconds = 8000;
+const char* const kGeometryKey = "window/geometry";
+const char* const kStateKey = "window/state";
+const char* const kRecentKey = "tasks/recent";
+const char* const kRefreshKey = "view/refreshHz";
+const QChar kRecentSeparator = QLatin1Char('\n');
+
+bool isActive(task::Stage stage) {
+    return stage == task::Stage::Running || stage == task::Stage::Paused;
+}
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    qRegisterMetaType<TaskFiles>();
     setWindowTitle(tr("SyncScope"));
-    setWindowIcon(QIcon(QStringLiteral(":/icons/syncscope.svg")));
+    setWindowIcon(applicationIcon());
     resize(kDefaultWidth, kDefaultHeight);
+
+    adapter_ = new EngineAdapter(this);
+    actions_ = new TaskActions(this);
 
     welcome_ = new QLabel(this);
     welcome_->setAlignment(Qt::AlignCenter);
@@ -29,26 +57,260 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
            "<p>No task is open.</p>"
            "<p>Open a DM task file to watch where its replication stands:<br>"
            "upstream position, read, applied, and the global and table checkpoints.</p>"));
-    setCentralWidget(welcome_);
+    taskView_ = new TaskView(this);
+    stack_ = new QStackedWidget(this);
+    stack_->addWidget(welcome_);
+    stack_->addWidget(taskView_);
+    setCentralWidget(stack_);
 
     createMenus();
+    createToolBar();
+    commandState_ = new QLabel(this);
+    commandState_->setToolTip(tr("The last command sent to the engine and its answer"));
+    statusBar()->addPermanentWidget(commandState_);
     statusBar()->showMessage(tr("No task open"));
+
+    connect(adapter_, &EngineAdapter::snapshotChanged, this, &MainWindow::onSnapshot);
+    connect(adapter_, &EngineAdapter::noticesArrived, taskView_, &TaskView::appendNotices);
+    connect(adapter_, &EngineAdapter::noticesArrived, this, [this](const std::vector<task::Notice>& notices) {
+        const auto& last = notices.back();
+        statusBar()->showMessage(QString::fromStdString(last.message), kStatusMessageMilliseconds);
+    });
+    connect(adapter_, &EngineAdapter::logLinesArrived, taskView_, &TaskView::appendLogLines);
+    connect(adapter_, &EngineAdapter::refreshed, taskView_, &TaskView::refreshAge);
+    connect(adapter_, &EngineAdapter::commandStarted, this, [this](const QString& command) {
+        commandState_->setText(tr("%1...").arg(command));
+        updateActions();
+    });
+    connect(adapter_, &EngineAdapter::commandFinished, this, &MainWindow::onCommandFinished);
+    connect(taskView_, &TaskView::retryRequested, adapter_, &EngineAdapter::resume);
+    connect(taskView_, &TaskView::skipConfirmed, adapter_, &EngineAdapter::skipFailedEvent);
+
+    connect(actions_->start(), &QAction::triggered, adapter_, &EngineAdapter::start);
+    connect(actions_->pause(), &QAction::triggered, adapter_, &EngineAdapter::pause);
+    connect(actions_->resume(), &QAction::triggered, adapter_, &EngineAdapter::resume);
+    connect(actions_->stop(), &QAction::triggered, adapter_, &EngineAdapter::stop);
+    connect(actions_->resumeFrom(), &QAction::triggered, this, &MainWindow::showResumeFrom);
+    connect(actions_->skip(), &QAction::triggered, this, &MainWindow::skipWithConfirmation);
+
+    restoreWindowState();
 }
+
+MainWindow::~MainWindow() = default;
 
 void MainWindow::createMenus() {
     QMenu* fileMenu = menuBar()->addMenu(tr("&File"));
+    QAction* open = fileMenu->addAction(tr("&Open task..."), this, &MainWindow::openTaskWithDialogs);
+    open->setShortcut(QKeySequence::Open);
+    open->setToolTip(tr("Open a DM task file and its source file"));
+    recentMenu_ = fileMenu->addMenu(tr("&Recent tasks"));
+    recentMenu_->setToolTipsVisible(true);
+    rebuildRecentMenu();
+    fileMenu->addSeparator();
     QAction* quit = fileMenu->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
-    quit->setToolTip(tr("Close SyncScope"));
+    quit->setToolTip(tr("Close SyncScope (a running task is stopped first)"));
+
+    QMenu* taskMenu = menuBar()->addMenu(tr("&Task"));
+    taskMenu->setToolTipsVisible(true);
+    taskMenu->addActions({actions_->start(), actions_->pause(), actions_->resume(), actions_->stop()});
+    taskMenu->addSeparator();
+    taskMenu->addActions({actions_->resumeFrom(), actions_->skip()});
+
+    QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
+    QMenu* refreshMenu = viewMenu->addMenu(tr("&Refresh rate"));
+    refreshMenu->setToolTipsVisible(true);
+    auto* rates = new QActionGroup(this);
+    for (int hz = EngineAdapter::kMinRefreshHz; hz <= EngineAdapter::kMaxRefreshHz; hz += 2) {
+        QAction* rate = refreshMenu->addAction(tr("%1 per second").arg(hz));
+        rate->setCheckable(true);
+        rate->setToolTip(tr("Pull the engine's status %1 times a second").arg(hz));
+        rate->setChecked(hz == adapter_->refreshRate());
+        rates->addAction(rate);
+        connect(rate, &QAction::triggered, this, [this, hz] {
+            adapter_->setRefreshRate(hz);
+            QSettings().setValue(kRefreshKey, hz);
+        });
+    }
 
     QMenu* helpMenu = menuBar()->addMenu(tr("&Help"));
     helpMenu->addAction(tr("&About SyncScope"), this, &MainWindow::showAbout);
+}
+
+void MainWindow::createToolBar() {
+    QToolBar* bar = addToolBar(tr("Task"));
+    bar->setObjectName(QStringLiteral("taskToolBar"));
+    bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    bar->addActions({actions_->start(), actions_->pause(), actions_->resume(), actions_->stop()});
+    bar->addSeparator();
+    bar->addActions({actions_->resumeFrom(), actions_->skip()});
 }
 
 void MainWindow::showAbout() {
     QMessageBox::about(this, tr("About SyncScope"),
                        tr("<b>SyncScope %1</b><p>A replication monitor and controller for DBAs.</p>")
                            .arg(QString::fromUtf8(syncscope::kVersion)));
+}
+
+void MainWindow::attachTask(std::shared_ptr<task::TaskControl> task, const TaskFiles& files) {
+    files_ = files;
+    taskView_->clear();
+    taskView_->setAuditPath(files.auditPath);
+    stack_->setCurrentWidget(task ? static_cast<QWidget*>(taskView_) : welcome_);
+    adapter_->attachTask(std::move(task));
+    if (!files.taskPath.isEmpty()) {
+        addRecentTask(files);
+        setWindowTitle(tr("%1 - SyncScope").arg(QFileInfo(files.taskPath).fileName()));
+    }
+    updateActions();
+}
+
+void MainWindow::detachTask() {
+    adapter_->detachTask();
+    taskView_->clear();
+    stack_->setCurrentWidget(welcome_);
+    setWindowTitle(tr("SyncScope"));
+    updateActions();
+}
+
+void MainWindow::setLogRing(std::shared_ptr<LogRing> ring) {
+    adapter_->setLogRing(std::move(ring));
+}
+
+void MainWindow::onSnapshot(std::shared_ptr<const task::StatusSnapshot> snapshot) {
+    taskView_->setSnapshot(snapshot);
+    updateActions();
+    if (closeWhenStopped_ && snapshot && !isActive(snapshot->stage)) {
+        close();
+    }
+}
+
+void MainWindow::onCommandFinished(const QString& command, const task::CommandResult& result) {
+    const QString text = result.accepted ? tr("%1: done").arg(command)
+                                         : tr("%1 refused: %2").arg(command, QString::fromStdString(result.reason));
+    commandState_->setText(text);
+    statusBar()->showMessage(text, kStatusMessageMilliseconds);
+    updateActions();
+}
+
+void MainWindow::updateActions() {
+    const auto snapshot = adapter_->lastSnapshot();
+    std::optional<task::Stage> stage;
+    if (adapter_->hasTask()) {
+        stage = snapshot ? snapshot->stage : task::Stage::New;
+    }
+    actions_->updateFor(stage, snapshot && snapshot->failedEvent.has_value(), adapter_->commandsInFlight() > 0);
+    if (!adapter_->hasTask()) {
+        statusBar()->showMessage(tr("No task open"));
+    }
+}
+
+void MainWindow::showResumeFrom() {
+    ResumeFromDialog dialog(adapter_->lastSnapshot(), this);
+    if (dialog.exec() == QDialog::Accepted) {
+        adapter_->resumeFrom(dialog.preview().target);
+    }
+}
+
+void MainWindow::skipWithConfirmation() {
+    taskView_->failedEventPanel()->askToSkip();
+}
+
+void MainWindow::openTaskWithDialogs() {
+    TaskFiles files;
+    files.taskPath = QFileDialog::getOpenFileName(this, tr("Open a DM task file"), {}, tr("YAML (*.yaml *.yml)"));
+    if (files.taskPath.isEmpty()) {
+        return;
+    }
+    files.sourcePath = QFileDialog::getOpenFileName(
+        this, tr("Open the task's source file"), QFileInfo(files.taskPath).absolutePath(), tr("YAML (*.yaml *.yml)"));
+    if (files.sourcePath.isEmpty()) {
+        return;
+    }
+    emit openTaskRequested(files);
+}
+
+QStringList MainWindow::recentTasks() const {
+    return QSettings().value(kRecentKey).toStringList();
+}
+
+void MainWindow::addRecentTask(const TaskFiles& files) {
+    QStringList recent = recentTasks();
+    const QString entry = files.taskPath + kRecentSeparator + files.sourcePath;
+    recent.removeAll(entry);
+    recent.prepend(entry);
+    while (recent.size() > kMaxRecentTasks) {
+        recent.removeLast();
+    }
+    QSettings().setValue(kRecentKey, recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    recentMenu_->clear();
+    const QStringList recent = recentTasks();
+    for (const QString& entry : recent) {
+        const QStringList parts = entry.split(kRecentSeparator);
+        if (parts.size() != 2) {
+            continue;
+        }
+        QAction* action = recentMenu_->addAction(QFileInfo(parts[0]).fileName());
+        action->setToolTip(tr("Task %1\nSource %2").arg(parts[0], parts[1]));
+        connect(action, &QAction::triggered, this, [this, parts] {
+            emit openTaskRequested({parts[0], parts[1], QString()});
+        });
+    }
+    recentMenu_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    const auto snapshot = adapter_->lastSnapshot();
+    if (adapter_->hasTask() && snapshot && isActive(snapshot->stage)) {
+        // Stop gracefully (checkpoints flushed at a transaction boundary) and close when the engine says so.
+        event->ignore();
+        if (!closeWhenStopped_) {
+            closeWhenStopped_ = true;
+            adapter_->stop();
+            stopping_ =
+                new QProgressDialog(tr("Stopping the task at a transaction boundary..."), tr("Close now"), 0, 0, this);
+            stopping_->setWindowTitle(tr("Stopping"));
+            stopping_->setToolTip(tr("Closing without waiting leaves the task's last checkpoints unflushed"));
+            stopping_->setMinimumDuration(0);
+            connect(stopping_, &QProgressDialog::canceled, this, [this] {
+                adapter_->detachTask();
+                close();
+            });
+            stopping_->show();
+            QTimer::singleShot(kStopTimeoutMilliseconds, this, [this] {
+                if (closeWhenStopped_ && stopping_) {
+                    stopping_->setLabelText(tr("The task has not stopped after %1 s; it may be waiting on the "
+                                               "network. Keep waiting or close now.")
+                                                .arg(kStopTimeoutMilliseconds / 1000));
+                }
+            });
+        }
+        return;
+    }
+    if (stopping_) {
+        stopping_->hide();
+    }
+    saveWindowState();
+    event->accept();
+}
+
+void MainWindow::saveWindowState() {
+    QSettings settings;
+    settings.setValue(kGeometryKey, saveGeometry());
+    settings.setValue(kStateKey, saveState());
+}
+
+void MainWindow::restoreWindowState() {
+    QSettings settings;
+    restoreGeometry(settings.value(kGeometryKey).toByteArray());
+    restoreState(settings.value(kStateKey).toByteArray());
+    if (settings.contains(kRefreshKey)) {
+        adapter_->setRefreshRate(settings.value(kRefreshKey).toInt());
+    }
 }
 
 }  // namespace syncscope::ui

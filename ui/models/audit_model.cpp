@@ -124,10 +124,13 @@ AuditModel::Entry AuditModel::parseLine(const QByteArray& line, qint64 lineNumbe
     QJsonObject object = document.object();
     entry.time = take(object, {"time", "at", "timestamp", "ts"});
     entry.action = take(object, {"action", "event", "command", "kind"});
+    entry.user = take(object, {"user", "operator"});
     entry.position = take(object, {"position", "pos", "location", "target"});
-    QString schema = take(object, {"schema"});
-    QString table = take(object, {"table"});
-    entry.table = schema.isEmpty() ? table : schema + QLatin1Char('.') + table;
+    const QString before = take(object, {"position_before"});
+    const QString after = take(object, {"position_after"});
+    if (entry.position.isEmpty() && (!before.isEmpty() || !after.isEmpty())) {
+        entry.position = before == after || after.isEmpty() ? before : before + QStringLiteral(" \u2192 ") + after;
+    }
     entry.details = QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
     return entry;
 }
@@ -154,8 +157,8 @@ QVariant AuditModel::data(const QModelIndex& index, int role) const {
                     return entry.action;
                 case PositionColumn:
                     return entry.position;
-                case TableColumn:
-                    return entry.table;
+                case UserColumn:
+                    return entry.user;
                 case DetailsColumn:
                     return entry.details;
                 default:
@@ -182,8 +185,8 @@ QVariant AuditModel::headerData(int section, Qt::Orientation orientation, int ro
             return tr("Action");
         case PositionColumn:
             return tr("Position");
-        case TableColumn:
-            return tr("Table");
+        case UserColumn:
+            return tr("User");
         case DetailsColumn:
             return tr("Details");
         default:

@@ -12,7 +12,7 @@ class AuditModel : public QAbstractTableModel {
     Q_OBJECT
 
 public:
-    enum Column { TimeColumn, ActionColumn, PositionColumn, TableColumn, DetailsColumn, ColumnCount };
+    enum Column { TimeColumn, UserColumn, ActionColumn, PositionColumn, DetailsColumn, ColumnCount };
     enum Role { RawJsonRole = Qt::UserRole };
     Q_ENUM(Role)
 
@@ -33,7 +33,7 @@ private:
         QString time;
         QString action;
         QString position;
-        QString table;
+        QString user;
         QString details;
         QString raw;
         bool unreadable = false;

@@ -1,0 +1,21 @@
+// Builds a running task from a DM task file and its source file for the GUI. The window only needs a
+// TaskControl; this is the one place that knows how the engine's Task is made.
+#pragma once
+
+#include <QString>
+#include <memory>
+
+#include "engine/task/task_control.h"
+#include "ui/main/main_window.h"
+
+namespace syncscope::gui {
+
+struct OpenedTask {
+    std::shared_ptr<task::TaskControl> task;  // null when the files could not be opened
+    QString auditPath;
+    QString error;  // what failed and where (file, key), for a message box
+};
+
+OpenedTask openTask(const ui::TaskFiles& files);
+
+}  // namespace syncscope::gui

@@ -1,0 +1,176 @@
+#include "ui/main/task_view.h"
+
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QTabWidget>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "ui/models/audit_model.h"
+#include "ui/models/history_recorder.h"
+#include "ui/models/log_model.h"
+#include "ui/models/table_checkpoint_model.h"
+#include "ui/models/ui_resources.h"
+#include "ui/pages/audit_page.h"
+#include "ui/pages/failed_event_panel.h"
+#include "ui/pages/history_page.h"
+#include "ui/pages/log_page.h"
+#include "ui/pages/status_header.h"
+#include "ui/pages/table_checkpoints_page.h"
+#include "ui/widgets/position_ruler.h"
+
+namespace syncscope::ui {
+
+namespace {
+constexpr int kFailedEventTab = 0;
+
+QString failureKey(const task::FailedEvent& event) {
+    return QString::fromStdString(event.position.text() + "|" + event.schema + "." + event.table + "|" +
+                                  std::to_string(event.errorCode));
+}
+
+QToolButton* toolButton(const QString& text, const QString& tip, QWidget* parent) {
+    auto* button = new QToolButton(parent);
+    button->setText(text);
+    button->setToolTip(tip);
+    button->setAutoRaise(true);
+    return button;
+}
+}  // namespace
+
+TaskView::TaskView(QWidget* parent)
+    : QWidget(parent),
+      tableModel_(new TableCheckpointModel(this)),
+      logModel_(new LogModel(this)),
+      auditModel_(new AuditModel(this)),
+      history_(new HistoryRecorder(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    header_ = new StatusHeader(this);
+    layout->addWidget(header_);
+    auto* line = new QFrame(this);
+    line->setFrameShape(QFrame::HLine);
+    line->setFrameShadow(QFrame::Sunken);
+    layout->addWidget(line);
+    layout->addWidget(makeRulerRow());
+
+    tabs_ = new QTabWidget(this);
+    tabs_->setDocumentMode(true);
+    tablesPage_ = new TableCheckpointsPage(tableModel_, tabs_);
+    failedPanel_ = new FailedEventPanel(tabs_);
+    historyPage_ = new HistoryPage(history_, tabs_);
+    logPage_ = new LogPage(logModel_, tabs_);
+    auditPage_ = new AuditPage(auditModel_, tabs_);
+    tabs_->addTab(tablesPage_, tr("Table checkpoints"));
+    tabs_->setTabToolTip(0, tr("Every table's checkpoint, with the ones ahead of the global point flagged"));
+    tabs_->addTab(historyPage_, tr("History"));
+    tabs_->setTabToolTip(1, tr("Lag, rows per second and positions over the last minutes"));
+    tabs_->addTab(logPage_, tr("Log"));
+    tabs_->setTabToolTip(2, tr("The engine's log and the task's notices"));
+    tabs_->addTab(auditPage_, tr("Audit"));
+    tabs_->setTabToolTip(3, tr("Audited operator actions: skips, resume-from, position moves"));
+    failedPanel_->hide();
+    layout->addWidget(tabs_, 1);
+
+    connect(failedPanel_, &FailedEventPanel::retryRequested, this, &TaskView::retryRequested);
+    connect(failedPanel_, &FailedEventPanel::skipConfirmed, this, &TaskView::skipConfirmed);
+}
+
+QWidget* TaskView::makeRulerRow() {
+    auto* row = new QWidget(this);
+    auto* layout = new QHBoxLayout(row);
+    layout->setContentsMargins(4, 0, 4, 0);
+    ruler_ = new PositionRuler(row);
+    auto* buttons = new QVBoxLayout;
+    buttons->setSpacing(0);
+    auto* zoomIn = toolButton(QStringLiteral("+"), tr("Zoom in on the ruler (or use the mouse wheel)"), row);
+    auto* zoomOut = toolButton(QStringLiteral("\u2212"), tr("Zoom out"), row);
+    auto* fit = toolButton(tr("All"), tr("Show every binlog file the upstream has"), row);
+    auto* global = toolButton(tr("Global"),
+                              tr("Zoom on the persisted global point and the table points ahead of "
+                                 "it"),
+                              row);
+    for (QToolButton* button : {zoomIn, zoomOut, fit, global}) {
+        buttons->addWidget(button);
+    }
+    buttons->addStretch();
+    layout->addWidget(ruler_, 1);
+    layout->addLayout(buttons);
+    connect(zoomIn, &QToolButton::clicked, ruler_, &PositionRuler::zoomIn);
+    connect(zoomOut, &QToolButton::clicked, ruler_, &PositionRuler::zoomOut);
+    connect(fit, &QToolButton::clicked, ruler_, &PositionRuler::zoomToFit);
+    connect(global, &QToolButton::clicked, ruler_, &PositionRuler::zoomToGlobal);
+    return row;
+}
+
+void TaskView::setSnapshot(std::shared_ptr<const task::StatusSnapshot> snapshot) {
+    header_->setSnapshot(snapshot);
+    ruler_->setSnapshot(snapshot);
+    tableModel_->setSnapshot(snapshot);
+    if (snapshot) {
+        history_->record(*snapshot);
+        showFailedEvent(snapshot->failedEvent);
+    } else {
+        showFailedEvent(std::nullopt);
+    }
+}
+
+bool TaskView::failedEventShown() const {
+    return tabs_->indexOf(failedPanel_) >= 0;
+}
+
+void TaskView::showFailedEvent(const std::optional<task::FailedEvent>& event) {
+    if (!event) {
+        if (failedEventShown()) {
+            tabs_->removeTab(tabs_->indexOf(failedPanel_));
+            failedPanel_->setFailedEvent(std::nullopt);
+            failedPanel_->hide();
+        }
+        shownFailureKey_.clear();
+        return;
+    }
+    const QString key = failureKey(*event);
+    if (key == shownFailureKey_) {
+        return;
+    }
+    shownFailureKey_ = key;
+    failedPanel_->setFailedEvent(event);
+    if (!failedEventShown()) {
+        tabs_->insertTab(kFailedEventTab, failedPanel_, aheadOfGlobalIcon(), tr("Failed event"));
+        tabs_->setTabToolTip(kFailedEventTab, tr("The event the task stopped on, and what to do about it"));
+    }
+    tabs_->setCurrentWidget(failedPanel_);
+}
+
+void TaskView::appendLogLines(const std::vector<LogLine>& lines, uint64_t dropped) {
+    logModel_->noteDropped(dropped);
+    logModel_->appendLines(lines);
+}
+
+void TaskView::appendNotices(const std::vector<task::Notice>& notices) {
+    std::vector<LogLine> lines;
+    lines.reserve(notices.size());
+    for (const auto& notice : notices) {
+        lines.push_back({notice.at, notice.isError ? LogLevel::Error : LogLevel::Warning, "task",
+                         std::string(task::stageName(notice.stage)) + ": " + notice.message});
+    }
+    logModel_->appendLines(lines);
+}
+
+void TaskView::setAuditPath(const QString& path) {
+    auditPage_->setPath(path);
+}
+
+void TaskView::refreshAge() {
+    header_->refreshAge();
+}
+
+void TaskView::clear() {
+    setSnapshot(nullptr);
+    history_->clear();
+    logModel_->clear();
+    setAuditPath({});
+}
+
+}  // namespace syncscope::ui

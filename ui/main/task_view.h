@@ -1,0 +1,77 @@
+// Everything shown about one open task: the header, the position ruler and the tabs (table checkpoints,
+// failed event, history, logs, audit). It owns the models and turns each status snapshot into updates.
+#pragma once
+
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+#include "engine/common/log_ring.h"
+#include "engine/task/task_control.h"
+
+class QTabWidget;
+
+namespace syncscope::ui {
+
+class AuditModel;
+class AuditPage;
+class FailedEventPanel;
+class HistoryPage;
+class HistoryRecorder;
+class LogModel;
+class LogPage;
+class PositionRuler;
+class StatusHeader;
+class TableCheckpointModel;
+class TableCheckpointsPage;
+
+class TaskView : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit TaskView(QWidget* parent = nullptr);
+
+    void setSnapshot(std::shared_ptr<const task::StatusSnapshot> snapshot);
+    void appendLogLines(const std::vector<LogLine>& lines, uint64_t dropped);
+    void appendNotices(const std::vector<task::Notice>& notices);
+    void setAuditPath(const QString& path);
+    void refreshAge();
+    void clear();
+
+    StatusHeader* header() const { return header_; }
+    PositionRuler* ruler() const { return ruler_; }
+    QTabWidget* tabs() const { return tabs_; }
+    TableCheckpointModel* tableModel() const { return tableModel_; }
+    TableCheckpointsPage* tablesPage() const { return tablesPage_; }
+    FailedEventPanel* failedEventPanel() const { return failedPanel_; }
+    HistoryRecorder* history() const { return history_; }
+    HistoryPage* historyPage() const { return historyPage_; }
+    LogModel* logModel() const { return logModel_; }
+    LogPage* logPage() const { return logPage_; }
+    AuditModel* auditModel() const { return auditModel_; }
+    bool failedEventShown() const;
+
+signals:
+    void retryRequested();
+    void skipConfirmed();
+
+private:
+    QWidget* makeRulerRow();
+    void showFailedEvent(const std::optional<task::FailedEvent>& event);
+
+    TableCheckpointModel* tableModel_;
+    LogModel* logModel_;
+    AuditModel* auditModel_;
+    HistoryRecorder* history_;
+    StatusHeader* header_ = nullptr;
+    PositionRuler* ruler_ = nullptr;
+    QTabWidget* tabs_ = nullptr;
+    TableCheckpointsPage* tablesPage_ = nullptr;
+    FailedEventPanel* failedPanel_ = nullptr;
+    HistoryPage* historyPage_ = nullptr;
+    LogPage* logPage_ = nullptr;
+    AuditPage* auditPage_ = nullptr;
+    QString shownFailureKey_;  // the failure the panel was last raised for, so a refresh does not steal focus
+};
+
+}  // namespace syncscope::ui
