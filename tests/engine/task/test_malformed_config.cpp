@@ -31,6 +31,8 @@ private slots:
                                                         << "unknown key; did you mean 'worker-count'?";
         QTest::newRow("port 0") << "task_port_zero.yaml" << 5 << "target-database.port"
                                 << "0 is out of range";
+        QTest::newRow("port with no value") << "task_port_empty.yaml" << 5 << "target-database.port"
+                                            << "needs a whole number, not nothing";
         QTest::newRow("worker-count 0") << "task_worker_count_zero.yaml" << 24 << "syncers.global.worker-count"
                                         << "0 is out of range";
         QTest::newRow("negative batch") << "task_negative_batch.yaml" << 25 << "syncers.global.batch"
@@ -75,6 +77,9 @@ private slots:
         QTest::newRow("binlog-pos inside the magic header")
             << "task_binlog_pos_too_small.yaml" << 12 << "mysql-instances[0].meta.binlog-pos"
             << "2 is out of range";
+        QTest::newRow("binlog-gtid that is not a GTID")
+            << "task_bad_gtid.yaml" << 12 << "mysql-instances[0].meta.binlog-gtid"
+            << "not a GTID set";
         QTest::newRow("column mappings refused") << "task_column_mappings.yaml" << 22 << "column-mappings"
                                                  << "not supported";
         QTest::newRow("source listed twice") << "task_duplicate_source.yaml" << 13 << "mysql-instances[1].source-id"

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <string>
 
+#include "engine/filter/ddl_classifier.h"
 #include "engine/filter/event_type.h"
 #include "engine/task/config_duration.h"
 #include "engine/task/source_config.h"
@@ -76,6 +77,19 @@ private slots:
         QVERIFY(blockAllow.allows({"test", ""}));
         QVERIFY(!blockAllow.allows({"test_other", "test1"}));
         QVERIFY(!blockAllow.allows({"mysql", "user"}));
+
+        // The same through the DDL classifier, as the engine sees the QUERY events (default database test).
+        const auto decideDdl = [&](const char* sql) {
+            const auto statement = filter::DdlClassifier::classify(sql, "test");
+            const filter::TableName table = statement.tablesIn(filter::TableRole::Changed).at(0);
+            if (!blockAllow.allows(table))
+                return filter::FilterAction::Ignore;
+            return eventFilter.decide(table, statement.filterEvent, sql).action;
+        };
+        QCOMPARE(decideDdl("ALTER TABLE test1 ADD c4 INT"), filter::FilterAction::Ignore);
+        QCOMPARE(decideDdl("CREATE TABLE test2 (c INT PRIMARY KEY, c2 INT)"), filter::FilterAction::Do);
+        QCOMPARE(decideDdl("ALTER TABLE `test2` ADD c4 INT"), filter::FilterAction::Do);
+        QCOMPARE(decideDdl("CREATE TABLE other.t (a INT)"), filter::FilterAction::Ignore);  // not in do-dbs
     }
 
     void everyKeyOfAFullTaskIsRead() {
