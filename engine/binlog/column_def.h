@@ -31,8 +31,8 @@ enum class ColumnType : uint8_t {
     DateTime2 = 18,
     Time2 = 19,
     TypedArray = 20,
-    VarCharCompressed = 140,  // MariaDB VARCHAR ... COMPRESSED
-    BlobCompressed = 141,     // MariaDB BLOB/TEXT ... COMPRESSED
+    BlobCompressed = 140,     // MariaDB BLOB/TEXT ... COMPRESSED (MYSQL_TYPE_BLOB_COMPRESSED)
+    VarCharCompressed = 141,  // MariaDB VARCHAR ... COMPRESSED (MYSQL_TYPE_VARCHAR_COMPRESSED)
     Vector = 242,
     Json = 245,
     NewDecimal = 246,
