@@ -336,6 +336,12 @@ ClassifiedStatement classifyAlter(StatementReader& reader) {
                                      if (!parent)
                                          return false;
                                      s.tables.push_back(*parent);
+                                 } else if (reader.acceptSequence({"WITH", "TABLE"})) {
+                                     // EXCHANGE PARTITION p WITH TABLE t2 changes t2's rows as well.
+                                     auto exchanged = reader.tableName(TableRole::Changed, note);
+                                     if (!exchanged)
+                                         return false;
+                                     s.tables.push_back(*exchanged);
                                  } else if (reader.accept("RENAME")) {
                                      // RENAME COLUMN / INDEX / KEY rename parts of the table, not the table itself.
                                      if (reader.keywordAt(0, "COLUMN") || reader.keywordAt(0, "INDEX") ||
@@ -380,6 +386,12 @@ ClassifiedStatement classifyRename(StatementReader& reader) {
         auto from = reader.tableName(TableRole::Changed, note);
         if (!from)
             return unclassified("rename table: " + note);
+        // MariaDB's lock wait option sits between the old name and TO.
+        if (reader.accept("WAIT")) {
+            reader.skip();
+        } else {
+            reader.accept("NOWAIT");
+        }
         if (!reader.accept("TO"))
             return unclassified("rename table: expected TO after " + from->name.quoted());
         auto to = reader.tableName(TableRole::RenamedTo, note);

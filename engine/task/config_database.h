@@ -32,7 +32,8 @@ struct DatabaseConfig {
 
     ServerSettings server;  // the password in it is resolved
     PasswordSource passwordSource;
-    std::map<std::string, std::string> sessionVariables;  // `session`: SET SESSION name = value
+    // `session`: SET SESSION name = value, each value as the file wrote it (the applier decides quoting)
+    std::map<std::string, std::string> sessionVariables;
     std::optional<int64_t> maxAllowedPacket;
 
     std::string describe() const { return server.describe(); }

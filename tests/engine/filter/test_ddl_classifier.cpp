@@ -150,6 +150,17 @@ private slots:
                                             << "RenameTable"
                                             << "rename table"
                                             << "test.a | to:test.b | x.c | to:y.d";
+        QTest::newRow("RENAME with MariaDB's WAIT") << "RENAME TABLE a WAIT 5 TO b"
+                                                    << "s"
+                                                    << "RenameTable"
+                                                    << "rename table"
+                                                    << "s.a | to:s.b";
+        QTest::newRow("EXCHANGE PARTITION changes both tables")
+            << "ALTER TABLE t EXCHANGE PARTITION p0 WITH TABLE `t 2`"
+            << "s"
+            << "AlterTable"
+            << "alter table"
+            << "s.t | s.t 2";
         QTest::newRow("ALTER TABLE RENAME TO") << "ALTER TABLE t RENAME TO t_old"
                                                << "s"
                                                << "AlterTable"
