@@ -78,7 +78,6 @@ private:
     std::vector<uint64_t> committedSequences() const;
 
     WorkerPoolSettings settings_;
-    std::vector<std::unique_ptr<ApplyWorker>> workers_;
 
     std::mutex dispatchMutex_;  // dispatch, barrier and reset run one at a time
     Dispatcher dispatcher_;
@@ -92,6 +91,10 @@ private:
     std::atomic<bool> failed_{false};
     std::atomic<uint64_t> errorCount_{0};
     bool stopped_ = false;
+
+    // Last, so that the worker threads (which call report() and failed()) are joined before any
+    // member they use is destroyed, also when the constructor throws half-way.
+    std::vector<std::unique_ptr<ApplyWorker>> workers_;
 };
 
 }  // namespace syncscope::apply

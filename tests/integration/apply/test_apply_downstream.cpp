@@ -14,6 +14,7 @@
 #include "engine/apply/quoted_name.h"
 #include "engine/apply/worker_pool.h"
 #include "engine/schema/downstream_schema_loader.h"
+#include "engine/schema/schema_tracker.h"
 #include "tests/support/test_env.h"
 
 using namespace syncscope;
@@ -184,6 +185,32 @@ private slots:
         QCOMPARE(got[1][1], hex("zwei ✓"));
         const schema::TableName target{kDatabase, table};
         QCOMPARE(pool.counters().rowsAppliedByTable[target], uint64_t(5));
+    }
+
+    void downstreamStructureGivesKeysForTablesTheTableMapCannotDescribe() {
+        exec("CREATE TABLE " + quoteTableName("uk only") +
+             " (`Code` VARCHAR(10) NOT NULL, `maybe` INT NULL, `v` INT UNSIGNED, UNIQUE KEY `u n` (`Code`),"
+             " UNIQUE KEY `nullable` (`maybe`))");
+        schema::DownstreamSchemaLoader loader(*observer_);
+        auto loaded = loader.load({kDatabase, "uk only"});
+        QVERIFY(loaded.has_value());
+        QCOMPARE(int(loaded->rowKey().kind), int(schema::RowKeyKind::UniqueKey));
+        QCOMPARE(loaded->rowKey().indexName, std::string("u n"));
+        QCOMPARE(loaded->notNullUniqueKeys().size(), size_t(1));  // the nullable one cannot identify a row
+        QVERIFY(loaded->columns()[2].isUnsigned);
+        QVERIFY(!loader.load({kDatabase, "no such table"}).has_value());
+
+        // A table map with names but no primary key: the tracker asks the downstream for unique keys.
+        schema::SchemaTracker tracker([&](const schema::TableName& target) { return loader.load(target); });
+        std::vector<binlog::ColumnDef> columns(3);
+        columns[0].name = "code";  // case differs from the downstream's `Code`
+        columns[0].type = binlog::ColumnType::VarChar;
+        columns[0].nullable = false;
+        columns[1].name = "maybe";
+        columns[2].name = "v";
+        auto tracked = tracker.schemaFor({"up", "uk only"}, {kDatabase, "uk only"}, columns);
+        QCOMPARE(int(tracked->rowKey().kind), int(schema::RowKeyKind::UniqueKey));
+        QCOMPARE(tracked->rowKey().columns, std::vector<size_t>{0});
     }
 
     void safeModeAppliedTwiceLeavesTheSameRows() {
@@ -363,6 +390,28 @@ private slots:
         QVERIFY(pool.barrier().ok());
         QCOMPARE(count("barrier"), 40L);  // seen from another connection the moment barrier() returns
         QVERIFY(pool.counters().transactionsCommitted <= 4);  // one transaction per worker that had rows
+    }
+
+    void throughputOfSingleRowInsertsIsReported() {
+        exec("CREATE TABLE " + quoteTableName("sbtest") +
+             " (id INT PRIMARY KEY, k INT NOT NULL, c CHAR(120) NOT NULL, pad CHAR(60) NOT NULL, KEY k (k))");
+        auto schema = load("sbtest");
+        constexpr long kRows = 20000;
+        const std::string c(119, 'c');
+        const std::string pad(59, 'p');
+        WorkerPool pool(poolSettings(4, 100, std::chrono::milliseconds(10), true));
+        QElapsedTimer timer;
+        timer.start();
+        for (long id = 1; id <= kRows; ++id) {
+            QVERIFY(pool.dispatch(change(
+                schema, RowOp::Insert, {},
+                {SqlValue::signedInt(id), SqlValue::signedInt(id % 1000), SqlValue::text(c), SqlValue::text(pad)})));
+        }
+        QVERIFY(pool.barrier().ok());
+        double seconds = double(timer.elapsed()) / 1000.0;
+        QCOMPARE(count("sbtest"), kRows);
+        qInfo("%ld single-row inserts over 4 workers (batch 100, multiple-rows): %.2f s, %.0f rows/s", kRows, seconds,
+              double(kRows) / seconds);
     }
 
     void unreachableDownstreamIsAClearErrorWithoutThePassword() {
