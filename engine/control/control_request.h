@@ -1,0 +1,24 @@
+// Reads the bodies of the control API's POST requests. A bad body is answered 400 with what is wrong;
+// it never reaches the task.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "engine/task/task_control.h"
+
+namespace syncscope::control {
+
+struct ResumeFromRequest {
+    std::optional<task::ResumeTarget> target;
+    std::string problem;  // why the body is refused; empty when target is set
+};
+
+// {"binlog_name": "mysql-bin.000003", "binlog_pos": 1234} or {"gtid": "0-1-5"} (or both: a location
+// with its GTIDs). Unknown keys, wrong types and unusable targets are problems.
+ResumeFromRequest parseResumeFromBody(const std::string& body);
+
+// The commands without arguments take no body, or an empty JSON object; empty when that holds.
+std::string problemWithEmptyBody(const std::string& body);
+
+}  // namespace syncscope::control

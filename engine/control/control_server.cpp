@@ -1,0 +1,240 @@
+#include "engine/control/control_server.h"
+
+#include <httplib.h>
+#include <spdlog/spdlog.h>
+
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+#include "engine/control/control_request.h"
+#include "engine/control/error_tally.h"
+#include "engine/control/listen_address.h"
+#include "engine/control/metrics_page.h"
+#include "engine/control/status_json.h"
+
+namespace syncscope::control {
+
+namespace {
+
+constexpr int kHttpOk = 200;
+constexpr int kHttpBadRequest = 400;
+constexpr int kHttpUnauthorized = 401;
+constexpr int kHttpNotFound = 404;
+constexpr int kHttpConflict = 409;
+constexpr int kHttpInternalError = 500;
+constexpr size_t kServerThreads = 4;
+constexpr time_t kKeepAliveSeconds = 1;      // short, so that stop() does not wait on idle clients
+constexpr size_t kMaxBodyBytes = 64 * 1024;  // a resume-from body is a few dozen bytes
+constexpr std::chrono::milliseconds kErrorWatchInterval{100};
+constexpr int kJsonIndent = 2;
+const char* const kJsonType = "application/json";
+const char* const kMetricsType = "text/plain; version=0.0.4; charset=utf-8";
+const char* const kBearerPrefix = "Bearer ";
+
+// Compares without an early exit, so that the time taken says nothing about the token.
+bool sameToken(const std::string& given, const std::string& expected) {
+    unsigned char difference = given.size() == expected.size() ? 0 : 1;
+    for (size_t i = 0; i < given.size(); ++i) {
+        difference |= static_cast<unsigned char>(given[i] ^ expected[i % expected.size()]);
+    }
+    return difference == 0;
+}
+
+}  // namespace
+
+struct ControlServer::Impl {
+    task::TaskControl& task;
+    ControlServerOptions options;
+    httplib::Server server;
+    ErrorTally errors;
+    int port = 0;
+    std::thread serving;
+    std::thread watching;
+    std::mutex mutex;
+    std::condition_variable wake;
+    bool stopping = false;
+
+    Impl(task::TaskControl& t, ControlServerOptions o) : task(t), options(std::move(o)) {}
+
+    std::string redact(std::string text) const {
+        for (const std::string& secret : options.secrets) {
+            if (secret.empty()) {
+                continue;
+            }
+            for (size_t at = text.find(secret); at != std::string::npos; at = text.find(secret, at)) {
+                text.replace(at, secret.size(), "***");
+            }
+        }
+        return text;
+    }
+
+    void reply(httplib::Response& res, int status, const nlohmann::json& body) const {
+        res.status = status;
+        res.set_content(redact(body.dump(kJsonIndent, ' ', false, nlohmann::json::error_handler_t::replace)) + "\n",
+                        kJsonType);
+    }
+
+    void replyError(httplib::Response& res, int status, const std::string& message) const {
+        reply(res, status, {{"error", message}});
+    }
+
+    bool authorized(const httplib::Request& req) const {
+        if (options.token.empty()) {
+            return true;
+        }
+        std::string header = req.get_header_value("Authorization");
+        if (!header.starts_with(kBearerPrefix)) {
+            return false;
+        }
+        return sameToken(header.substr(std::string_view(kBearerPrefix).size()), options.token);
+    }
+
+    void answerCommand(httplib::Response& res, const char* command, const task::CommandResult& result) {
+        nlohmann::json body{{"command", command}, {"accepted", result.accepted}};
+        body[result.accepted ? "result" : "reason"] = result.reason;
+        body["stage"] = task::stageName(task.status()->stage);
+        if (result.accepted) {
+            spdlog::info("control API: {}: {}", command, result.reason);
+        }
+        reply(res, result.accepted ? kHttpOk : kHttpConflict, body);
+    }
+
+    void addCommand(const char* path, const char* command, std::function<task::CommandResult()> run) {
+        server.Post(path, [this, command, run](const httplib::Request& req, httplib::Response& res) {
+            std::string problem = problemWithEmptyBody(req.body);
+            if (!problem.empty()) {
+                replyError(res, kHttpBadRequest, std::string(command) + ": " + problem);
+                return;
+            }
+            answerCommand(res, command, run());
+        });
+    }
+
+    void addRoutes() {
+        server.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+            if (authorized(req)) {
+                return httplib::Server::HandlerResponse::Unhandled;
+            }
+            res.set_header("WWW-Authenticate", "Bearer");
+            replyError(res, kHttpUnauthorized, "missing or wrong bearer token (Authorization: Bearer <token>)");
+            return httplib::Server::HandlerResponse::Handled;
+        });
+        server.Get("/api/v1/status", [this](const httplib::Request&, httplib::Response& res) {
+            reply(res, kHttpOk, statusJson(*task.status()));
+        });
+        server.Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
+            auto status = task.status();
+            errors.observe(*status);
+            res.status = kHttpOk;
+            res.set_content(redact(renderMetrics(*status, errors.counts())), kMetricsType);
+        });
+        addCommand("/api/v1/start", "start", [this] { return task.start(); });
+        addCommand("/api/v1/pause", "pause", [this] { return task.pause(); });
+        addCommand("/api/v1/resume", "resume", [this] { return task.resume(); });
+        addCommand("/api/v1/stop", "stop", [this] { return task.stop(); });
+        addCommand("/api/v1/skip", "skip", [this] { return task.skipFailedEvent(); });
+        server.Post("/api/v1/resume-from", [this](const httplib::Request& req, httplib::Response& res) {
+            ResumeFromRequest request = parseResumeFromBody(req.body);
+            if (!request.target) {
+                replyError(res, kHttpBadRequest, "resume-from: " + request.problem);
+                return;
+            }
+            answerCommand(res, "resume-from", task.resumeFrom(*request.target));
+        });
+        server.set_error_handler([this](const httplib::Request& req, httplib::Response& res) {
+            if (res.status == kHttpNotFound) {
+                replyError(res, kHttpNotFound,
+                           "no such endpoint: " + req.method + " " + req.path +
+                               "; see GET /api/v1/status, GET /metrics, POST /api/v1/{start,pause,resume,stop,skip,"
+                               "resume-from}");
+            }
+        });
+        server.set_exception_handler(
+            [this](const httplib::Request& req, httplib::Response& res, std::exception_ptr ep) {
+                std::string what = "unknown error";
+                try {
+                    std::rethrow_exception(ep);
+                } catch (const std::exception& e) {
+                    what = e.what();
+                } catch (...) {
+                }
+                spdlog::error("control API: {} {}: {}", req.method, req.path, redact(what));
+                replyError(res, kHttpInternalError, req.method + " " + req.path + " failed: " + what);
+            });
+    }
+
+    // Counts errors between scrapes too, so that a short retryable error is not missed.
+    void watchErrors() {
+        std::unique_lock lock(mutex);
+        while (!stopping) {
+            lock.unlock();
+            errors.observe(*task.status());
+            lock.lock();
+            wake.wait_for(lock, kErrorWatchInterval, [this] { return stopping; });
+        }
+    }
+};
+
+ControlServer::ControlServer(task::TaskControl& task, ControlServerOptions options)
+    : impl_(std::make_unique<Impl>(task, std::move(options))) {
+    const ControlServerOptions& opts = impl_->options;
+    ListenAddress address{opts.host, opts.port};
+    if (!address.isLoopback() && opts.token.empty()) {
+        throw ControlServerError("refusing to serve the control API on " + opts.host +
+                                 ", which is not a loopback address, without a token: give one (--token-file) "
+                                 "or listen on 127.0.0.1");
+    }
+    if (!opts.token.empty() && opts.token.size() < ControlServerOptions::kMinTokenLength) {
+        throw ControlServerError("the control API token is " + std::to_string(opts.token.size()) +
+                                 " characters long; use at least " +
+                                 std::to_string(ControlServerOptions::kMinTokenLength));
+    }
+    impl_->server.new_task_queue = [] { return new httplib::ThreadPool(kServerThreads); };
+    impl_->server.set_keep_alive_timeout(kKeepAliveSeconds);
+    impl_->server.set_payload_max_length(kMaxBodyBytes);
+    impl_->addRoutes();
+    if (opts.port == 0) {
+        impl_->port = impl_->server.bind_to_any_port(opts.host);
+    } else if (impl_->server.bind_to_port(opts.host, opts.port)) {
+        impl_->port = opts.port;
+    }
+    if (impl_->port <= 0) {
+        throw ControlServerError("cannot listen on " + opts.host + ":" + std::to_string(opts.port) +
+                                 " for the control API: the address is in use or not this machine's");
+    }
+    impl_->serving = std::thread([this] { impl_->server.listen_after_bind(); });
+    impl_->watching = std::thread([this] { impl_->watchErrors(); });
+    spdlog::info("control API listening on {}{}", url(), opts.token.empty() ? "" : " (bearer token required)");
+}
+
+ControlServer::~ControlServer() {
+    stop();
+}
+
+int ControlServer::port() const {
+    return impl_->port;
+}
+
+std::string ControlServer::url() const {
+    bool v6 = impl_->options.host.find(':') != std::string::npos;
+    return "http://" + (v6 ? "[" + impl_->options.host + "]" : impl_->options.host) + ":" + std::to_string(port());
+}
+
+void ControlServer::stop() {
+    {
+        std::lock_guard lock(impl_->mutex);
+        impl_->stopping = true;
+    }
+    impl_->wake.notify_all();
+    impl_->server.stop();
+    if (impl_->serving.joinable()) {
+        impl_->serving.join();
+    }
+    if (impl_->watching.joinable()) {
+        impl_->watching.join();
+    }
+}
+
+}  // namespace syncscope::control

@@ -1,0 +1,49 @@
+// The local HTTP control API of one task (cpp-httplib, on its own threads): GET /api/v1/status,
+// POST /api/v1/{start,pause,resume,stop,skip,resume-from}, GET /metrics. It binds to loopback unless
+// told otherwise; any other address needs a bearer token, which every request must then carry.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/common/error.h"
+#include "engine/task/task_control.h"
+
+namespace syncscope::control {
+
+struct ControlServerOptions {
+    static constexpr size_t kMinTokenLength = 16;
+
+    std::string host = "127.0.0.1";
+    int port = 0;       // 0: any free port (see ControlServer::port())
+    std::string token;  // required unless host is loopback; when set, checked on every request
+    // Texts that must never appear in an answer (the task's passwords): replaced by "***" should any
+    // engine message ever carry one. Empty strings are ignored.
+    std::vector<std::string> secrets;
+};
+
+// Why the server cannot start: no token for a non-loopback address, or the address cannot be bound.
+class ControlServerError : public Error {
+public:
+    using Error::Error;
+};
+
+class ControlServer {
+public:
+    // Binds and starts serving; throws ControlServerError. The task must outlive the server.
+    ControlServer(task::TaskControl& task, ControlServerOptions options);
+    ~ControlServer();
+    ControlServer(const ControlServer&) = delete;
+    ControlServer& operator=(const ControlServer&) = delete;
+
+    int port() const;         // the bound port
+    std::string url() const;  // "http://127.0.0.1:8261"
+    void stop();              // stops serving; idempotent
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace syncscope::control

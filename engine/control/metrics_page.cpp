@@ -1,0 +1,154 @@
+#include "engine/control/metrics_page.h"
+
+#include "engine/binlog/binlog_position.h"
+#include "engine/control/metrics_writer.h"
+#include "engine/control/status_json.h"
+
+namespace syncscope::control {
+
+namespace {
+
+constexpr double kMillisPerSecond = 1000.0;
+constexpr task::Stage kStages[] = {task::Stage::New, task::Stage::Running, task::Stage::Paused, task::Stage::Stopped,
+                                   task::Stage::Error};
+
+struct NamedPoint {
+    const char* name;
+    const task::PointView* point;
+};
+
+double seconds(task::Clock::time_point at) {
+    return std::chrono::duration<double>(at.time_since_epoch()).count();
+}
+
+void writePositions(MetricsWriter& out, const task::StatusSnapshot& status, const MetricLabels& task) {
+    const NamedPoint points[] = {{"upstream", &status.upstream},
+                                 {"read", &status.read},
+                                 {"applied", &status.applied},
+                                 {"global_in_memory", &status.globalInMemory},
+                                 {"global_persisted", &status.globalPersisted},
+                                 {"exit_safe", &status.exitSafe}};
+    auto with = [&](const char* point) {
+        MetricLabels labels = task;
+        labels.emplace_back("point", point);
+        return labels;
+    };
+    out.family("syncscope_position_axis_bytes", "gauge",
+               "Position on the upstream's byte axis (bytes from the start of its oldest binlog file), by point.");
+    for (const auto& [name, point] : points) {
+        if (point->axis) {
+            out.sample(*point->axis, with(name));
+        }
+    }
+    out.family("syncscope_position_file_number", "gauge", "Numeric suffix of the point's binlog file, by point.");
+    for (const auto& [name, point] : points) {
+        if (point->known() && binlog::BinlogPosition::isBinlogFileName(point->file)) {
+            out.sample(binlog::BinlogPosition::fileNumberOf(point->file), with(name));
+        }
+    }
+    out.family("syncscope_position_offset_bytes", "gauge", "Offset of the point in its binlog file, by point.");
+    for (const auto& [name, point] : points) {
+        if (point->known()) {
+            out.sample(point->pos, with(name));
+        }
+    }
+}
+
+void writeTables(MetricsWriter& out, const task::StatusSnapshot& status, const MetricLabels& task) {
+    uint64_t ahead = 0;
+    for (const auto& table : status.tables) {
+        ahead += table.aheadOfGlobal ? 1 : 0;
+    }
+    out.family("syncscope_tables_ahead_of_global", "gauge",
+               "Table points persisted ahead of the persisted global point: a resume would skip their events.");
+    out.sample(ahead, task);
+    out.family("syncscope_table_ahead_of_global", "gauge",
+               "1 where this table's persisted point runs ahead of the persisted global point.");
+    for (const auto& table : status.tables) {
+        MetricLabels labels = task;
+        labels.emplace_back("schema", table.schema);
+        labels.emplace_back("table", table.table);
+        out.sample(uint64_t{table.aheadOfGlobal ? 1U : 0U}, labels);
+    }
+    out.family("syncscope_table_bytes_ahead_of_global", "gauge",
+               "Bytes from the persisted global point to this table's persisted point (negative: behind).");
+    for (const auto& table : status.tables) {
+        MetricLabels labels = task;
+        labels.emplace_back("schema", table.schema);
+        labels.emplace_back("table", table.table);
+        out.sample(static_cast<double>(table.bytesFromGlobal), labels);
+    }
+    out.family("syncscope_table_rows_applied_total", "counter", "Rows applied to this table since the engine started.");
+    for (const auto& table : status.tables) {
+        MetricLabels labels = task;
+        labels.emplace_back("schema", table.schema);
+        labels.emplace_back("table", table.table);
+        out.sample(table.rowsApplied, labels);
+    }
+}
+
+}  // namespace
+
+std::string renderMetrics(const task::StatusSnapshot& status, const std::map<std::string, uint64_t>& errorsByClass) {
+    MetricsWriter out;
+    const MetricLabels task{{"task", status.taskName}, {"source_id", status.sourceId}};
+    auto withLabel = [&](const char* name, const std::string& value) {
+        MetricLabels labels = task;
+        labels.emplace_back(name, value);
+        return labels;
+    };
+
+    out.family("syncscope_stage", "gauge", "1 for the task's current stage, 0 for the others.");
+    for (task::Stage stage : kStages) {
+        out.sample(uint64_t{stage == status.stage ? 1U : 0U}, withLabel("stage", task::stageName(stage)));
+    }
+    out.family("syncscope_synced", "gauge", "1 when the persisted global point has reached the upstream's position.");
+    out.sample(uint64_t{isSynced(status) ? 1U : 0U}, task);
+
+    writePositions(out, status, task);
+
+    out.family("syncscope_lag_seconds", "gauge",
+               "Seconds behind the upstream, from the oldest unapplied event (DM's seconds_behind_master).");
+    out.sample(status.lagSeconds, task);
+    out.family("syncscope_events_read_total", "counter", "Binlog events read since the engine started.");
+    out.sample(status.eventsRead, task);
+    out.family("syncscope_rows_applied_total", "counter", "Rows committed downstream since the engine started.");
+    out.sample(status.rowsApplied, task);
+    out.family("syncscope_rows_per_second", "gauge", "Rows applied per second, recently and since the start.");
+    out.sample(status.recentRowsPerSecond, withLabel("window", "recent"));
+    out.sample(status.totalRowsPerSecond, withLabel("window", "total"));
+
+    out.family("syncscope_read_queue_depth", "gauge", "Events read and not yet dispatched to a worker.");
+    out.sample(status.readQueueDepth, task);
+    out.family("syncscope_worker_queue_depth", "gauge", "Jobs queued for each apply worker.");
+    for (size_t i = 0; i < status.workerQueueDepths.size(); ++i) {
+        out.sample(status.workerQueueDepths[i], withLabel("worker", std::to_string(i)));
+    }
+
+    out.family("syncscope_safe_mode", "gauge",
+               "1 while safe mode is on (INSERT as REPLACE, UPDATE as DELETE+REPLACE).");
+    out.sample(uint64_t{status.safeMode ? 1U : 0U}, task);
+    out.family("syncscope_last_flush_duration_seconds", "gauge", "How long the last checkpoint flush took.");
+    out.sample(status.lastFlushMilliseconds / kMillisPerSecond, task);
+    out.family("syncscope_last_flush_timestamp_seconds", "gauge", "Unix time of the last checkpoint flush.");
+    if (status.lastFlush) {
+        out.sample(seconds(*status.lastFlush), task);
+    }
+
+    writeTables(out, status, task);
+
+    out.family("syncscope_errors_total", "counter", "Errors the task ran into since the engine started, by class.");
+    for (const auto& [errorClass, count] : errorsByClass) {
+        out.sample(count, withLabel("class", errorClass));
+    }
+    out.family("syncscope_failed_event", "gauge",
+               "1 while the task holds a failed event (stopped on it, waiting for a fix, a resume or a skip).");
+    out.sample(uint64_t{status.failedEvent ? 1U : 0U}, task);
+    out.family("syncscope_upstream_binlog_files", "gauge", "Binlog files the upstream still has (SHOW BINARY LOGS).");
+    out.sample(static_cast<uint64_t>(status.upstreamFiles.size()), task);
+    out.family("syncscope_status_sequence", "counter", "Sequence number of the status snapshot rendered.");
+    out.sample(status.sequence, task);
+    return out.text();
+}
+
+}  // namespace syncscope::control

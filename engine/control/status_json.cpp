@@ -1,0 +1,140 @@
+#include "engine/control/status_json.h"
+
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+
+namespace syncscope::control {
+
+namespace {
+
+constexpr int kMillisPerSecond = 1000;
+
+nlohmann::json optionalTime(const std::optional<task::Clock::time_point>& at) {
+    return at ? nlohmann::json(isoTime(*at)) : nlohmann::json(nullptr);
+}
+
+nlohmann::json rowImagesJson(const std::vector<task::RowImageView>& images) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& image : images) {
+        nlohmann::json values = nlohmann::json::array();
+        for (const auto& value : image.values) {
+            values.push_back(value ? nlohmann::json(*value) : nlohmann::json(nullptr));
+        }
+        out.push_back(std::move(values));
+    }
+    return out;
+}
+
+nlohmann::json failedEventJson(const task::FailedEvent& failed) {
+    return {{"position", pointJson(failed.position)},
+            {"schema", failed.schema},
+            {"table", failed.table},
+            {"operation", failed.operation},
+            {"columns", failed.columns},
+            {"before", rowImagesJson(failed.before)},
+            {"after", rowImagesJson(failed.after)},
+            {"sql", failed.sql},
+            {"error_code", failed.errorCode},
+            {"error_message", failed.errorMessage},
+            {"error_class", failed.errorClass},
+            {"hint", failed.hint}};
+}
+
+nlohmann::json tableJson(const task::TablePointView& table) {
+    return {{"schema", table.schema},
+            {"table", table.table},
+            {"in_memory", pointJson(table.inMemory)},
+            {"persisted", pointJson(table.persisted)},
+            {"ahead_of_global", table.aheadOfGlobal},
+            {"bytes_from_global", table.bytesFromGlobal},
+            {"events_from_global", table.eventsFromGlobal},
+            {"rows_applied", table.rowsApplied},
+            {"last_change", optionalTime(table.lastChange)}};
+}
+
+}  // namespace
+
+std::string dmBinlogText(const task::PointView& point) {
+    return point.known() ? "(" + point.file + ", " + std::to_string(point.pos) + ")" : std::string();
+}
+
+nlohmann::json pointJson(const task::PointView& point) {
+    if (!point.known() && point.gtid.empty()) {
+        return nullptr;
+    }
+    return {{"binlog_name", point.file},
+            {"binlog_pos", point.pos},
+            {"binlog_gtid", point.gtid},
+            {"axis_bytes", point.axis ? nlohmann::json(*point.axis) : nlohmann::json(nullptr)},
+            {"text", point.text()}};
+}
+
+bool isSynced(const task::StatusSnapshot& status) {
+    return status.upstream.known() && status.globalPersisted.known() &&
+           status.upstream.file == status.globalPersisted.file && status.upstream.pos == status.globalPersisted.pos;
+}
+
+std::string isoTime(task::Clock::time_point at) {
+    auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch()).count();
+    std::time_t seconds = static_cast<std::time_t>(millis / kMillisPerSecond);
+    std::tm utc{};
+    gmtime_r(&seconds, &utc);
+    // Room for any int the fields could hold, so that the compiler can prove nothing is cut.
+    constexpr size_t kIsoTimeRoom = 96;
+    char text[kIsoTimeRoom];
+    std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900, utc.tm_mon + 1,
+                  utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, static_cast<int>(millis % kMillisPerSecond));
+    return text;
+}
+
+nlohmann::json statusJson(const task::StatusSnapshot& status) {
+    nlohmann::json files = nlohmann::json::array();
+    for (const auto& file : status.upstreamFiles) {
+        files.push_back({{"name", file.name}, {"size", file.size}});
+    }
+    nlohmann::json tables = nlohmann::json::array();
+    size_t tablesAhead = 0;
+    for (const auto& table : status.tables) {
+        tables.push_back(tableJson(table));
+        tablesAhead += table.aheadOfGlobal ? 1 : 0;
+    }
+    return {
+        {"task", status.taskName},
+        {"source_id", status.sourceId},
+        {"sequence", status.sequence},
+        {"taken_at", isoTime(status.takenAt)},
+        // DM's query-status names.
+        {"stage", task::stageName(status.stage)},
+        {"stage_reason", status.stageReason},
+        {"master_binlog", dmBinlogText(status.upstream)},
+        {"master_binlog_gtid", status.upstream.gtid},
+        {"syncer_binlog", dmBinlogText(status.globalPersisted)},
+        {"syncer_binlog_gtid", status.globalPersisted.gtid},
+        {"seconds_behind_master", static_cast<int64_t>(std::llround(status.lagSeconds))},
+        {"total_events", status.eventsRead},
+        {"total_rows", status.rowsApplied},
+        {"total_rps", static_cast<int64_t>(std::llround(status.totalRowsPerSecond))},
+        {"recent_rps", static_cast<int64_t>(std::llround(status.recentRowsPerSecond))},
+        {"synced", isSynced(status)},
+        // What DM lacks.
+        {"lag_seconds", status.lagSeconds},
+        {"points",
+         {{"upstream", pointJson(status.upstream)},
+          {"read", pointJson(status.read)},
+          {"applied", pointJson(status.applied)},
+          {"global_in_memory", pointJson(status.globalInMemory)},
+          {"global_persisted", pointJson(status.globalPersisted)},
+          {"exit_safe", pointJson(status.exitSafe)}}},
+        {"upstream_files", files},
+        {"tables", tables},
+        {"tables_ahead_of_global", tablesAhead},
+        {"queues", {{"read", status.readQueueDepth}, {"workers", status.workerQueueDepths}}},
+        {"safe_mode", status.safeMode},
+        {"last_flush", {{"at", optionalTime(status.lastFlush)}, {"duration_ms", status.lastFlushMilliseconds}}},
+        {"failed_event", status.failedEvent ? failedEventJson(*status.failedEvent) : nlohmann::json(nullptr)},
+        {"last_error", status.lastError},
+    };
+}
+
+}  // namespace syncscope::control
