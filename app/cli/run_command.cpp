@@ -10,11 +10,15 @@
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include "app/cli/cli_commands.h"
+#include "engine/control/control_server.h"
+#include "engine/control/listen_address.h"
 #include "engine/task/task.h"
 #include "engine/task/task_setup_builder.h"
 
@@ -27,11 +31,19 @@ constexpr long kSignalPollNanoseconds = 200'000'000;
 
 const char* const kRunUsage =
     "Usage: syncscope-cli run TASK.yaml --source SOURCE.yaml [--remove-meta] [--log-dir DIR]\n"
+    "         [--listen HOST:PORT [--token-file F]]\n"
     "Runs the task's sync unit in the foreground. It starts from the persisted checkpoint, else the\n"
     "task's meta, else the upstream's current position. SIGTERM or SIGINT stops it gracefully\n"
     "(checkpoint flushed behind a barrier); an error that needs the DBA prints the failed event and\n"
     "exits 1. Logs go to stderr and DIR/<task>.log (default ./syncscope-logs); operator actions go\n"
-    "to DIR/<task>-audit.jsonl.\n";
+    "to DIR/<task>-audit.jsonl.\n"
+    "--listen serves the HTTP control API on HOST:PORT (127.0.0.1 unless told otherwise):\n"
+    "GET /api/v1/status, GET /metrics, POST /api/v1/{start,pause,resume,stop,skip,resume-from}.\n"
+    "Any address other than loopback needs --token-file F (first line: a token of 16 or more\n"
+    "characters) that every request must carry as 'Authorization: Bearer <token>'. With --listen,\n"
+    "an error that needs the DBA does not end the process: the failed event is printed and the API\n"
+    "keeps serving so that the DBA can resume, skip or resume-from; a stop through the API keeps it\n"
+    "serving too. SIGTERM or SIGINT ends it.\n";
 
 struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
@@ -42,7 +54,23 @@ struct RunOptions {
     std::string sourceFile;
     std::string logDir = "syncscope-logs";
     bool removeMeta = false;
+    std::string listen;
+    std::string tokenFile;
 };
+
+// The first line of the token file, without its line end.
+std::string readToken(const std::string& file) {
+    std::ifstream in(file);
+    if (!in) {
+        throw std::runtime_error("cannot read the token file '" + file + "'");
+    }
+    std::string token;
+    std::getline(in, token);
+    while (!token.empty() && (token.back() == '\r' || token.back() == ' ')) {
+        token.pop_back();
+    }
+    return token;
+}
 
 void setUpLogging(const std::string& logDir, const std::string& taskName) {
     std::filesystem::create_directories(logDir);
@@ -89,6 +117,10 @@ int runTask(std::span<char*> args) {
             options.sourceFile = value("--source");
         } else if (arg == "--log-dir") {
             options.logDir = value("--log-dir");
+        } else if (arg == "--listen") {
+            options.listen = value("--listen");
+        } else if (arg == "--token-file") {
+            options.tokenFile = value("--token-file");
         } else if (arg == "--remove-meta") {
             options.removeMeta = true;
         } else if (!arg.empty() && arg[0] == '-') {
@@ -101,6 +133,9 @@ int runTask(std::span<char*> args) {
     }
     if (options.taskFile.empty() || options.sourceFile.empty()) {
         throw UsageError("run needs TASK.yaml and --source SOURCE.yaml");
+    }
+    if (!options.tokenFile.empty() && options.listen.empty()) {
+        throw UsageError("--token-file needs --listen");
     }
 
     task::TaskConfig taskConfig = task::loadTaskConfig(options.taskFile);
@@ -125,6 +160,18 @@ int runTask(std::span<char*> args) {
                  setup.upstream.describe(), setup.downstream.describe());
 
     task::Task runningTask(setup);
+    std::unique_ptr<control::ControlServer> controlServer;
+    if (!options.listen.empty()) {
+        control::ListenAddress address = control::ListenAddress::parse(options.listen);
+        control::ControlServerOptions serverOptions{address.host, address.port, {}, {}};
+        if (!options.tokenFile.empty()) {
+            serverOptions.token = readToken(options.tokenFile);
+        }
+        serverOptions.secrets = {setup.upstream.password, setup.downstream.password};
+        controlServer = std::make_unique<control::ControlServer>(runningTask, serverOptions);
+        std::cerr << "syncscope-cli run: control API on " << controlServer->url() << '\n';
+    }
+    bool failureShown = false;
     task::CommandResult started = runningTask.start();
     if (!started.accepted) {
         std::cerr << "syncscope-cli run: " << started.reason << '\n';
@@ -138,6 +185,17 @@ int runTask(std::span<char*> args) {
             runningTask.stop();
             runningTask.waitUntilStopped();
             return kExitOk;
+        }
+        if (controlServer) {
+            // The DBA steers through the API: show each failure once and keep serving.
+            bool waiting = runningTask.waitingForDba();
+            if (waiting && !failureShown) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(2 * kSignalPollNanoseconds / 1'000'000));
+                printFailedEvent(*runningTask.status());
+                std::cerr << "  waiting for the DBA on " << controlServer->url() << " (resume, skip, stop)\n";
+            }
+            failureShown = waiting;
+            continue;
         }
         if (runningTask.waitingForDba()) {
             // Let the publisher catch the failed event before it is printed.
