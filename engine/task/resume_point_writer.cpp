@@ -57,4 +57,10 @@ void writeResumePoint(const TaskSetup& setup, const ResumeTarget& target) {
     table.flush(setup.sourceId, {}, point, exitSafe);
 }
 
+void removeTaskMeta(const TaskSetup& setup) {
+    auto connection = apply::connectDownstream(setup.downstream);
+    checkpoint::CheckpointTable table(*connection, setup.metaSchema, setup.taskName);
+    table.removeMeta(setup.sourceId);
+}
+
 }  // namespace syncscope::task

@@ -16,5 +16,7 @@ std::string validateResumeTarget(const ResumeTarget& target);
 std::string describeResumeTarget(const ResumeTarget& target);
 // Writes the new checkpoint in one transaction. Throws with the downstream's error.
 void writeResumePoint(const TaskSetup& setup, const ResumeTarget& target);
+// --remove-meta: deletes this task's checkpoint rows of its source, so it starts from its meta.
+void removeTaskMeta(const TaskSetup& setup);
 
 }  // namespace syncscope::task

@@ -34,6 +34,41 @@ bool atOrBefore(const Location& event, const Location& limit) {
     return order == PositionOrder::Before || order == PositionOrder::Same || order == PositionOrder::Incomparable;
 }
 
+constexpr const char* kFlushAtStop = "stop";
+
+// The later of two locations; `a` when they cannot be ordered or `b` is empty.
+Location latest(const Location& a, const Location& b) {
+    if (a.isEmpty()) {
+        return b;
+    }
+    return !b.isEmpty() && b.compare(a) == PositionOrder::After ? b : a;
+}
+
+// What a DDL that already ran answers when it runs again: exists / does not exist / duplicate name.
+bool isAlreadyAppliedDdlError(int code) {
+    constexpr int kDatabaseExists = 1007;
+    constexpr int kDatabaseMissing = 1008;
+    constexpr int kTableExists = 1050;
+    constexpr int kTableMissing = 1051;
+    constexpr int kDuplicateColumn = 1060;
+    constexpr int kDuplicateKeyName = 1061;
+    constexpr int kCannotDropField = 1091;
+    constexpr int kNoSuchTable = 1146;
+    switch (code) {
+        case kDatabaseExists:
+        case kDatabaseMissing:
+        case kTableExists:
+        case kTableMissing:
+        case kDuplicateColumn:
+        case kDuplicateKeyName:
+        case kCannotDropField:
+        case kNoSuchTable:
+            return true;
+        default:
+            return false;
+    }
+}
+
 }  // namespace
 
 SyncPipeline::SyncPipeline(const TaskSetup& setup, checkpoint::CheckpointTracker& tracker)
@@ -158,7 +193,7 @@ SessionOutcome SyncPipeline::run(const std::optional<SkipRequest>& skip, const s
         }
         // A graceful end: persist what has committed (the current transaction, if cut short, is
         // read again from the global point next time).
-        flush("stop");
+        flush(kFlushAtStop);
         return {};
     } catch (const SessionFailure& failure) {
         return failure.outcome;
@@ -326,6 +361,7 @@ void SyncPipeline::onRows(const binlog::Event& event, const binlog::RowsEvent& r
         }
     }
     transactionTablePoints_[table] = at;
+    lastDispatched_ = at;
 }
 
 void SyncPipeline::onDdl(const binlog::Event& event, const binlog::QueryEvent& query) {
@@ -348,6 +384,9 @@ void SyncPipeline::onDdl(const binlog::Event& event, const binlog::QueryEvent& q
         if (!barrier.ok()) {
             failWith(*barrier.failure);
         }
+        raiseExitSafeMarkPast(at.position());
+        lastDispatched_ = at;
+        bool alreadyApplied = false;
         try {
             std::unique_ptr<sql::Statement> statement(control_->createStatement());
             if (!plan.defaultSchema.empty()) {
@@ -355,17 +394,26 @@ void SyncPipeline::onDdl(const binlog::Event& event, const binlog::QueryEvent& q
             }
             statement->execute(plan.sql);
         } catch (const sql::SQLException& e) {
-            SessionFailure failure{
-                failureOutcome("DDL failed downstream at " + at.toString() + ": " + e.what() + " [" +
-                                   std::to_string(e.getErrorCode()) + "]: " + plan.sql,
-                               apply::classifyDownstreamError(e.getErrorCode()) == apply::ErrorClass::Retryable)};
-            failure.outcome.failedTransactionStart = transactionStart_.isEmpty()
-                                                         ? binlog::BinlogPosition(at.position().file(), event.pos)
-                                                         : transactionStart_;
-            failure.outcome.failedEvent = ddlFailedEvent(at, query, plan.sql, e.getErrorCode(), e.what());
-            throw failure;
+            if (atOrBefore(at, safeModeUntil_) && isAlreadyAppliedDdlError(e.getErrorCode())) {
+                // Inside the safe-mode window this DDL may have been applied before an unclean stop.
+                spdlog::warn("task {}: DDL at {} was applied before the last stop ({}); going on: {}", setup_.taskName,
+                             at.toString(), e.what(), plan.sql);
+                alreadyApplied = true;
+            } else {
+                SessionFailure failure{
+                    failureOutcome("DDL failed downstream at " + at.toString() + ": " + e.what() + " [" +
+                                       std::to_string(e.getErrorCode()) + "]: " + plan.sql,
+                                   apply::classifyDownstreamError(e.getErrorCode()) == apply::ErrorClass::Retryable)};
+                failure.outcome.failedTransactionStart = transactionStart_.isEmpty()
+                                                             ? binlog::BinlogPosition(at.position().file(), event.pos)
+                                                             : transactionStart_;
+                failure.outcome.failedEvent = ddlFailedEvent(at, query, plan.sql, e.getErrorCode(), e.what());
+                throw failure;
+            }
         }
-        spdlog::info("task {}: applied DDL at {}: {}", setup_.taskName, at.toString(), plan.sql);
+        if (!alreadyApplied) {
+            spdlog::info("task {}: applied DDL at {}: {}", setup_.taskName, at.toString(), plan.sql);
+        }
         for (const auto& table : plan.tables) {
             schemas_->forgetTable({table.schema, table.table});
         }
@@ -400,16 +448,18 @@ void SyncPipeline::flush(const char* why) {
     if (!barrier.ok()) {
         failWith(*barrier.failure);
     }
-    checkpoint::FlushPlan plan = tracker_.planFlush(exitSafeMark_);
-    if (!inTransaction_ || std::string(why) != "stop") {
-        checkpointTable_->flush(setup_.sourceId, plan);
-    } else {
-        // Stopping in the middle of a transaction: the global point in memory is the end of the last
-        // complete one, which is what the plan holds; table points of the cut transaction were never
-        // moved (they move at the transaction's end).
-        checkpointTable_->flush(setup_.sourceId, plan);
+    binlog::Location exitSafe = exitSafeMark_;
+    if (std::string_view(why) == kFlushAtStop) {
+        // Nothing past the last dispatched event was applied by this session; an earlier, unclean one
+        // may have applied up to the mark it started with. Safe mode needs to cover no more than that.
+        exitSafe = latest(latest(tracker_.globalInMemory(), lastDispatched_), safeModeUntil_);
     }
+    // The global point in memory is the end of the last complete transaction; table points of a
+    // transaction cut short were never moved (they move at the transaction's end).
+    checkpoint::FlushPlan plan = tracker_.planFlush(exitSafe);
+    checkpointTable_->flush(setup_.sourceId, plan);
     tracker_.markPersisted(plan);
+    exitSafeMark_ = exitSafe;
     lastFlush_ = Steady::now();
     // Changes dispatched before this flush are committed: their transaction starts are no longer needed.
     transactionStarts_.erase(transactionStarts_.begin(), transactionStarts_.lower_bound(transactionSeq_));

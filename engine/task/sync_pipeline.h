@@ -110,6 +110,7 @@ private:
 
     binlog::Location safeModeUntil_;  // the exit-safe mark persisted when the session started
     bool inSafeMode_ = false;
+    binlog::Location lastDispatched_;  // the last rows event or DDL handed to the workers
     binlog::Location exitSafeMark_;
     std::chrono::steady_clock::time_point lastFlush_;
     uint32_t lastEventTimestamp_ = 0;

@@ -271,9 +271,9 @@ void Task::runOneSession(std::unique_lock<std::mutex>& lock) {
     lock.unlock();
 
     SessionOutcome outcome;
-    if (!applyPendingResumeFrom()) {
+    if (std::string problem = applyPendingResumeFrom(); !problem.empty()) {
         outcome.kind = SessionOutcome::Kind::Failed;
-        outcome.message = "resume-from failed; see the log";
+        outcome.message = problem;
     } else {
         auto session = std::make_shared<SyncSession>(setup_, tracker_);
         lock.lock();
@@ -312,21 +312,31 @@ void Task::waitBeforeRetry(std::unique_lock<std::mutex>& lock) {
     wake_.wait_for(lock, delay, [this] { return wanted_ != Wanted::Running; });
 }
 
-bool Task::applyPendingResumeFrom() {
+std::string Task::applyPendingResumeFrom() {
+    if (setup_.removeMeta) {
+        try {
+            audit("remove-meta", "(removed)");
+            removeTaskMeta(setup_);
+            spdlog::warn("task {}: removed the checkpoint rows of source {} (--remove-meta)", setup_.taskName,
+                         setup_.sourceId);
+            setup_.removeMeta = false;  // once: later sessions resume from what they persist
+        } catch (const std::exception& e) {
+            return std::string("--remove-meta failed: ") + e.what();
+        }
+    }
     std::optional<ResumeTarget> target;
     {
         std::lock_guard lock(mutex_);
         target = std::exchange(pendingResumeFrom_, std::nullopt);
     }
     if (!target) {
-        return true;
+        return {};
     }
     try {
         writeResumePoint(setup_, *target);
-        return true;
+        return {};
     } catch (const std::exception& e) {
-        spdlog::error("task {}: resume-from {}: {}", setup_.taskName, describeResumeTarget(*target), e.what());
-        return false;
+        return "resume-from " + describeResumeTarget(*target) + " failed: " + e.what();
     }
 }
 

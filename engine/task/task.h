@@ -51,7 +51,7 @@ private:
 
     void threadMain();
     void runOneSession(std::unique_lock<std::mutex>& lock);
-    bool applyPendingResumeFrom();
+    std::string applyPendingResumeFrom();  // empty when done; else what failed
     void waitBeforeRetry(std::unique_lock<std::mutex>& lock);
     void setStage(Stage stage, const std::string& reason, bool isError = false);
     void interruptSession();

@@ -7,11 +7,11 @@
 #include <QTemporaryDir>
 
 #include <chrono>
-#include <fstream>
 #include <thread>
 
 #include "engine/common/server_settings.h"
 #include "engine/source/upstream_connection.h"
+#include "tests/support/task_files.h"
 #include "tests/support/test_env.h"
 
 using syncscope::source::UpstreamConnection;
@@ -47,31 +47,25 @@ private:
 
     void writeFiles(bool gtidMode, const std::string& binlogName, uint64_t binlogPos, const std::string& gtid) {
         taskName_ = gtidMode ? QStringLiteral("foo-task-gtid") : QStringLiteral("foo-task-pos");
-        auto up = syncscope::test::upstreamReplication();
-        auto down = syncscope::test::downstreamRoot();
-        taskFile_ = dir_.filePath(taskName_ + ".yaml");
-        sourceFile_ = dir_.filePath(taskName_ + "-source.yaml");
-        std::ofstream task(taskFile_.toStdString());
-        task << "name: " << taskName_.toStdString() << "\n"
-             << "task-mode: incremental\n"
-             << "target-database: {host: \"127.0.0.1\", port: " << down.port << ", user: \"" << down.user
-             << "\", password: \"" << down.password << "\"}\n"
-             << "mysql-instances:\n"
-             << "  - source-id: \"mysql-3306\"\n"
-             << "    meta: {binlog-name: \"" << binlogName << "\", binlog-pos: " << binlogPos << ", binlog-gtid: \""
-             << gtid << "\"}\n"
-             << "    block-allow-list: \"ba-rule1\"\n"
-             << "    syncer: {checkpoint-flush-interval: 1, enable-gtid: " << (gtidMode ? "true" : "false") << "}\n"
-             << "    filter-rules: [\"filter-rule-1\"]\n"
-             << "block-allow-list:\n"
-             << "  ba-rule1: {do-dbs: [\"test\"]}\n"
-             << "filters:\n"
-             << "  filter-rule-1: {schema-pattern: \"test\", table-pattern: \"test1\", events: [\"all ddl\"], "
-                "action: Ignore}\n";
-        std::ofstream source(sourceFile_.toStdString());
-        source << "source-id: \"mysql-3306\"\nflavor: mariadb\nenable-gtid: " << (gtidMode ? "true" : "false")
-               << "\nfrom: {host: \"127.0.0.1\", port: " << up.port << ", user: \"" << up.user << "\", password: \""
-               << up.password << "\"}\n";
+        // The task of the DM bug report, pointed at the private pair.
+        syncscope::test::TaskFileOptions options;
+        options.name = taskName_.toStdString();
+        options.binlogName = binlogName;
+        options.binlogPos = binlogPos;
+        options.binlogGtid = gtid;
+        options.gtidMode = gtidMode;
+        options.instanceExtra =
+            "    block-allow-list: \"ba-rule1\"\n"
+            "    filter-rules: [\"filter-rule-1\"]\n";
+        options.topLevelExtra =
+            "block-allow-list:\n"
+            "  ba-rule1: {do-dbs: [\"test\"]}\n"
+            "filters:\n"
+            "  filter-rule-1: {schema-pattern: \"test\", table-pattern: \"test1\", events: [\"all ddl\"], "
+            "action: Ignore}\n";
+        auto files = syncscope::test::writeTaskFiles(dir_.path().toStdString(), options);
+        taskFile_ = QString::fromStdString(files.task);
+        sourceFile_ = QString::fromStdString(files.source);
     }
 
     QStringList runArgs() const {

@@ -1,0 +1,31 @@
+// DM-format task and source files pointed at the private MariaDB pair, for tests that run the engine
+// through `syncscope-cli run` or load the files themselves.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace syncscope::test {
+
+struct TaskFileOptions {
+    std::string name;
+    std::string binlogName;  // meta
+    uint64_t binlogPos = 4;
+    std::string binlogGtid;
+    bool gtidMode = false;
+    int workerCount = 4;
+    int flushIntervalSeconds = 1;
+    // Extra YAML for the mysql-instances entry and the top level (e.g. the DM scenario's rules).
+    std::string instanceExtra;
+    std::string topLevelExtra;
+};
+
+struct TaskFiles {
+    std::string task;
+    std::string source;
+};
+
+// Writes <dir>/<name>.yaml and <dir>/<name>-source.yaml (source-id "mysql-3306").
+TaskFiles writeTaskFiles(const std::string& dir, const TaskFileOptions& options);
+
+}  // namespace syncscope::test
