@@ -57,7 +57,7 @@ public:
         return *this;
     }
     const std::string& data() const { return data_; }
-    operator std::string() const { return data_; }        // NOLINT: builder convenience
+    operator std::string() const { return data_; }       // NOLINT: builder convenience
     operator std::string_view() const { return data_; }  // NOLINT: builder convenience
 
 private:
