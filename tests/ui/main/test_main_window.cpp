@@ -1,29 +1,197 @@
-// The main window opens offscreen, says that no task is open, and is saved as a screenshot for review.
+// The main window offscreen, driven by a TaskControl that behaves like the engine (SimulatedTask; the
+// real engine is wired to the GUI by another test later): controls follow the stage, the failed-event
+// panel shows the row and the missing column and clears when the task runs again, Retry fails until the
+// cause is fixed, and the screenshots for review are saved (running task, failed event, flagged table).
 #include <QtTest>
 
+#include <QAction>
+#include <QCheckBox>
 #include <QLabel>
 #include <QMenuBar>
+#include <QPushButton>
+#include <QStackedWidget>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTableWidget>
 
 #include "tests/support/test_env.h"
+#include "tests/ui/support/simulated_task.h"
+#include "ui/engine/engine_adapter.h"
 #include "ui/main/main_window.h"
+#include "ui/main/task_actions.h"
+#include "ui/main/task_view.h"
+#include "ui/models/table_checkpoint_filter_proxy.h"
+#include "ui/models/table_checkpoint_model.h"
+#include "ui/pages/failed_event_panel.h"
+#include "ui/pages/status_header.h"
+#include "ui/pages/table_checkpoints_page.h"
+#include "ui/widgets/stage_badge.h"
+
+using namespace syncscope::ui;
+using syncscope::task::Stage;
+using syncscope::test::SimulatedTask;
+
+namespace {
+QString screenshotPath(const char* name) {
+    return QString::fromStdString(syncscope::test::outputDir("ui")) + "/" + name;
+}
+
+void settle(MainWindow& window) {
+    window.adapter()->refreshNow();
+    QTRY_COMPARE(window.adapter()->commandsInFlight(), 0);
+    window.adapter()->refreshNow();
+    QTest::qWait(50);
+}
+}  // namespace
 
 class MainWindowTest : public QObject {
     Q_OBJECT
 
 private slots:
-    void emptyWindowOpensAndIsSavedAsScreenshot() {
-        syncscope::ui::MainWindow window;
+    void initTestCase() {
+        QCoreApplication::setOrganizationName(QStringLiteral("SyncScopeTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("test_main_window"));
+    }
+
+    void emptyWindowSaysNoTaskIsOpen() {
+        MainWindow window;
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QCOMPARE(window.windowTitle(), QStringLiteral("SyncScope"));
         QVERIFY(!window.menuBar()->actions().isEmpty());
-        auto* welcome = qobject_cast<QLabel*>(window.centralWidget());
+        auto* stack = qobject_cast<QStackedWidget*>(window.centralWidget());
+        QVERIFY(stack != nullptr);
+        auto* welcome = qobject_cast<QLabel*>(stack->currentWidget());
         QVERIFY(welcome != nullptr);
         QVERIFY(welcome->text().contains(QStringLiteral("No task is open")));
+        for (QAction* action : window.actions()->all()) {
+            QVERIFY2(!action->isEnabled(), qPrintable(action->text()));
+            QVERIFY(!action->toolTip().isEmpty());
+        }
+        QVERIFY(window.grab().save(screenshotPath("main_window_empty.png")));
+    }
 
-        QString path = QString::fromStdString(syncscope::test::outputDir("ui")) + "/main_window_empty.png";
-        QVERIFY(window.grab().save(path));
-        QVERIFY(QFileInfo(path).size() > 0);
+    void controlsFollowTheStage() {
+        auto task = std::make_shared<SimulatedTask>(6);
+        MainWindow window;
+        window.attachTask(task, {QStringLiteral("/tmp/orders.yaml"), QStringLiteral("/tmp/source.yaml"), {}});
+        TaskActions* actions = window.actions();
+        QVERIFY(actions->start()->isEnabled());
+        QVERIFY(!actions->pause()->isEnabled());
+        QCOMPARE(window.taskView()->header()->badge()->text(), QStringLiteral("New"));
+        actions->start()->trigger();
+        settle(window);
+        QCOMPARE(task->stage(), Stage::Running);
+        QVERIFY(!actions->start()->isEnabled());
+        QVERIFY(actions->pause()->isEnabled());
+        QVERIFY(actions->stop()->isEnabled());
+        QCOMPARE(window.taskView()->header()->badge()->text(), QStringLiteral("Running"));
+        actions->pause()->trigger();
+        settle(window);
+        QCOMPARE(task->stage(), Stage::Paused);
+        QVERIFY(actions->resume()->isEnabled());
+        QVERIFY(actions->resumeFrom()->isEnabled());
+        actions->resume()->trigger();
+        settle(window);
+        QCOMPARE(task->stage(), Stage::Running);
+        actions->stop()->trigger();
+        settle(window);
+        QCOMPARE(task->stage(), Stage::Stopped);
+        QVERIFY(actions->start()->isEnabled());
+        QVERIFY(window.recentTasks().first().startsWith(QStringLiteral("/tmp/orders.yaml")));
+    }
+
+    void runningTaskWithAFlaggedTableIsSavedAsScreenshots() {
+        auto task = std::make_shared<SimulatedTask>(40);
+        MainWindow window;
+        window.resize(1280, 800);
+        window.attachTask(task, {QStringLiteral("/tmp/orders.yaml"), QStringLiteral("/tmp/source.yaml"), {}});
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.actions()->start()->trigger();
+        settle(window);
+        for (int tick = 0; tick < 4; ++tick) {
+            task->advance(90000, 1200);
+            task->flush();
+            window.adapter()->refreshNow();
+        }
+        task->advance(40000, 800);  // in memory ahead of what is persisted
+        task->putTableAhead(3, 2400, 12);
+        settle(window);
+        TaskView* view = window.taskView();
+        QCOMPARE(view->tableModel()->rowCount(), 40);
+        QCOMPARE(view->tableModel()->aheadCount(), 1);
+        QVERIFY(view->header()->lagText() != QStringLiteral("-"));
+        QVERIFY(window.grab().save(screenshotPath("running_task.png")));
+
+        view->tablesPage()->onlyAnomaliesSwitch()->setChecked(true);
+        QCOMPARE(view->tablesPage()->proxy()->rowCount(), 1);
+        const QModelIndex flagged = view->tablesPage()->proxy()->index(0, TableCheckpointModel::TableColumn);
+        QCOMPARE(flagged.data().toString(), QStringLiteral("t3"));
+        QVERIFY(flagged.data(Qt::ToolTipRole).toString().contains(QStringLiteral("skips 12 event(s)")));
+        const QString csv = view->tablesPage()->visibleRowsCsv();
+        QVERIFY2(csv.contains(QStringLiteral("shop,t3,")), qPrintable(csv));
+        QVERIFY2(csv.contains(QStringLiteral(",2400,12,")), qPrintable(csv));
+        view->tablesPage()->onlyAnomaliesSwitch()->setChecked(false);
+        view->tablesPage()->view()->sortByColumn(TableCheckpointModel::BytesFromGlobalColumn, Qt::DescendingOrder);
+        QCOMPARE(view->tablesPage()->proxy()->index(0, TableCheckpointModel::TableColumn).data().toString(),
+                 QStringLiteral("t3"));
+        QVERIFY(window.grab().save(screenshotPath("flagged_checkpoint_table.png")));
+    }
+
+    void failedEventPanelShowsTheRowRetriesAndClears() {
+        auto task = std::make_shared<SimulatedTask>(8);
+        MainWindow window;
+        window.resize(1280, 800);
+        window.attachTask(task);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.actions()->start()->trigger();
+        settle(window);
+        task->advance(60000, 300);
+        task->flush();
+        task->fail(SimulatedTask::missingColumnEvent());
+        settle(window);
+        TaskView* view = window.taskView();
+        FailedEventPanel* panel = view->failedEventPanel();
+        QVERIFY(view->failedEventShown());
+        QCOMPARE(view->tabs()->currentWidget(), panel);
+        QCOMPARE(view->header()->badge()->text(), QStringLiteral("Error"));
+        QCOMPARE(panel->rowsTable()->columnCount(), 4);
+        QCOMPARE(panel->rowsTable()->horizontalHeaderItem(3)->text(), QStringLiteral("note"));
+        QCOMPARE(panel->rowsTable()->item(0, 0)->text(), QStringLiteral("1042"));
+        QCOMPARE(panel->rowsTable()->item(0, 3)->text(), QStringLiteral("NULL"));
+        QVERIFY(panel->detailsText().contains(QStringLiteral("Unknown column 'note'")));
+        QVERIFY(panel->detailsText().contains(QStringLiteral("ADD COLUMN `note`")));
+        QCOMPARE(panel->skipConfirmationText(), QStringLiteral("shop.orders"));
+        QVERIFY(window.actions()->skip()->isEnabled());
+        QVERIFY(window.grab().save(screenshotPath("failed_event_panel.png")));
+
+        panel->retryButton()->click();  // the cause is not fixed: it fails again
+        settle(window);
+        QCOMPARE(task->stage(), Stage::Error);
+        QVERIFY(view->failedEventShown());
+
+        task->fixCause();
+        panel->retryButton()->click();
+        settle(window);
+        QCOMPARE(task->stage(), Stage::Running);
+        QVERIFY(!view->failedEventShown());
+        QVERIFY(!panel->hasEvent());
+        QCOMPARE(task->skips(), 0);
+    }
+
+    void closingWithARunningTaskStopsItFirst() {
+        auto task = std::make_shared<SimulatedTask>(2);
+        MainWindow window;
+        window.attachTask(task);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.actions()->start()->trigger();
+        settle(window);
+        QVERIFY(!window.close());  // refused for now: the task is stopping
+        QTRY_COMPARE(task->stage(), Stage::Stopped);
+        QTRY_VERIFY(!window.isVisible());
     }
 };
 

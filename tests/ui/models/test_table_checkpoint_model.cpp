@@ -1,0 +1,204 @@
+// The table checkpoint model and its proxy, fed with real status snapshots: every sequence passes
+// QAbstractItemModelTester, unchanged rows emit nothing and changed rows one dataChanged, sorting is on
+// numbers, the anomaly switch keeps flagged tables only, and an ahead row says what a resume would skip.
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QtTest>
+
+#include "ui/models/checkpoint_anomaly.h"
+#include "ui/models/table_checkpoint_filter_proxy.h"
+#include "ui/models/table_checkpoint_model.h"
+
+Q_DECLARE_METATYPE(std::vector<uint64_t>)
+
+using syncscope::task::StatusSnapshot;
+using syncscope::task::TablePointView;
+using namespace syncscope::ui;
+
+namespace {
+
+constexpr uint64_t kFileSize = 1000000;
+
+syncscope::task::PointView at(uint64_t axis) {
+    syncscope::task::PointView point;
+    point.file = "mysql-bin.00000" + std::to_string(axis / kFileSize + 1);
+    point.pos = axis % kFileSize;
+    point.gtid = "0-1-" + std::to_string(axis);
+    point.axis = axis;
+    return point;
+}
+
+// A snapshot with one table per entry of persisted points; the global point is persisted at 1,500,000.
+std::shared_ptr<StatusSnapshot> snapshotWith(const std::vector<uint64_t>& persisted,
+                                             const std::vector<uint64_t>& rows = {}) {
+    auto snapshot = std::make_shared<StatusSnapshot>();
+    snapshot->upstreamFiles = {{"mysql-bin.000001", kFileSize}, {"mysql-bin.000002", kFileSize}};
+    snapshot->upstream = at(2 * kFileSize - 1);
+    snapshot->globalPersisted = at(1500000);
+    for (size_t i = 0; i < persisted.size(); ++i) {
+        TablePointView table;
+        table.schema = "shop";
+        table.table = "t" + std::to_string(i);
+        table.inMemory = at(persisted[i]);
+        table.persisted = at(persisted[i]);
+        table.bytesFromGlobal = int64_t(persisted[i]) - 1500000;
+        table.aheadOfGlobal = persisted[i] > 1500000;
+        table.eventsFromGlobal = table.aheadOfGlobal ? 5 : 0;
+        table.rowsApplied = i < rows.size() ? rows[i] : 0;
+        snapshot->tables.push_back(table);
+    }
+    return snapshot;
+}
+
+QStringList column(const QAbstractItemModel& model, int columnIndex) {
+    QStringList values;
+    for (int row = 0; row < model.rowCount(); ++row) {
+        values << model.index(row, columnIndex).data().toString();
+    }
+    return values;
+}
+
+}  // namespace
+
+class TableCheckpointModelTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void everySnapshotSequencePassesTheModelTester() {
+        TableCheckpointModel model;
+        TableCheckpointFilterProxy proxy;
+        proxy.setSourceModel(&model);
+        QAbstractItemModelTester sourceTester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        proxy.sort(TableCheckpointModel::BytesFromGlobalColumn);
+        model.setSnapshot(snapshotWith({1000, 2000, 3000}));
+        QCOMPARE(model.rowCount(), 3);
+        model.setSnapshot(snapshotWith({1000, 2500, 1600000}));
+        model.setSnapshot(snapshotWith({10}));
+        QCOMPARE(model.rowCount(), 1);
+        proxy.setOnlyAnomalies(true);
+        model.setSnapshot(snapshotWith({10, 1700000, 20}));
+        QCOMPARE(proxy.rowCount(), 1);
+        model.setSnapshot(nullptr);
+        QCOMPARE(model.rowCount(), 0);
+        QCOMPARE(proxy.rowCount(), 0);
+    }
+
+    void unchangedRowsEmitNothingAndChangedRowsOneDataChanged() {
+        TableCheckpointModel model;
+        model.setSnapshot(snapshotWith({1000, 2000, 3000, 4000}, {1, 2, 3, 4}));
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+
+        auto result = model.setSnapshot(snapshotWith({1000, 2000, 3000, 4000}, {1, 2, 3, 4}));
+        QCOMPARE(result.changedRows, 0);
+        QCOMPARE(changed.count(), 0);
+
+        result = model.setSnapshot(snapshotWith({1000, 2100, 3100, 4000}, {1, 2, 3, 4}));
+        QCOMPARE(result.changedRows, 2);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(changed.at(0).at(0).toModelIndex().row(), 1);
+        QCOMPARE(changed.at(0).at(1).toModelIndex().row(), 2);
+        QCOMPARE(reset.count(), 0);
+
+        result = model.setSnapshot(snapshotWith({1000, 2100, 3100}));
+        QVERIFY(result.reset);
+        QCOMPARE(reset.count(), 1);
+    }
+
+    void sortsByNumbersNotStrings_data() {
+        QTest::addColumn<int>("sortColumn");
+        QTest::addColumn<std::vector<uint64_t>>("persisted");
+        QTest::addColumn<std::vector<uint64_t>>("rows");
+        QTest::addColumn<QStringList>("expectedTables");
+        // As strings "9" > "10" > "100"; as numbers the order is 9, 10, 100, 1000.
+        QTest::addRow("rows applied") << int(TableCheckpointModel::RowsAppliedColumn)
+                                      << std::vector<uint64_t>{1, 2, 3, 4} << std::vector<uint64_t>{100, 9, 1000, 10}
+                                      << QStringList{"t1", "t3", "t0", "t2"};
+        QTest::addRow("bytes from global, negative first")
+            << int(TableCheckpointModel::BytesFromGlobalColumn)
+            << std::vector<uint64_t>{1500009, 1499000, 1500100, 1500010} << std::vector<uint64_t>{}
+            << QStringList{"t1", "t0", "t3", "t2"};
+        QTest::addRow("persisted point across files")
+            << int(TableCheckpointModel::PersistedColumn) << std::vector<uint64_t>{1000090, 999999, 90, 1000100}
+            << std::vector<uint64_t>{} << QStringList{"t2", "t1", "t0", "t3"};
+    }
+
+    void sortsByNumbersNotStrings() {
+        QFETCH(int, sortColumn);
+        QFETCH(std::vector<uint64_t>, persisted);
+        QFETCH(std::vector<uint64_t>, rows);
+        QFETCH(QStringList, expectedTables);
+        TableCheckpointModel model;
+        TableCheckpointFilterProxy proxy;
+        proxy.setSourceModel(&model);
+        model.setSnapshot(snapshotWith(persisted, rows));
+        proxy.sort(sortColumn, Qt::AscendingOrder);
+        QCOMPARE(column(proxy, TableCheckpointModel::TableColumn), expectedTables);
+    }
+
+    void onlyAnomaliesKeepsFlaggedTables_data() {
+        QTest::addColumn<bool>("onlyAnomalies");
+        QTest::addColumn<QString>("nameFilter");
+        QTest::addColumn<QStringList>("expectedTables");
+        QTest::addRow("everything") << false << QString() << QStringList{"t0", "t1", "t2", "t3", "purged"};
+        QTest::addRow("only anomalies") << true << QString() << QStringList{"t1", "t3", "purged"};
+        QTest::addRow("anomalies named t3") << true << QStringLiteral("SHOP.T3") << QStringList{"t3"};
+        QTest::addRow("name only") << false << QStringLiteral("t2") << QStringList{"t2"};
+    }
+
+    void onlyAnomaliesKeepsFlaggedTables() {
+        QFETCH(bool, onlyAnomalies);
+        QFETCH(QString, nameFilter);
+        QFETCH(QStringList, expectedTables);
+        // t1 ahead of the global point, t3 beyond the upstream (and ahead), "purged" in a purged file.
+        auto snapshot = snapshotWith({1000, 1600000, 20, 2500000});
+        TablePointView purged;
+        purged.schema = "shop";
+        purged.table = "purged";
+        purged.persisted.file = "mysql-bin.000000";
+        purged.persisted.pos = 4;
+        snapshot->tables.push_back(purged);
+        snapshot->tables[3].aheadOfGlobal = false;  // flagged only as beyond the upstream
+        TableCheckpointModel model;
+        TableCheckpointFilterProxy proxy;
+        proxy.setSourceModel(&model);
+        model.setSnapshot(snapshot);
+        proxy.setOnlyAnomalies(onlyAnomalies);
+        proxy.setNameFilter(nameFilter);
+        QCOMPARE(column(proxy, TableCheckpointModel::TableColumn), expectedTables);
+        QCOMPARE(model.anomalyCount(), 3);
+        QCOMPARE(model.aheadCount(), 1);
+        QCOMPARE(model.index(3, TableCheckpointModel::FlagColumn).data().toString(), QStringLiteral("beyond upstream"));
+        QCOMPARE(model.index(4, TableCheckpointModel::FlagColumn).data().toString(), QStringLiteral("file purged"));
+    }
+
+    void aheadRowIsColouredIconedAndSaysWhatAResumeSkips() {
+        TableCheckpointModel model;
+        model.setSnapshot(snapshotWith({1000, 1500334}));
+        const QModelIndex normal = model.index(0, TableCheckpointModel::FlagColumn);
+        const QModelIndex ahead = model.index(1, TableCheckpointModel::FlagColumn);
+        QVERIFY(!normal.data(TableCheckpointModel::AheadOfGlobalRole).toBool());
+        QVERIFY(ahead.data(TableCheckpointModel::AheadOfGlobalRole).toBool());
+        QCOMPARE(ahead.data().toString(), QStringLiteral("ahead of global"));
+        QVERIFY(ahead.data(Qt::BackgroundRole).value<QColor>().isValid());
+        QVERIFY(!normal.data(Qt::BackgroundRole).isValid());
+        QVERIFY(!ahead.data(Qt::DecorationRole).value<QIcon>().isNull());
+        const QString tooltip = model.index(1, TableCheckpointModel::TableColumn).data(Qt::ToolTipRole).toString();
+        QVERIFY2(tooltip.contains(QStringLiteral("`shop`.`t1` is ahead of the global checkpoint")),
+                 qPrintable(tooltip));
+        QVERIFY2(tooltip.contains(QStringLiteral("mysql-bin.000002:500334")), qPrintable(tooltip));
+        QVERIFY2(tooltip.contains(QStringLiteral("skips 5 event(s) of this table between mysql-bin.000002:500000 and "
+                                                 "mysql-bin.000002:500334")),
+                 qPrintable(tooltip));
+        QVERIFY2(tooltip.contains(QStringLiteral("334 bytes")), qPrintable(tooltip));
+        QVERIFY(tooltip.contains(QStringLiteral("lost without an error")));
+        QCOMPARE(model.index(1, TableCheckpointModel::BytesFromGlobalColumn).data(TableCheckpointModel::SortRole),
+                 QVariant(qlonglong(334)));
+        QCOMPARE(model.index(1, TableCheckpointModel::BytesFromGlobalColumn).data(TableCheckpointModel::ExportRole),
+                 QVariant(QStringLiteral("334")));
+    }
+};
+
+QTEST_MAIN(TableCheckpointModelTest)
+#include "test_table_checkpoint_model.moc"
