@@ -12,6 +12,10 @@ namespace syncscope::task {
 
 namespace {
 
+// Deeper than any real task file; only a self-referencing alias gets there.
+constexpr int kMaxNesting = 64;
+constexpr std::string_view kMergeKey = "<<";
+
 // How far apart two spellings may be for "did you mean" (catches a typo or a swapped dash).
 constexpr size_t kSuggestionDistance = 2;
 
@@ -85,6 +89,41 @@ int ConfigReader::lineOf(const YAML::Node& node) {
         return 0;
     const YAML::Mark mark = node.Mark();
     return mark.line < 0 ? 0 : mark.line + 1;
+}
+
+void ConfigReader::expandMergeKeys(YAML::Node node, int depth) const {
+    if (depth > kMaxNesting)
+        fail(node, "", "nested too deeply (an alias that refers to itself?)");
+    if (node.IsSequence()) {
+        for (auto item : node)
+            expandMergeKeys(item, depth + 1);
+        return;
+    }
+    if (!node.IsMap())
+        return;
+    for (auto item : node)
+        expandMergeKeys(item.second, depth + 1);
+    YAML::Node merged = child(node, kMergeKey);
+    if (!merged.IsDefined())
+        return;
+    std::vector<YAML::Node> sources;
+    if (merged.IsMap())
+        sources.push_back(merged);
+    if (merged.IsSequence()) {
+        for (auto source : merged)
+            sources.push_back(source);
+    }
+    if (sources.empty() || !std::all_of(sources.begin(), sources.end(), [](auto& n) { return n.IsMap(); })) {
+        fail(merged, "<<", "a merge key needs a mapping (or a list of mappings), as in <<: *defaults");
+    }
+    node.remove(std::string(kMergeKey));
+    for (const auto& source : sources) {
+        for (auto item : source) {
+            if (!item.first.IsScalar() || child(node, item.first.Scalar()).IsDefined())
+                continue;
+            node.force_insert(item.first, item.second);
+        }
+    }
 }
 
 void ConfigReader::fail(const YAML::Node& at, const std::string& key, const std::string& problem) const {

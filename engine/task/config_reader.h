@@ -22,6 +22,10 @@ public:
 
     const std::string& file() const { return file_; }
 
+    // Applies YAML merge keys (`<<: *anchor`), which DM's YAML library honours and yaml-cpp does not:
+    // keys written in the mapping win over merged ones. Fails on aliases nested past any sane depth.
+    void expandMergeKeys(YAML::Node node, int depth = 0) const;
+
     // 1-based line of a node (0 when yaml-cpp has no mark for it).
     static int lineOf(const YAML::Node& node);
 

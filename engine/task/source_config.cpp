@@ -35,6 +35,7 @@ SourceConfig parseSourceConfig(const std::string& yamlText, const std::string& f
     } catch (const YAML::ParserException& error) {
         reader.fail(error.mark.line + 1, "", "not valid YAML: " + error.msg);
     }
+    reader.expandMergeKeys(root);
     if (!root.IsDefined() || root.IsNull())
         reader.fail(1, "", "the source file is empty");
     if (!root.IsMap())

@@ -247,6 +247,7 @@ TaskConfig parseTaskConfig(const std::string& yamlText, const std::string& fileN
     } catch (const YAML::ParserException& error) {
         reader.fail(error.mark.line + 1, "", "not valid YAML: " + error.msg);
     }
+    reader.expandMergeKeys(root);
     if (!root.IsDefined() || root.IsNull())
         reader.fail(1, "", "the task file is empty");
     if (!root.IsMap())

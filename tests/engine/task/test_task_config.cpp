@@ -190,6 +190,21 @@ private slots:
         QVERIFY(warnings.empty());  // the task's enable-gtid: true agrees with this source
     }
 
+    void yamlMergeKeysWorkAsInDm() {
+        const TaskConfig task = parseTaskConfig(
+            "name: t\ntask-mode: incremental\ntarget-database: {host: h, user: u}\n"
+            "mysql-instances:\n  - source-id: a\n    syncer-config-name: fast\n"
+            "  - source-id: b\n    syncer-config-name: slow\n"
+            "syncers:\n  fast: &defaults\n    worker-count: 8\n    batch: 200\n"
+            "  slow:\n    <<: *defaults\n    batch: 20\n",
+            "merge.yaml");
+        QCOMPARE(task.instanceFor("a").syncer.batch, 200);
+        QCOMPARE(task.instanceFor("b").syncer.workerCount, 8);
+        QCOMPARE(task.instanceFor("b").syncer.batch, 20);
+        QVERIFY_THROWS_EXCEPTION(ConfigError,
+                                 parseTaskConfig("name: t\ntask-mode: incremental\n<<: 5\n", "badmerge.yaml"));
+    }
+
     void unknownSourceIdIsAConfigError() {
         const TaskConfig task = loadTaskConfig(dataFile("dm_bug_task.yaml"));
         try {
