@@ -28,25 +28,38 @@ ApplyWorker::~ApplyWorker() {
     stop();
 }
 
+void ApplyWorker::waitForRoom(std::unique_lock<std::mutex>& lock) {
+    if (queue_.size() < settings_.queueCapacity || stopping_) {
+        return;
+    }
+    ++producersWaiting_;
+    roomAvailable_.wait(lock, [&] { return queue_.size() < settings_.queueCapacity || stopping_; });
+    --producersWaiting_;
+}
+
 void ApplyWorker::push(RowChange change, uint64_t sequence) {
     std::unique_lock lock(queueMutex_);
-    roomAvailable_.wait(lock, [&] { return queue_.size() < settings_.queueCapacity || stopping_; });
+    waitForRoom(lock);
     if (stopping_) {
         throw Error("apply worker " + std::to_string(index_) + " is stopped; cannot queue " + change.describe());
     }
     queue_.push_back(Item{std::move(change), sequence});
-    itemAvailable_.notify_one();
+    if (waitingForWork_) {
+        itemAvailable_.notify_one();
+    }
 }
 
 void ApplyWorker::pushBarrier(uint64_t generation) {
     std::unique_lock lock(queueMutex_);
-    roomAvailable_.wait(lock, [&] { return queue_.size() < settings_.queueCapacity || stopping_; });
+    waitForRoom(lock);
     if (stopping_) {
         barrierDone_ = std::max(barrierDone_, generation);  // a stopped worker has nothing left to commit
         return;
     }
     queue_.push_back(Item{std::nullopt, generation});
-    itemAvailable_.notify_one();
+    if (waitingForWork_) {
+        itemAvailable_.notify_one();
+    }
 }
 
 void ApplyWorker::waitBarrier(uint64_t generation) {
@@ -101,9 +114,15 @@ void ApplyWorker::run() {
                 barrierPassed_.notify_all();
                 return;
             }
+            waitingForWork_ = true;
+            bool idle = false;
             if (pending_.empty()) {
                 itemAvailable_.wait(lock, hasWork);
-            } else if (!itemAvailable_.wait_until(lock, pendingSince_ + settings_.idleFlush, hasWork)) {
+            } else {
+                idle = !itemAvailable_.wait_until(lock, pendingSince_ + settings_.idleFlush, hasWork);
+            }
+            waitingForWork_ = false;
+            if (idle) {
                 lock.unlock();
                 flush();
                 lock.lock();
@@ -112,7 +131,9 @@ void ApplyWorker::run() {
         }
         Item item = std::move(queue_.front());
         queue_.pop_front();
-        roomAvailable_.notify_one();
+        if (producersWaiting_ > 0) {
+            roomAvailable_.notify_all();
+        }
         lock.unlock();
         if (!item.change) {
             flush();

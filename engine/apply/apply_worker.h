@@ -76,6 +76,7 @@ private:
         uint64_t sequence = 0;            // dispatch sequence, or barrier generation
     };
 
+    void waitForRoom(std::unique_lock<std::mutex>& lock);
     void run();
     void flush();
     void commitPending();
@@ -95,6 +96,8 @@ private:
     std::condition_variable barrierPassed_;
     std::deque<Item> queue_;
     bool stopping_ = false;
+    bool waitingForWork_ = false;  // a push wakes the worker only then: no futex call per row under load
+    int producersWaiting_ = 0;
     uint64_t barrierDone_ = 0;
 
     std::mutex executorMutex_;  // held while a batch runs; replaceExecutor waits for it

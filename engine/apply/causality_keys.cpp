@@ -67,7 +67,7 @@ uint64_t tableHash(const schema::TableSchema& table) {
 
 void addKeys(const RowChange& change, const std::vector<SqlValue>& image, std::vector<uint64_t>& keys) {
     const auto& table = *change.table;
-    auto identifying = table.identifyingKeys();
+    const auto& identifying = table.identifyingKeys();
     for (size_t k = 0; k < identifying.size(); ++k) {
         const auto& columns = identifying[k];
         bool hasNull = std::any_of(columns.begin(), columns.end(),

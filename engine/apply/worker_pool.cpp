@@ -87,13 +87,12 @@ void WorkerPool::report(ApplyFailure failure) {
     failed_.store(true, std::memory_order_release);
 }
 
-std::vector<uint64_t> WorkerPool::committedSequences() const {
-    std::vector<uint64_t> committed;
-    committed.reserve(workers_.size());
-    for (const auto& worker : workers_) {
-        committed.push_back(worker->committedSequence());
+const std::vector<uint64_t>& WorkerPool::committedSequences() {
+    committedBuffer_.resize(workers_.size());
+    for (size_t i = 0; i < workers_.size(); ++i) {
+        committedBuffer_[i] = workers_[i]->committedSequence();
     }
-    return committed;
+    return committedBuffer_;
 }
 
 bool WorkerPool::dispatch(RowChange change) {

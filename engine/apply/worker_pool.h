@@ -75,13 +75,15 @@ private:
     std::unique_ptr<DmlExecutor> connectWorker() const;
     void report(ApplyFailure failure);
     bool failed() const { return failed_.load(std::memory_order_acquire); }
-    std::vector<uint64_t> committedSequences() const;
+    // The last committed sequence of every worker, into a buffer reused for every dispatch.
+    const std::vector<uint64_t>& committedSequences();
 
     WorkerPoolSettings settings_;
 
     std::mutex dispatchMutex_;  // dispatch, barrier and reset run one at a time
     Dispatcher dispatcher_;
     uint64_t nextSequence_ = 0;
+    std::vector<uint64_t> committedBuffer_;
     uint64_t barrierGeneration_ = 0;
     std::atomic<uint64_t> barriers_{0};  // atomics: counters() must never wait for a barrier
     std::atomic<uint64_t> conflicts_{0};

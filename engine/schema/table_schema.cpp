@@ -34,6 +34,15 @@ TableSchema::TableSchema(TableName name, std::vector<SchemaColumn> columns, std:
             rowKey_.columns.push_back(i);
         }
     }
+    if (!primaryKey_.empty()) {
+        identifyingKeys_.push_back(primaryKey_);
+    }
+    for (const auto& key : uniqueKeys_) {
+        identifyingKeys_.push_back(key.columns);
+    }
+    if (identifyingKeys_.empty()) {
+        identifyingKeys_.push_back(rowKey_.columns);
+    }
 }
 
 std::optional<TableSchema> TableSchema::fromTableMap(
@@ -73,20 +82,6 @@ std::optional<TableSchema> TableSchema::fromTableMap(
     }
     auto origin = uniqueKeys.empty() ? SchemaOrigin::TableMap : SchemaOrigin::TableMapAndDownstreamKeys;
     return TableSchema(name, std::move(schemaColumns), std::move(primaryKey), std::move(uniqueKeys), origin);
-}
-
-std::vector<std::vector<size_t>> TableSchema::identifyingKeys() const {
-    std::vector<std::vector<size_t>> keys;
-    if (!primaryKey_.empty()) {
-        keys.push_back(primaryKey_);
-    }
-    for (const auto& key : uniqueKeys_) {
-        keys.push_back(key.columns);
-    }
-    if (keys.empty()) {
-        keys.push_back(rowKey_.columns);
-    }
-    return keys;
 }
 
 namespace {

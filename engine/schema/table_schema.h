@@ -62,7 +62,7 @@ public:
     const RowKey& rowKey() const { return rowKey_; }
     // Every key whose values identify one row: the primary key and the not-null unique keys. Rows that
     // share a value of any of them must be applied in order (causality).
-    std::vector<std::vector<size_t>> identifyingKeys() const;
+    const std::vector<std::vector<size_t>>& identifyingKeys() const { return identifyingKeys_; }
 
     std::optional<size_t> columnIndex(const std::string& columnName) const;
     // "schema.table (3 columns, key PRIMARY (id))" for messages.
@@ -75,6 +75,7 @@ private:
     std::vector<UniqueKey> uniqueKeys_;
     SchemaOrigin origin_;
     RowKey rowKey_;
+    std::vector<std::vector<size_t>> identifyingKeys_;  // computed once: asked for every row
 };
 
 }  // namespace syncscope::schema
