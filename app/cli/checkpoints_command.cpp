@@ -153,7 +153,11 @@ nlohmann::json toJson(const std::vector<inspect::CheckpointAnomaly>& anomalies) 
                 {"from", toJson(window.from)},
                 {"to", toJson(window.to)},
                 {"bytes", window.bytes ? nlohmann::json(*window.bytes) : nlohmann::json(nullptr)},
-                {"transactions", window.transactions ? nlohmann::json(*window.transactions) : nlohmann::json(nullptr)}};
+                {"transactions", window.transactions ? nlohmann::json(*window.transactions) : nlohmann::json(nullptr)},
+                {"events", window.events ? nlohmann::json(*window.events) : nlohmann::json(nullptr)},
+                {"table_rows_events",
+                 window.tableRowsEvents ? nlohmann::json(*window.tableRowsEvents) : nlohmann::json(nullptr)},
+                {"events_capped", window.eventsCapped}};
         }
         out.push_back(std::move(item));
     }

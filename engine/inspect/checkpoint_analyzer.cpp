@@ -161,12 +161,7 @@ void checkTableAgainstGlobal(InspectedPoint& table, const InspectedPoint& global
         case PositionOrder::After: {
             SkipWindow window = skipWindowBetween(global.location, table.location, axis);
             table.anomalies.push_back(
-                {AnomalyKind::TableAheadOfGlobal,
-                 where + ": table point " + table.location.toString() + " is ahead of the global point " +
-                     global.location.toString() + " (" + describeSkipWindow(window) +
-                     "); a resume starts at the global point and skips this table's events up to its table point, "
-                     "so a row that never reached the downstream there would be lost silently",
-                 window});
+                {AnomalyKind::TableAheadOfGlobal, describeTableAheadOfGlobal(table.row, window), window});
             break;
         }
         case PositionOrder::Incomparable:
@@ -185,7 +180,9 @@ void checkTableAgainstGlobal(InspectedPoint& table, const InspectedPoint& global
 
 SkipWindow skipWindowBetween(const Location& globalPoint, const Location& tablePoint,
                              const binlog::PositionAxis* axis) {
-    SkipWindow window{globalPoint, tablePoint, std::nullopt, std::nullopt};
+    SkipWindow window;
+    window.from = globalPoint;
+    window.to = tablePoint;
     const auto& from = globalPoint.position();
     const auto& to = tablePoint.position();
     if (axis != nullptr) {
@@ -203,7 +200,19 @@ std::string describeSkipWindow(const SkipWindow& window) {
     if (window.transactions) {
         out += ", " + std::to_string(*window.transactions) + " transactions";
     }
+    if (window.events) {
+        out += std::string(", ") + (window.eventsCapped ? "at least " : "") + std::to_string(*window.events) +
+               " events, " + std::to_string(window.tableRowsEvents.value_or(0)) + " of them rows events of this table";
+    }
     return out;
+}
+
+std::string describeTableAheadOfGlobal(const CheckpointRow& table, const SkipWindow& window) {
+    return "source '" + table.sourceId + "', table " + table.schema + "." + table.table + ": table point " +
+           window.to.toString() + " is ahead of the global point " + window.from.toString() + " (" +
+           describeSkipWindow(window) +
+           "); a resume starts at the global point and skips this table's events up to its table point, so a row "
+           "that never reached the downstream there would be lost silently";
 }
 
 InspectedCheckpointTable analyzeCheckpointTable(const CheckpointTableRows& table, const AnalysisOptions& options) {

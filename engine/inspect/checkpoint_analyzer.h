@@ -23,7 +23,9 @@ InspectedCheckpointTable analyzeCheckpointTable(const CheckpointTableRows& table
 SkipWindow skipWindowBetween(const binlog::Location& globalPoint, const binlog::Location& tablePoint,
                              const binlog::PositionAxis* axis);
 
-// "1200 bytes, 3 transactions" / "size unknown" for messages.
+// "1200 bytes, 3 transactions, 9 events, 2 of them rows events of this table" / "size unknown".
 std::string describeSkipWindow(const SkipWindow& window);
+// The TableAheadOfGlobal message for `table`'s row (rebuilt once the window's events are counted).
+std::string describeTableAheadOfGlobal(const CheckpointRow& table, const SkipWindow& window);
 
 }  // namespace syncscope::inspect

@@ -33,6 +33,10 @@ struct SkipWindow {
     binlog::Location to;                   // the table point; this table's events in (from, to] are skipped
     std::optional<int64_t> bytes;          // binlog bytes between them (upstream's file sizes, or one file)
     std::optional<uint64_t> transactions;  // GTIDs in `to` not in `from`, where both carry GTIDs
+    // Counted on the upstream's binlog (SHOW BINLOG EVENTS), when it still has every file of the window:
+    std::optional<uint64_t> events;           // events in the window, file headers not counted
+    std::optional<uint64_t> tableRowsEvents;  // rows events of this table among them: what a resume skips
+    bool eventsCapped = false;                // the count stopped at its limit: "at least"
 };
 
 struct CheckpointAnomaly {

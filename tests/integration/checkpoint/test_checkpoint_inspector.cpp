@@ -75,6 +75,7 @@ class CheckpointInspectorTest : public QObject {
 
 private:
     std::unique_ptr<sql::Connection> downstream_;
+    UpstreamState before_;
     UpstreamState upstream_;
     std::string passwordFile_;
 
@@ -118,8 +119,16 @@ private slots:
         // Some binlog bytes so that the current position is well past the file's header.
         upstream.execute("CREATE DATABASE IF NOT EXISTS insp_up");
         upstream.execute("CREATE TABLE IF NOT EXISTS insp_up.t (id INT PRIMARY KEY)");
-        upstream.execute("REPLACE INTO insp_up.t VALUES (1), (2), (3)");
+        upstream.execute("CREATE TABLE IF NOT EXISTS insp_up.other (id INT PRIMARY KEY)");
+        upstream.execute("DELETE FROM insp_up.t");
+        upstream.execute("DELETE FROM insp_up.other");
+        // The window: three transactions, two of them rows events of insp_up.t.
+        before_ = readUpstreamState(upstream);
+        upstream.execute("INSERT INTO insp_up.t VALUES (1), (2), (3)");
+        upstream.execute("INSERT INTO insp_up.other VALUES (1)");
+        upstream.execute("INSERT INTO insp_up.t VALUES (4)");
         upstream_ = readUpstreamState(upstream);
+        QCOMPARE(upstream_.current.position().file(), before_.current.position().file());
         QVERIFY(!upstream_.files.empty());
 
         downstream_ = apply::connectDownstream(toSettings(test::downstreamRoot()));
@@ -142,11 +151,15 @@ private slots:
                                    ".dm_task_syncer_checkpoint (id, cp_schema, cp_table, binlog_name, binlog_pos, "
                                    "binlog_gtid, exit_safe_binlog_name, exit_safe_binlog_pos, exit_safe_binlog_gtid, "
                                    "table_info, is_global) VALUES ";
-        execute(*downstream_, insert + "('mysql-3306', '', '', '" + current + "', 4, '', '', 0, '', 'null', 1), " +
-                                  "('mysql-3306', 'test', 'test1', '" + current + "', " +
-                                  std::to_string(upstream_.current.position().offset()) + ", '', '', 0, '', " +
-                                  tableInfo + ", 0), " + "('mysql-3306', 'test', 'test2', '" + current +
-                                  "', 4, '', '', 0, '', " + tableInfo + ", 0), " +
+        const std::string beforePos = std::to_string(before_.current.position().offset());
+        const std::string afterPos = std::to_string(upstream_.current.position().offset());
+        const std::string beforeGtid = before_.current.gtidText();
+        const std::string afterGtid = upstream_.current.gtidText();
+        execute(*downstream_, insert + "('mysql-3306', '', '', '" + current + "', " + beforePos + ", '" + beforeGtid +
+                                  "', '', 0, '', 'null', 1), " + "('mysql-3306', 'insp_up', 't', '" + current + "', " +
+                                  afterPos + ", '" + afterGtid + "', '', 0, '', " + tableInfo + ", 0), " +
+                                  "('mysql-3306', 'test', 'test2', '" + current + "', " + beforePos + ", '" +
+                                  beforeGtid + "', '', 0, '', " + tableInfo + ", 0), " +
                                   "('mysql-3306', 'test', 'purged', '" + file(0) + "', 4, '', '', 0, '', " + tableInfo +
                                   ", 0), " + "('mysql-3306', 'test', 'future', '" + file(currentNumber + 3) +
                                   "', 4, '', '', 0, '', " + tableInfo + ", 0), " + "('orphan', 'test', 'test1', '" +
@@ -188,14 +201,24 @@ private slots:
         QVERIFY(source->global.has_value());
         QVERIFY(source->global->anomalies.empty());
 
-        const InspectedPoint* test1 = findTable(*source, "test1");
-        QVERIFY(test1 != nullptr);
-        QCOMPARE(kinds(test1->anomalies), std::vector<AnomalyKind>{AnomalyKind::TableAheadOfGlobal});
-        const SkipWindow& window = *test1->anomalies[0].skipWindow;
-        QCOMPARE(window.from.position().offset(), 4ULL);
+        const InspectedPoint* ahead = findTable(*source, "t");
+        QVERIFY(ahead != nullptr);
+        QCOMPARE(kinds(ahead->anomalies), std::vector<AnomalyKind>{AnomalyKind::TableAheadOfGlobal});
+        const SkipWindow& window = *ahead->anomalies[0].skipWindow;
+        QCOMPARE(window.from.position(), before_.current.position());
         QCOMPARE(window.to.position(), upstream_.current.position());
-        QCOMPARE(window.bytes, std::optional<int64_t>(static_cast<int64_t>(upstream_.current.position().offset()) - 4));
-        QCOMPARE(test1->row.tableInfo.find("\"test1\"") != std::string::npos, true);
+        QCOMPARE(window.bytes, std::optional<int64_t>(static_cast<int64_t>(upstream_.current.position().offset() -
+                                                                           before_.current.position().offset())));
+        QCOMPARE(window.transactions, std::optional<uint64_t>(3));
+        // Counted on the upstream's binlog: every event of the three transactions, two rows events of insp_up.t.
+        QVERIFY(window.events.has_value());
+        QVERIFY2(*window.events >= 12, std::to_string(*window.events).c_str());
+        QCOMPARE(window.tableRowsEvents, std::optional<uint64_t>(2));
+        QVERIFY(!window.eventsCapped);
+        const std::string& message = ahead->anomalies[0].message;
+        QVERIFY2(message.find("2 of them rows events of this table") != std::string::npos, message.c_str());
+        QVERIFY2(message.find("3 transactions") != std::string::npos, message.c_str());
+        QCOMPARE(ahead->row.tableInfo.find("\"test1\"") != std::string::npos, true);
 
         QVERIFY(findTable(*source, "test2")->anomalies.empty());
         QCOMPARE(kinds(findTable(*source, "purged")->anomalies),
@@ -262,15 +285,18 @@ private slots:
         for (const auto& source : sources) {
             for (const auto& point : source.toObject()["tables"].toArray()) {
                 auto object = point.toObject();
-                if (object["table"].toString() == "test1" && object["anomalies"].toArray().size() == 1) {
+                if (object["table"].toString() == "t" && object["anomalies"].toArray().size() == 1) {
                     auto anomaly = object["anomalies"].toArray()[0].toObject();
+                    auto window = anomaly["skip_window"].toObject();
                     flaggedTest1 = anomaly["kind"].toString() == "table-ahead-of-global" &&
-                                   anomaly["skip_window"].toObject()["from"].toObject()["binlog_pos"].toInt() == 4;
+                                   window["from"].toObject()["binlog_pos"].toInteger() ==
+                                       static_cast<qint64>(before_.current.position().offset()) &&
+                                   window["transactions"].toInt() == 3;
                 }
             }
         }
         QVERIFY(flaggedTest1);
-        // Without --upstream: ahead of global (test1, future) and the missing global row.
+        // Without --upstream: ahead of global (t, future) and the missing global row.
         QCOMPARE(root["anomalies"].toInt(), 3);
     }
 
@@ -298,6 +324,23 @@ private slots:
         QByteArray out = text.out;
         QVERIFY2(out.contains("table-ahead-of-global"), out.constData());
         QVERIFY2(out.contains("missing-global-row"), out.constData());
+
+        QString upstreamPassword =
+            QString::fromStdString(test::outputDir("checkpoint_inspector") + "/upstream-password");
+        QFile upstreamFile(upstreamPassword);
+        QVERIFY(upstreamFile.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        upstreamFile.write(QByteArray::fromStdString(test::upstreamRoot().password));
+        upstreamFile.close();
+        auto up = test::upstreamRoot();
+        CliResult withUpstream = runCli(
+            {"--target", address, "--user", "root", "--password-file", QString::fromStdString(passwordFile_),
+             "--meta-schema", kMeta, "--task", "dm_task", "--upstream",
+             QString::fromStdString(up.host + ":" + std::to_string(up.port)), "--upstream-user",
+             QString::fromStdString(up.user), "--upstream-password-file", upstreamPassword, "--source-id", kSource});
+        QCOMPARE(withUpstream.exitCode, 0);
+        QVERIFY2(withUpstream.out.contains("2 of them rows events of this table"), withUpstream.out.constData());
+        QVERIFY2(withUpstream.out.contains("file-not-on-upstream"), withUpstream.out.constData());
+        QVERIFY2(withUpstream.out.contains("beyond-upstream"), withUpstream.out.constData());
     }
 };
 
