@@ -58,6 +58,17 @@ void EventDecoder::reset() {
     fde_ = detail::defaultFormatDescription();
     checksum_ = ChecksumAlgorithm::Off;
     tableMaps_.clear();
+    tableMapBodies_.clear();
+}
+
+size_t EventDecoder::tableIdSize() const {
+    constexpr uint8_t kShortTableIdPostHeader = 6;  // MySQL 5.1.0-5.1.3: 4-byte table id
+    constexpr uint8_t kTableMapPostHeader = 8;
+    constexpr size_t kShortTableIdSize = 4;
+    constexpr size_t kTableIdSize = 6;
+    return detail::postHeaderLength(fde_, EventType::TableMap, kTableMapPostHeader) == kShortTableIdPostHeader
+               ? kShortTableIdSize
+               : kTableIdSize;
 }
 
 TableMapPtr EventDecoder::tableMap(uint64_t tableId) const {
@@ -191,6 +202,7 @@ void EventDecoder::decodeBody(ByteReader& body, Event& event, const RawEvent& ra
             fde_ = fde;
             checksum_ = fde.checksum == ChecksumAlgorithm::Crc32 ? ChecksumAlgorithm::Crc32 : ChecksumAlgorithm::Off;
             tableMaps_.clear();
+            tableMapBodies_.clear();
             event.body = std::move(fde);
             return;
         }
@@ -252,8 +264,17 @@ void EventDecoder::decodeBody(ByteReader& body, Event& event, const RawEvent& ra
             event.body = IgnoredEvent{code};
             return;
         case EventType::TableMap: {
+            const std::string_view bytes(reinterpret_cast<const char*>(body.current()), body.remaining());
+            ByteReader idReader = body;
+            const uint64_t tableId = idReader.uintN(tableIdSize(), "table id");
+            const auto cached = tableMaps_.find(tableId);
+            if (cached != tableMaps_.end() && tableMapBodies_[tableId] == bytes) {
+                event.body = TableMapEvent{cached->second};
+                return;
+            }
             TableMapPtr table = detail::decodeTableMap(body, fde_);
             tableMaps_[table->tableId] = table;
+            tableMapBodies_[table->tableId].assign(bytes);
             event.body = TableMapEvent{std::move(table)};
             return;
         }

@@ -48,12 +48,16 @@ private:
     Event decodeEvent(std::string_view bytes, const RawEvent& raw, bool insidePayload);
     void decodeBody(ByteReader& body, Event& event, const RawEvent& raw);
     TransactionPayloadEvent decodePayload(ByteReader& body, const Event& payload, const RawEvent& raw);
+    size_t tableIdSize() const;
     std::string_view verifiedBody(std::string_view bytes, const RawEvent& raw, const EventHeader& header);
 
     FormatDescriptionEvent fde_;
     ChecksumAlgorithm checksum_ = ChecksumAlgorithm::Off;
     bool verifyChecksums_ = true;
     std::unordered_map<uint64_t, TableMapPtr> tableMaps_;
+    // The TABLE_MAP body each cached map came from: a server repeats the same map before every
+    // transaction, and an identical body reuses the decoded map instead of decoding it again.
+    std::unordered_map<uint64_t, std::string> tableMapBodies_;
     RowsEventDecoder rows_;
     std::string payload_;  // decompressed TRANSACTION_PAYLOAD, reused between events
 };
