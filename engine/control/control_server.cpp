@@ -191,6 +191,12 @@ ControlServer::ControlServer(task::TaskControl& task, ControlServerOptions optio
                                  " characters long; use at least " +
                                  std::to_string(ControlServerOptions::kMinTokenLength));
     }
+    // httplib's default also sets SO_REUSEPORT, which would let a second process bind the same port and
+    // take part of the traffic; only SO_REUSEADDR (restart over TIME_WAIT) is wanted.
+    impl_->server.set_socket_options([](socket_t socket) {
+        int yes = 1;
+        setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    });
     impl_->server.new_task_queue = [] { return new httplib::ThreadPool(kServerThreads); };
     impl_->server.set_keep_alive_timeout(kKeepAliveSeconds);
     impl_->server.set_payload_max_length(kMaxBodyBytes);

@@ -17,8 +17,10 @@ struct NamedPoint {
     const task::PointView* point;
 };
 
+// From whole milliseconds, so that the value does not pick up the rounding noise of nanoseconds.
 double seconds(task::Clock::time_point at) {
-    return std::chrono::duration<double>(at.time_since_epoch()).count();
+    auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch()).count();
+    return static_cast<double>(millis) / kMillisPerSecond;
 }
 
 void writePositions(MetricsWriter& out, const task::StatusSnapshot& status, const MetricLabels& task) {

@@ -1,0 +1,281 @@
+// The control server against a scripted task: routes, status codes (200, 400, 401, 404, 409), the
+// bearer token, the loopback rule, and that no secret leaves in any answer.
+#include <QtTest>
+
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+#include <mutex>
+
+#include "engine/control/control_server.h"
+#include "tests/engine/control/prometheus_text_parser.h"
+#include "tests/engine/control/sample_status.h"
+
+using namespace syncscope;
+
+namespace {
+
+const char* const kToken = "0123456789abcdef-token";
+const char* const kSecret = "hunter2-secret-password";
+
+// Accepts or refuses each command as told, and remembers what it was asked.
+class ScriptedTask : public task::TaskControl {
+public:
+    std::shared_ptr<const task::StatusSnapshot> status() const override {
+        std::lock_guard lock(mutex_);
+        return snapshot_;
+    }
+    std::vector<task::Notice> drainNotices(size_t) override { return {}; }
+    task::CommandResult start() override { return answer("start"); }
+    task::CommandResult pause() override { return answer("pause"); }
+    task::CommandResult resume() override { return answer("resume"); }
+    task::CommandResult stop() override { return answer("stop"); }
+    task::CommandResult skipFailedEvent() override { return answer("skip"); }
+    task::CommandResult resumeFrom(const task::ResumeTarget& target) override {
+        std::lock_guard lock(mutex_);
+        lastTarget = target;
+        calls.push_back("resume-from");
+        return {accept, accept ? "resuming" : "cannot resume from a position while the task is Running"};
+    }
+
+    void setStatus(task::StatusSnapshot status) {
+        std::lock_guard lock(mutex_);
+        snapshot_ = std::make_shared<const task::StatusSnapshot>(std::move(status));
+    }
+
+    bool accept = true;
+    std::vector<std::string> calls;
+    task::ResumeTarget lastTarget;
+
+private:
+    task::CommandResult answer(const std::string& command) {
+        std::lock_guard lock(mutex_);
+        calls.push_back(command);
+        return {accept, accept ? command + " done" : "cannot " + command + " while the task is Running"};
+    }
+
+    mutable std::mutex mutex_;
+    std::shared_ptr<const task::StatusSnapshot> snapshot_ = std::make_shared<const task::StatusSnapshot>();
+};
+
+}  // namespace
+
+class ControlServerTest : public QObject {
+    Q_OBJECT
+
+private:
+    ScriptedTask task_;
+    std::unique_ptr<control::ControlServer> server_;
+
+    httplib::Client client(bool withToken = true) {
+        httplib::Client c("127.0.0.1", server_->port());
+        if (withToken) {
+            c.set_bearer_token_auth(kToken);
+        }
+        return c;
+    }
+
+private slots:
+    void init() {
+        task_.accept = true;
+        task_.calls.clear();
+        task::StatusSnapshot status = test::sampleStatus();
+        status.lastError += std::string(" (password ") + kSecret + ")";  // as if an error message leaked one
+        task_.setStatus(status);
+        control::ControlServerOptions options;
+        options.token = kToken;
+        options.secrets = {kSecret, ""};
+        server_ = std::make_unique<control::ControlServer>(task_, options);
+        QVERIFY(server_->port() > 0);
+    }
+
+    void cleanup() { server_.reset(); }
+
+    void statusIsTheSnapshotAsJson() {
+        auto res = client().Get("/api/v1/status");
+        QVERIFY(res);
+        QCOMPARE(res->status, 200);
+        QCOMPARE(QString::fromStdString(res->get_header_value("Content-Type")), QStringLiteral("application/json"));
+        auto json = nlohmann::json::parse(res->body);
+        QCOMPARE(json["syncer_binlog"].get<std::string>(), std::string("(mysql-bin.000002, 2500)"));
+        QCOMPARE(json["failed_event"]["error_code"].get<int>(), 1054);
+    }
+
+    void noSecretInAnyAnswer() {
+        auto c = client();
+        for (const char* path : {"/api/v1/status", "/metrics"}) {
+            auto res = c.Get(path);
+            QVERIFY(res);
+            QVERIFY2(res->body.find(kSecret) == std::string::npos, path);
+        }
+        auto json = nlohmann::json::parse(c.Get("/api/v1/status")->body);
+        QVERIFY(json["last_error"].get<std::string>().ends_with("(password ***)"));
+    }
+
+    void metricsPassTheStrictParser() {
+        auto res = client().Get("/metrics");
+        QVERIFY(res);
+        QCOMPARE(res->status, 200);
+        QVERIFY(res->get_header_value("Content-Type").starts_with("text/plain; version=0.0.4"));
+        test::PrometheusPage page = test::parsePrometheusText(res->body);
+        QVERIFY2(page.error.empty(), page.error.c_str());
+        QCOMPARE(page.value("syncscope_stage", {{"stage", "Error"}}), std::optional<double>(1));
+        // The server saw the task in Error with a needs-the-DBA failure.
+        QCOMPARE(page.value("syncscope_errors_total", {{"class", "needs_dba"}}), std::optional<double>(1));
+    }
+
+    void commandsAnswer200WhenAcceptedAnd409WithTheReasonWhenRefused_data() {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("command");
+        QTest::addRow("start") << "/api/v1/start"
+                               << "start";
+        QTest::addRow("pause") << "/api/v1/pause"
+                               << "pause";
+        QTest::addRow("resume") << "/api/v1/resume"
+                                << "resume";
+        QTest::addRow("stop") << "/api/v1/stop"
+                              << "stop";
+        QTest::addRow("skip") << "/api/v1/skip"
+                              << "skip";
+    }
+
+    void commandsAnswer200WhenAcceptedAnd409WithTheReasonWhenRefused() {
+        QFETCH(QString, path);
+        QFETCH(QString, command);
+        auto c = client();
+        auto res = c.Post(path.toStdString().c_str());
+        QVERIFY(res);
+        QCOMPARE(res->status, 200);
+        auto json = nlohmann::json::parse(res->body);
+        QCOMPARE(json["accepted"].get<bool>(), true);
+        QCOMPARE(json["result"].get<std::string>(), command.toStdString() + " done");
+        QCOMPARE(json["stage"].get<std::string>(), std::string("Error"));
+
+        task_.accept = false;
+        res = c.Post(path.toStdString().c_str(), "{}", "application/json");
+        QVERIFY(res);
+        QCOMPARE(res->status, 409);
+        json = nlohmann::json::parse(res->body);
+        QCOMPARE(json["accepted"].get<bool>(), false);
+        QCOMPARE(json["reason"].get<std::string>(), "cannot " + command.toStdString() + " while the task is Running");
+
+        res = c.Post(path.toStdString().c_str(), R"({"now": true})", "application/json");
+        QVERIFY(res);
+        QCOMPARE(res->status, 400);
+        QCOMPARE(task_.calls.size(), size_t{2});  // the bad body never reached the task
+    }
+
+    void resumeFromPassesTheTargetOrAnswers400() {
+        auto c = client();
+        auto res = c.Post("/api/v1/resume-from", R"({"binlog_name": "mysql-bin.000002", "binlog_pos": 2500})",
+                          "application/json");
+        QVERIFY(res);
+        QCOMPARE(res->status, 200);
+        QCOMPARE(task_.lastTarget.file, std::string("mysql-bin.000002"));
+        QCOMPARE(task_.lastTarget.pos, uint64_t{2500});
+
+        res = c.Post("/api/v1/resume-from", R"({"gtid": "0-1-10"})", "application/json");
+        QVERIFY(res);
+        QCOMPARE(res->status, 200);
+        QCOMPARE(task_.lastTarget.gtid, std::string("0-1-10"));
+
+        res = c.Post("/api/v1/resume-from", R"({"binlog_pos": 2500})", "application/json");
+        QVERIFY(res);
+        QCOMPARE(res->status, 400);
+        QVERIFY(nlohmann::json::parse(res->body)["error"].get<std::string>().find("go together") != std::string::npos);
+
+        task_.accept = false;
+        res = c.Post("/api/v1/resume-from", R"({"gtid": "0-1-10"})", "application/json");
+        QVERIFY(res);
+        QCOMPARE(res->status, 409);
+        QCOMPARE(task_.calls.size(), size_t{3});
+    }
+
+    void everyRequestWithoutTheTokenIsRefused401_data() {
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("authorization");
+        QTest::addRow("status, no header") << "GET"
+                                           << "/api/v1/status"
+                                           << "";
+        QTest::addRow("metrics, no header") << "GET"
+                                            << "/metrics"
+                                            << "";
+        QTest::addRow("pause, wrong token") << "POST"
+                                            << "/api/v1/pause"
+                                            << "Bearer wrong-token-0123456789";
+        QTest::addRow("stop, token as basic") << "POST"
+                                              << "/api/v1/stop" << (QStringLiteral("Basic ") + kToken);
+        QTest::addRow("skip, token prefix") << "POST"
+                                            << "/api/v1/skip"
+                                            << "Bearer 0123456789abcdef";
+        QTest::addRow("unknown path") << "GET"
+                                      << "/api/v1/secrets"
+                                      << "";
+    }
+
+    void everyRequestWithoutTheTokenIsRefused401() {
+        QFETCH(QString, method);
+        QFETCH(QString, path);
+        QFETCH(QString, authorization);
+        auto c = client(false);
+        httplib::Headers headers;
+        if (!authorization.isEmpty()) {
+            headers.emplace("Authorization", authorization.toStdString());
+        }
+        auto res = method == "GET" ? c.Get(path.toStdString().c_str(), headers)
+                                   : c.Post(path.toStdString().c_str(), headers, "", "application/json");
+        QVERIFY(res);
+        QCOMPARE(res->status, 401);
+        QVERIFY(res->body.find("syncscope") == std::string::npos);
+        QVERIFY(task_.calls.empty());
+    }
+
+    void unknownEndpointIs404() {
+        auto res = client().Get("/api/v1/nothing");
+        QVERIFY(res);
+        QCOMPARE(res->status, 404);
+        QVERIFY(nlohmann::json::parse(res->body)["error"].get<std::string>().find("/api/v1/nothing") !=
+                std::string::npos);
+    }
+
+    void nonLoopbackAddressWithoutATokenIsRefusedBeforeBinding() {
+        control::ControlServerOptions options;
+        options.host = "0.0.0.0";
+        try {
+            control::ControlServer refused(task_, options);
+            QFAIL("served on 0.0.0.0 without a token");
+        } catch (const control::ControlServerError& e) {
+            QVERIFY2(std::string(e.what()).find("token") != std::string::npos, e.what());
+        }
+    }
+
+    void shortTokenIsRefused() {
+        control::ControlServerOptions options;
+        options.token = "short";
+        QVERIFY_THROWS_EXCEPTION(control::ControlServerError, control::ControlServer(task_, options));
+    }
+
+    void portInUseIsAClearError() {
+        control::ControlServerOptions options;
+        options.port = server_->port();
+        options.token = kToken;
+        try {
+            control::ControlServer second(task_, options);
+            QFAIL("bound a port in use");
+        } catch (const control::ControlServerError& e) {
+            QVERIFY2(std::string(e.what()).find(std::to_string(server_->port())) != std::string::npos, e.what());
+        }
+    }
+
+    void loopbackWithoutATokenNeedsNoHeader() {
+        server_.reset();
+        server_ = std::make_unique<control::ControlServer>(task_, control::ControlServerOptions{});
+        auto res = client(false).Get("/api/v1/status");
+        QVERIFY(res);
+        QCOMPARE(res->status, 200);
+    }
+};
+
+QTEST_GUILESS_MAIN(ControlServerTest)
+#include "test_control_server.moc"
