@@ -1,7 +1,14 @@
 #include "app/gui/task_opener.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QFileInfo>
+#include <QStandardPaths>
+
+#include <spdlog/spdlog.h>
+
+#include "engine/task/task.h"
+#include "engine/task/task_setup_builder.h"
 
 namespace syncscope::gui {
 
@@ -13,12 +20,23 @@ OpenedTask openTask(const ui::TaskFiles& files) {
             return opened;
         }
     }
-    // The engine's Task (engine/task/task.h) is attached here once it is wired to the GUI; until then the
-    // window opens without a task and says so.
-    opened.error = QCoreApplication::translate("TaskOpener",
-                                               "Opening %1 needs the engine's Task, which is not wired to the GUI "
-                                               "yet.")
-                       .arg(files.taskPath);
+    try {
+        task::TaskConfig taskConfig = task::loadTaskConfig(files.taskPath.toStdString());
+        task::SourceConfig sourceConfig = task::loadSourceConfig(files.sourcePath.toStdString());
+        std::vector<std::string> warnings;
+        task::TaskSetup setup = task::makeTaskSetup(taskConfig, sourceConfig, warnings);
+        for (const std::string& warning : warnings) {
+            spdlog::warn("{}", warning);
+        }
+        // The audit log lives beside the application's logs, one file per task.
+        QString logDir = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
+        QDir().mkpath(logDir);
+        opened.auditPath = logDir + "/" + QString::fromStdString(setup.taskName) + "-audit.jsonl";
+        setup.auditLogPath = opened.auditPath.toStdString();
+        opened.task = std::make_shared<task::Task>(std::move(setup));
+    } catch (const std::exception& e) {
+        opened.error = QString::fromUtf8(e.what());
+    }
     return opened;
 }
 
