@@ -93,7 +93,7 @@ TemporalValue readOldDateTime(ByteReader& reader) {
 TemporalValue timeFromPacked(int64_t packed) {
     TemporalValue t;
     t.negative = packed < 0;
-    uint64_t v = static_cast<uint64_t>(packed < 0 ? -packed : packed);
+    uint64_t v = packed < 0 ? 0 - static_cast<uint64_t>(packed) : static_cast<uint64_t>(packed);  // INT64_MIN safe
     uint64_t hms = v >> kPackedFracBits;
     t.microsecond = static_cast<uint32_t>(v & kPackedFracMask);
     t.hour = static_cast<uint16_t>((hms >> 12) % (1 << 10));
@@ -105,7 +105,7 @@ TemporalValue timeFromPacked(int64_t packed) {
 TemporalValue dateTimeFromPacked(int64_t packed) {
     TemporalValue t;
     t.negative = packed < 0;
-    uint64_t v = static_cast<uint64_t>(packed < 0 ? -packed : packed);
+    uint64_t v = packed < 0 ? 0 - static_cast<uint64_t>(packed) : static_cast<uint64_t>(packed);  // INT64_MIN safe
     t.microsecond = static_cast<uint32_t>(v & kPackedFracMask);
     uint64_t ymdhms = v >> kPackedFracBits;
     uint64_t ymd = ymdhms >> kHmsBits;
