@@ -182,6 +182,9 @@ SessionOutcome SyncPipeline::run(const std::optional<SkipRequest>& skip, const s
             std::optional<binlog::RawEvent> raw = stream_->next();
             checkWorkers();
             if (!raw) {
+                if (!inTransaction_) {
+                    maybeFlush();  // an idle stream still persists what has committed
+                }
                 updateLive({});
                 continue;
             }
@@ -221,7 +224,10 @@ void SyncPipeline::handle(const binlog::Event& event) {
         lastEventTimestamp_ = event.header.timestamp;
     }
     if (event.as<binlog::HeartbeatEvent>() != nullptr) {
-        return;  // idle upstream: updateLive sees caughtUp()
+        if (!inTransaction_) {
+            maybeFlush();  // idle upstream: persist what has committed; updateLive sees caughtUp()
+        }
+        return;
     }
     if (const auto* rotate = event.as<binlog::RotateEvent>()) {
         currentFile_ = rotate->nextFile;
