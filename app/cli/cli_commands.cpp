@@ -17,6 +17,8 @@ CommandRegistration::CommandRegistration(Command command) {
     std::sort(table.begin(), table.end(), [](const Command& a, const Command& b) { return a.name < b.name; });
 }
 
-const std::vector<Command>& commands() { return registry(); }
+const std::vector<Command>& commands() {
+    return registry();
+}
 
 }  // namespace syncscope::cli

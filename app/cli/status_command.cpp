@@ -12,9 +12,9 @@
 
 #include "app/cli/cli_commands.h"
 #include "engine/binlog/position_axis.h"
-#include "engine/source/upstream_connection.h"
 #include "engine/inspect/checkpoint_analyzer.h"
 #include "engine/inspect/checkpoint_inspector.h"
+#include "engine/source/upstream_connection.h"
 #include "engine/task/source_config.h"
 #include "engine/task/task_config.h"
 #include "engine/task/task_setup_builder.h"

@@ -56,12 +56,12 @@ struct ColumnDef {
     // Type metadata from TABLE_MAP, already decoded to one 16-bit value per column as MySQL does
     // (e.g. max length, precision<<8|scale, fsp, pack length; for STRING the real type and length).
     uint16_t meta = 0;
-    bool isUnsigned = false;     // from the SIGNEDNESS optional metadata (most-significant bit first)
-    bool nullable = true;        // from the TABLE_MAP null bitmap
-    bool isBinary = false;       // charset is binary (63): bytes rather than text
-    bool isCompressed = false;   // MariaDB compressed column (COMPRESSED attribute)
-    uint32_t charset = 0;        // collation id, 0 when unknown
-    std::string name;            // empty when the event carries no COLUMN_NAME metadata
+    bool isUnsigned = false;              // from the SIGNEDNESS optional metadata (most-significant bit first)
+    bool nullable = true;                 // from the TABLE_MAP null bitmap
+    bool isBinary = false;                // charset is binary (63): bytes rather than text
+    bool isCompressed = false;            // MariaDB compressed column (COMPRESSED attribute)
+    uint32_t charset = 0;                 // collation id, 0 when unknown
+    std::string name;                     // empty when the event carries no COLUMN_NAME metadata
     std::vector<std::string> enumValues;  // ENUM_STR_VALUE / SET_STR_VALUE metadata
     uint16_t geometryType = 0;
     bool inPrimaryKey = false;
