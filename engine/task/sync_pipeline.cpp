@@ -35,6 +35,7 @@ bool atOrBefore(const Location& event, const Location& limit) {
 }
 
 constexpr const char* kFlushAtStop = "stop";
+constexpr std::chrono::milliseconds kLiveCountersInterval{50};
 
 // The later of two locations; `a` when they cannot be ordered or `b` is empty.
 Location latest(const Location& a, const Location& b) {
@@ -507,14 +508,21 @@ void SyncPipeline::failWith(const apply::ApplyFailure& failure) {
 }
 
 void SyncPipeline::updateLive(const binlog::Event& event) {
-    apply::ApplyCounters counters = workers_ ? workers_->counters() : apply::ApplyCounters{};
-    std::lock_guard lock(liveMutex_);
     if (event.endPos != 0) {
+        std::lock_guard lock(liveMutex_);
         live_.read.file = event.file.empty() ? currentFile_ : std::string(event.file);
         live_.read.pos = event.endPos;
         live_.read.gtid.clear();
         ++live_.eventsRead;
     }
+    // The workers' counters are copied (maps per table) at most at the status rate, not per event.
+    auto now = Steady::now();
+    if (now - lastCountersUpdate_ < kLiveCountersInterval) {
+        return;
+    }
+    lastCountersUpdate_ = now;
+    apply::ApplyCounters counters = workers_ ? workers_->counters() : apply::ApplyCounters{};
+    std::lock_guard lock(liveMutex_);
     live_.rowsApplied = counters.rowsApplied;
     live_.workerQueueDepths = counters.queueDepths;
     live_.rowsPerTable.clear();

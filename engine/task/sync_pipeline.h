@@ -114,6 +114,7 @@ private:
     binlog::Location exitSafeMark_;
     std::chrono::steady_clock::time_point lastFlush_;
     uint32_t lastEventTimestamp_ = 0;
+    std::chrono::steady_clock::time_point lastCountersUpdate_{};
 
     mutable std::mutex liveMutex_;
     SessionLiveView live_;

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <map>
 #include <random>
 
 #include "engine/binlog/location.h"
@@ -386,6 +387,8 @@ std::shared_ptr<const StatusSnapshot> Task::buildSnapshot() {
     if (session) {
         live = session->live();
     }
+    // One lookup per table: with thousands of tables a scan per table would cost millions per tick.
+    std::map<checkpoint::TableName, uint64_t> rowsByTable(live.rowsPerTable.begin(), live.rowsPerTable.end());
     for (const auto& table : points.tables) {
         TablePointView view;
         view.schema = table.table.first;
@@ -399,10 +402,8 @@ std::shared_ptr<const StatusSnapshot> Task::buildSnapshot() {
             auto distance = upstream.axis.distance(points.globalPersisted.position(), table.persisted->position());
             view.bytesFromGlobal = distance.value_or(0);
         }
-        for (const auto& [name, rows] : live.rowsPerTable) {
-            if (name == table.table) {
-                view.rowsApplied = rows;
-            }
+        if (auto rows = rowsByTable.find(table.table); rows != rowsByTable.end()) {
+            view.rowsApplied = rows->second;
         }
         snapshot->tables.push_back(std::move(view));
     }
