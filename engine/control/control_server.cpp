@@ -3,6 +3,8 @@
 #include <httplib.h>
 #include <spdlog/spdlog.h>
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <mutex>
@@ -51,6 +53,7 @@ struct ControlServer::Impl {
     ErrorTally errors;
     int port = 0;
     std::thread serving;
+    std::atomic<bool> servingEnded = false;
     std::thread watching;
     std::mutex mutex;
     std::condition_variable wake;
@@ -210,7 +213,10 @@ ControlServer::ControlServer(task::TaskControl& task, ControlServerOptions optio
         throw ControlServerError("cannot listen on " + opts.host + ":" + std::to_string(opts.port) +
                                  " for the control API: the address is in use or not this machine's");
     }
-    impl_->serving = std::thread([this] { impl_->server.listen_after_bind(); });
+    impl_->serving = std::thread([this] {
+        impl_->server.listen_after_bind();
+        impl_->servingEnded = true;
+    });
     impl_->watching = std::thread([this] { impl_->watchErrors(); });
     spdlog::info("control API listening on {}{}", url(), opts.token.empty() ? "" : " (bearer token required)");
 }
@@ -234,7 +240,12 @@ void ControlServer::stop() {
         impl_->stopping = true;
     }
     impl_->wake.notify_all();
-    impl_->server.stop();
+    // httplib's stop() does nothing until the serving thread has marked the server running, so a stop()
+    // right after the constructor could leave that thread accepting forever: repeat until it has ended.
+    while (impl_->serving.joinable() && !impl_->servingEnded) {
+        impl_->server.stop();
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
     if (impl_->serving.joinable()) {
         impl_->serving.join();
     }
