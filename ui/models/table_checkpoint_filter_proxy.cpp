@@ -26,11 +26,31 @@ void TableCheckpointFilterProxy::setNameFilter(const QString& text) {
     invalidateFilter();
 }
 
+void TableCheckpointFilterProxy::setSourceModel(QAbstractItemModel* model) {
+    tableModel_ = qobject_cast<TableCheckpointModel*>(model);
+    QSortFilterProxyModel::setSourceModel(model);
+}
+
+bool TableCheckpointFilterProxy::lessThan(const QModelIndex& left, const QModelIndex& right) const {
+    int64_t leftKey = 0;
+    int64_t rightKey = 0;
+    if (tableModel_ && left.column() == right.column() &&
+        tableModel_->numericSortKey(left.row(), left.column(), &leftKey) &&
+        tableModel_->numericSortKey(right.row(), right.column(), &rightKey)) {
+        return leftKey < rightKey;
+    }
+    return QSortFilterProxyModel::lessThan(left, right);
+}
+
 bool TableCheckpointFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const {
     const QAbstractItemModel* model = sourceModel();
     if (onlyAnomalies_) {
-        const QModelIndex flag = model->index(sourceRow, TableCheckpointModel::FlagColumn, sourceParent);
-        if (model->data(flag, TableCheckpointModel::AnomalyRole).toInt() == 0) {
+        const bool flagged = tableModel_
+                                 ? tableModel_->anomalyAt(sourceRow) != CheckpointAnomaly::None
+                                 : model->data(model->index(sourceRow, TableCheckpointModel::FlagColumn, sourceParent),
+                                               TableCheckpointModel::AnomalyRole)
+                                           .toInt() != 0;
+        if (!flagged) {
             return false;
         }
     }

@@ -1,16 +1,21 @@
-// Sorting and filtering of the table checkpoints: numeric sort role, an "only anomalies" switch and a
+// Sorting and filtering of the table checkpoints: sorted on numbers, an "only anomalies" switch and a
 // schema/table text filter.
 #pragma once
 
+#include <QPointer>
 #include <QSortFilterProxyModel>
 
 namespace syncscope::ui {
+
+class TableCheckpointModel;
 
 class TableCheckpointFilterProxy : public QSortFilterProxyModel {
     Q_OBJECT
 
 public:
     explicit TableCheckpointFilterProxy(QObject* parent = nullptr);
+
+    void setSourceModel(QAbstractItemModel* model) override;
 
     bool onlyAnomalies() const { return onlyAnomalies_; }
     void setOnlyAnomalies(bool only);
@@ -20,8 +25,12 @@ public:
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
+    // Numbers straight from the table model (thousands of comparisons per refresh, no QVariant);
+    // text columns and other models through the sort role.
+    bool lessThan(const QModelIndex& left, const QModelIndex& right) const override;
 
 private:
+    QPointer<TableCheckpointModel> tableModel_;  // the source when it is one, for typed access
     bool onlyAnomalies_ = false;
     QString nameFilter_;
 };

@@ -3,6 +3,8 @@
 #include <QColor>
 #include <QDateTime>
 #include <QLocale>
+#include <algorithm>
+#include <bit>
 #include <limits>
 
 #include "ui/models/checkpoint_anomaly.h"
@@ -20,10 +22,29 @@ bool samePoint(const task::PointView& a, const task::PointView& b) {
     return a.pos == b.pos && a.axis == b.axis && a.file == b.file && a.gtid == b.gtid;
 }
 
-bool sameRow(const task::TablePointView& a, const task::TablePointView& b) {
-    return a.rowsApplied == b.rowsApplied && a.aheadOfGlobal == b.aheadOfGlobal &&
-           a.bytesFromGlobal == b.bytesFromGlobal && a.eventsFromGlobal == b.eventsFromGlobal &&
-           a.lastChange == b.lastChange && samePoint(a.inMemory, b.inMemory) && samePoint(a.persisted, b.persisted);
+using Column = TableCheckpointModel::Column;
+
+// The columns of a row that differ between two snapshots, as a bit per column.
+unsigned changedColumns(const task::TablePointView& a, const task::TablePointView& b) {
+    unsigned columns = 0;
+    auto mark = [&columns](bool differs, Column column) { columns |= differs ? 1U << column : 0U; };
+    mark(!samePoint(a.inMemory, b.inMemory), Column::InMemoryColumn);
+    mark(!samePoint(a.persisted, b.persisted), Column::PersistedColumn);
+    mark(a.bytesFromGlobal != b.bytesFromGlobal, Column::BytesFromGlobalColumn);
+    mark(a.eventsFromGlobal != b.eventsFromGlobal, Column::EventsFromGlobalColumn);
+    mark(a.rowsApplied != b.rowsApplied, Column::RowsAppliedColumn);
+    mark(a.lastChange != b.lastChange, Column::LastChangeColumn);
+    return columns;
+}
+
+constexpr unsigned kEveryColumn = (1U << TableCheckpointModel::ColumnCount) - 1;
+
+int firstColumnOf(unsigned columns) {
+    return std::countr_zero(columns);
+}
+
+int lastColumnOf(unsigned columns) {
+    return int(sizeof(unsigned) * 8) - 1 - std::countl_zero(columns);
 }
 
 bool sameTables(const task::StatusSnapshot& a, const task::StatusSnapshot& b) {
@@ -43,11 +64,11 @@ qint64 msecsSinceEpoch(const task::Clock::time_point& at) {
 }
 
 // Sorting by the point itself: the axis when known, else a value past every known point.
-qulonglong pointSortKey(const task::PointView& point) {
+int64_t pointSortKey(const task::PointView& point) {
     if (point.axis) {
-        return *point.axis;
+        return int64_t(*point.axis);
     }
-    return point.known() ? std::numeric_limits<qulonglong>::max() - 1 : std::numeric_limits<qulonglong>::max();
+    return point.known() ? std::numeric_limits<int64_t>::max() - 1 : std::numeric_limits<int64_t>::max();
 }
 
 }  // namespace
@@ -58,63 +79,114 @@ TableCheckpointModel::TableCheckpointModel(QObject* parent)
 TableCheckpointModel::UpdateResult TableCheckpointModel::setSnapshot(
     std::shared_ptr<const task::StatusSnapshot> snapshot) {
     UpdateResult result;
-    if (!snapshot) {
-        if (snapshot_) {
-            beginResetModel();
-            snapshot_.reset();
-            countAnomalies();
-            endResetModel();
+    if (!snapshot || !snapshot_ || !sameTables(*snapshot_, *snapshot)) {
+        if (snapshot || snapshot_) {
+            resetTo(std::move(snapshot));
             result.reset = true;
+            result.changedRows = rowCount();
         }
         return result;
     }
-    if (!snapshot_ || !sameTables(*snapshot_, *snapshot)) {
-        beginResetModel();
-        snapshot_ = std::move(snapshot);
-        countAnomalies();
-        endResetModel();
-        result.reset = true;
-        result.changedRows = rowCount();
-        return result;
-    }
-    int first = -1;
-    int last = -1;
+    // One pass: the changed columns of each row (an anomaly that changed repaints the whole row, whose
+    // colour it sets), gathered into runs of adjacent changed rows.
+    runs_.clear();
     const auto& before = snapshot_->tables;
     const auto& after = snapshot->tables;
+    unsigned spanned = 0;
     for (size_t i = 0; i < after.size(); ++i) {
-        if (!sameRow(before[i], after[i])) {
-            if (first < 0) {
-                first = int(i);
-            }
-            last = int(i);
-            ++result.changedRows;
+        const CheckpointAnomaly anomaly = anomalyOf(after[i], *snapshot);
+        unsigned columns = changedColumns(before[i], after[i]);
+        if (anomaly != anomalies_[i]) {
+            anomalies_[i] = anomaly;
+            columns = kEveryColumn;
+        }
+        if (columns == 0) {
+            continue;
+        }
+        ++result.changedRows;
+        spanned |= columns;
+        const int row = int(i);
+        if (!runs_.empty() && runs_.back().lastRow == row - 1) {
+            ChangedRun& run = runs_.back();
+            run.lastRow = row;
+            run.firstColumn = std::min(run.firstColumn, firstColumnOf(columns));
+            run.lastColumn = std::max(run.lastColumn, lastColumnOf(columns));
+        } else {
+            runs_.push_back({row, row, firstColumnOf(columns), lastColumnOf(columns)});
         }
     }
-    // The anomaly of a row also depends on the upstream's position and files.
-    const bool contextChanged = snapshot_->upstream.axis != snapshot->upstream.axis ||
-                                snapshot_->upstreamFiles.size() != snapshot->upstreamFiles.size();
     snapshot_ = std::move(snapshot);
     countAnomalies();
-    if (contextChanged && !after.empty()) {
-        first = 0;
-        last = int(after.size()) - 1;
+    if (runs_.size() > size_t(kMaxRangesPerRefresh)) {
+        emit dataChanged(index(runs_.front().firstRow, firstColumnOf(spanned)),
+                         index(runs_.back().lastRow, lastColumnOf(spanned)));
+        result.dataChangedSignals = 1;
+        return result;
     }
-    if (first >= 0) {
-        emit dataChanged(index(first, 0), index(last, ColumnCount - 1));
+    for (const ChangedRun& run : runs_) {
+        emit dataChanged(index(run.firstRow, run.firstColumn), index(run.lastRow, run.lastColumn));
     }
+    result.dataChangedSignals = int(runs_.size());
     return result;
+}
+
+void TableCheckpointModel::resetTo(std::shared_ptr<const task::StatusSnapshot> snapshot) {
+    beginResetModel();
+    snapshot_ = std::move(snapshot);
+    anomalies_.clear();
+    if (snapshot_) {
+        anomalies_.reserve(snapshot_->tables.size());
+        for (const auto& table : snapshot_->tables) {
+            anomalies_.push_back(anomalyOf(table, *snapshot_));
+        }
+    }
+    runs_.reserve(size_t(kMaxRangesPerRefresh) + 1);
+    countAnomalies();
+    endResetModel();
 }
 
 void TableCheckpointModel::countAnomalies() {
     anomalyCount_ = 0;
     aheadCount_ = 0;
-    if (!snapshot_) {
-        return;
-    }
-    for (const auto& table : snapshot_->tables) {
-        const auto anomaly = anomalyOf(table, *snapshot_);
+    for (const CheckpointAnomaly anomaly : anomalies_) {
         anomalyCount_ += anomaly != CheckpointAnomaly::None ? 1 : 0;
         aheadCount_ += anomaly == CheckpointAnomaly::AheadOfGlobal ? 1 : 0;
+    }
+}
+
+CheckpointAnomaly TableCheckpointModel::anomalyAt(int row) const {
+    return row >= 0 && size_t(row) < anomalies_.size() ? anomalies_[size_t(row)] : CheckpointAnomaly::None;
+}
+
+bool TableCheckpointModel::numericSortKey(int row, int column, int64_t* key) const {
+    const task::TablePointView* table = tableAt(row);
+    if (!table) {
+        return false;
+    }
+    switch (column) {
+        case InMemoryColumn:
+            *key = pointSortKey(table->inMemory);
+            return true;
+        case PersistedColumn:
+            *key = pointSortKey(table->persisted);
+            return true;
+        case BytesFromGlobalColumn:
+            *key = table->bytesFromGlobal;
+            return true;
+        case EventsFromGlobalColumn:
+            *key = int64_t(table->eventsFromGlobal);
+            return true;
+        case RowsAppliedColumn:
+            *key = int64_t(table->rowsApplied);
+            return true;
+        case LastChangeColumn:
+            *key = table->lastChange ? msecsSinceEpoch(*table->lastChange) : 0;
+            return true;
+        case FlagColumn:
+            *key = int64_t(anomalyAt(row));
+            return true;
+        default:
+            return false;
     }
 }
 
@@ -161,7 +233,7 @@ QVariant TableCheckpointModel::data(const QModelIndex& index, int role) const {
             }
             return displayData(*table, column);
         case AnomalyRole:
-            return int(anomalyOf(*table, *snapshot_));
+            return int(anomalyAt(index.row()));
         case AheadOfGlobalRole:
             return table->aheadOfGlobal;
         case Qt::TextAlignmentRole:
@@ -170,7 +242,7 @@ QVariant TableCheckpointModel::data(const QModelIndex& index, int role) const {
             }
             return {};
         case Qt::BackgroundRole:
-            switch (anomalyOf(*table, *snapshot_)) {
+            switch (anomalyAt(index.row())) {
                 case CheckpointAnomaly::None:
                     return {};
                 case CheckpointAnomaly::AheadOfGlobal:
@@ -180,7 +252,7 @@ QVariant TableCheckpointModel::data(const QModelIndex& index, int role) const {
             }
         case Qt::DecorationRole:
             if (column == FlagColumn) {
-                const auto anomaly = anomalyOf(*table, *snapshot_);
+                const auto anomaly = anomalyAt(index.row());
                 if (anomaly == CheckpointAnomaly::AheadOfGlobal) {
                     return aheadIcon_;
                 }
@@ -196,7 +268,7 @@ QVariant TableCheckpointModel::data(const QModelIndex& index, int role) const {
                 if (!point.gtid.empty()) {
                     text += QStringLiteral("\nGTID ") + QString::fromStdString(point.gtid);
                 }
-                if (anomalyOf(*table, *snapshot_) == CheckpointAnomaly::None) {
+                if (anomalyAt(index.row()) == CheckpointAnomaly::None) {
                     return text;
                 }
             }
@@ -238,9 +310,9 @@ QVariant TableCheckpointModel::displayData(const task::TablePointView& table, in
 QVariant TableCheckpointModel::sortData(const task::TablePointView& table, int column) const {
     switch (column) {
         case InMemoryColumn:
-            return pointSortKey(table.inMemory);
+            return qlonglong(pointSortKey(table.inMemory));
         case PersistedColumn:
-            return pointSortKey(table.persisted);
+            return qlonglong(pointSortKey(table.persisted));
         case BytesFromGlobalColumn:
             return qlonglong(table.bytesFromGlobal);
         case EventsFromGlobalColumn:

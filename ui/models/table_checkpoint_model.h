@@ -1,13 +1,16 @@
 // The table checkpoints of one task: one row per upstream table, refreshed from status snapshots.
-// A snapshot with the same tables updates only the changed rows with one dataChanged; a different set
-// of tables swaps the whole snapshot in one reset.
+// A snapshot with the same tables updates only the changed rows and columns: one dataChanged per run of
+// adjacent changed rows, or one spanning them all when they are scattered; a different set of tables
+// swaps the whole snapshot in one reset. A refresh allocates nothing once the table count is stable.
 #pragma once
 
 #include <QAbstractTableModel>
 #include <QIcon>
 #include <memory>
+#include <vector>
 
 #include "engine/task/status_snapshot.h"
+#include "ui/models/checkpoint_anomaly.h"
 
 namespace syncscope::ui {
 
@@ -40,13 +43,22 @@ public:
     struct UpdateResult {
         bool reset = false;
         int changedRows = 0;
+        int dataChangedSignals = 0;
     };
+
+    // More runs of changed rows than this are announced as one range: a sorting proxy handles one
+    // range in one pass, but re-sorts once per signal.
+    static constexpr int kMaxRangesPerRefresh = 16;
 
     explicit TableCheckpointModel(QObject* parent = nullptr);
 
     UpdateResult setSnapshot(std::shared_ptr<const task::StatusSnapshot> snapshot);
     const task::StatusSnapshot* snapshot() const { return snapshot_.get(); }
     const task::TablePointView* tableAt(int row) const;
+    CheckpointAnomaly anomalyAt(int row) const;
+    // The number sorted on in a column (no QVariant: the proxy compares thousands of rows per refresh).
+    // Text columns have none: false.
+    bool numericSortKey(int row, int column, int64_t* key) const;
     int anomalyCount() const { return anomalyCount_; }
     int aheadCount() const { return aheadCount_; }
 
@@ -58,9 +70,18 @@ public:
 private:
     QVariant displayData(const task::TablePointView& table, int column) const;
     QVariant sortData(const task::TablePointView& table, int column) const;
+    void resetTo(std::shared_ptr<const task::StatusSnapshot> snapshot);
     void countAnomalies();
 
     std::shared_ptr<const task::StatusSnapshot> snapshot_;
+    std::vector<CheckpointAnomaly> anomalies_;  // per row, for snapshot_
+    struct ChangedRun {
+        int firstRow;
+        int lastRow;
+        int firstColumn;
+        int lastColumn;
+    };
+    std::vector<ChangedRun> runs_;  // reused from refresh to refresh
     int anomalyCount_ = 0;
     int aheadCount_ = 0;
     QIcon aheadIcon_;
