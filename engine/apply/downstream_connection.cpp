@@ -4,6 +4,7 @@
 #include <cppconn/exception.h>
 #include <mysql_driver.h>
 
+#include <fstream>
 #include <mutex>
 
 namespace syncscope::apply {
@@ -12,16 +13,51 @@ namespace {
 
 std::string hintFor(int code) {
     constexpr int kAccessDenied = 1045;
+    constexpr int kCannotConnectLocal = 2002;
     constexpr int kCannotConnect = 2003;
     constexpr int kUnknownHost = 2005;
     switch (code) {
         case kAccessDenied:
             return "; check the user name and password of the target database";
+        case kCannotConnectLocal:
         case kCannotConnect:
         case kUnknownHost:
             return "; check that the target database runs and that host and port are right";
         default:
             return {};
+    }
+}
+
+std::string connectHint(const ServerSettings& settings, int code, const std::string& message) {
+    constexpr int kTlsError = 2026;  // CR_SSL_CONNECTION_ERROR
+    constexpr int kAccessDenied = 1045;
+    bool tlsFailure =
+        code == kTlsError || message.find("SSL") != std::string::npos || message.find("TLS") != std::string::npos;
+    if (settings.tls.enabled() && tlsFailure) {
+        return "; TLS with " + settings.tls.describe() +
+               " failed: check that ssl-ca is the CA that signed the target database's certificate, that the "
+               "certificate names the host " +
+               settings.host + ", and that ssl-cert and ssl-key are a pair the server's CA accepts";
+    }
+    std::string hint = hintFor(code);
+    if (code == kAccessDenied && !settings.tls.enabled()) {
+        hint +=
+            " (a server with require_secure_transport=ON also refuses clients without TLS: then set the "
+            "security keys ssl-ca, ssl-cert, ssl-key)";
+    }
+    return hint;
+}
+
+// The driver reports an unreadable certificate file as a bare TLS error; name the file instead.
+void requireReadableTlsFiles(const ServerSettings& settings) {
+    for (const auto& [key, file] : {std::pair{"ssl-ca", &settings.tls.caFile},
+                                    {"ssl-cert", &settings.tls.certFile},
+                                    {"ssl-key", &settings.tls.keyFile}}) {
+        if (!file->empty() && !std::ifstream(*file)) {
+            throw DownstreamError("target database " + settings.describe() + ": cannot read the TLS file " + key +
+                                      " '" + *file + "' (target-database.security." + key + " of the task)",
+                                  0);
+        }
     }
 }
 
@@ -46,6 +82,7 @@ std::unique_ptr<sql::Connection> connectDownstream(const ServerSettings& setting
     options["OPT_CHARSET_NAME"] = sql::SQLString("utf8mb4");
     options["CLIENT_MULTI_STATEMENTS"] = false;
     if (settings.tls.enabled()) {
+        requireReadableTlsFiles(settings);
         options["sslCA"] = sql::SQLString(settings.tls.caFile);
         options["sslCert"] = sql::SQLString(settings.tls.certFile);
         options["sslKey"] = sql::SQLString(settings.tls.keyFile);
@@ -56,7 +93,8 @@ std::unique_ptr<sql::Connection> connectDownstream(const ServerSettings& setting
         return connection;
     } catch (const sql::SQLException& e) {
         throw DownstreamError("target database " + settings.describe() + ": cannot connect: " + e.what() + " [" +
-                                  std::to_string(e.getErrorCode()) + "]" + hintFor(e.getErrorCode()),
+                                  std::to_string(e.getErrorCode()) + "]" +
+                                  connectHint(settings, e.getErrorCode(), e.what()),
                               e.getErrorCode());
     }
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 
 namespace syncscope {
 
@@ -10,6 +11,16 @@ struct TlsSettings {
     std::string certFile;  // DM's ssl-cert
     std::string keyFile;   // DM's ssl-key
     bool enabled() const { return !caFile.empty() || !certFile.empty() || !keyFile.empty(); }
+    // "ssl-ca '/p/ca.pem', ssl-cert '...', ssl-key '...'" (the keys set), for messages.
+    std::string describe() const {
+        std::string text;
+        for (const auto& [key, file] : {std::pair{"ssl-ca", &caFile}, {"ssl-cert", &certFile}, {"ssl-key", &keyFile}}) {
+            if (!file->empty()) {
+                text += (text.empty() ? "" : ", ") + std::string(key) + " '" + *file + "'";
+            }
+        }
+        return text;
+    }
 };
 
 struct ServerSettings {

@@ -6,6 +6,8 @@
 #include <errmsg.h>
 // clang-format on
 
+#include <fstream>
+
 namespace syncscope::source {
 
 namespace {
@@ -27,6 +29,24 @@ std::string hintFor(unsigned code) {
     }
 }
 
+bool isTlsFailure(unsigned code, const std::string& message) {
+    return code == CR_SSL_CONNECTION_ERROR || message.find("SSL") != std::string::npos ||
+           message.find("TLS") != std::string::npos;
+}
+
+// Connector/C reports an unreadable certificate file as a bare TLS error; name the file instead.
+void requireReadableTlsFiles(const ServerSettings& settings) {
+    for (const auto& [key, file] : {std::pair{"ssl-ca", &settings.tls.caFile},
+                                    {"ssl-cert", &settings.tls.certFile},
+                                    {"ssl-key", &settings.tls.keyFile}}) {
+        if (!file->empty() && !std::ifstream(*file)) {
+            throw UpstreamError("upstream " + settings.describe() + ": cannot read the TLS file " + key + " '" + *file +
+                                    "' (security." + key + " of the source's `from`)",
+                                0);
+        }
+    }
+}
+
 }  // namespace
 
 UpstreamConnection::UpstreamConnection(const ServerSettings& settings)
@@ -42,6 +62,7 @@ UpstreamConnection::UpstreamConnection(const ServerSettings& settings)
     mysql_optionsv(m, MYSQL_OPT_WRITE_TIMEOUT, &readTimeout);
     mysql_optionsv(m, MYSQL_SET_CHARSET_NAME, "utf8mb4");
     if (settings_.tls.enabled()) {
+        requireReadableTlsFiles(settings_);
         mysql_ssl_set(m, settings_.tls.keyFile.empty() ? nullptr : settings_.tls.keyFile.c_str(),
                       settings_.tls.certFile.empty() ? nullptr : settings_.tls.certFile.c_str(),
                       settings_.tls.caFile.empty() ? nullptr : settings_.tls.caFile.c_str(), nullptr, nullptr);
@@ -59,9 +80,19 @@ UpstreamConnection::~UpstreamConnection() = default;
 void UpstreamConnection::fail(const std::string& what) const {
     MYSQL* m = mysql_.get();
     unsigned code = mysql_errno(m);
-    std::string message = "upstream " + settings_.describe() + ": " + what + ": " + mysql_error(m) + " [" +
-                          std::to_string(code) + "]";
+    std::string message =
+        "upstream " + settings_.describe() + ": " + what + ": " + mysql_error(m) + " [" + std::to_string(code) + "]";
     std::string hint = hintFor(code);
+    if (settings_.tls.enabled() && isTlsFailure(code, mysql_error(m))) {
+        hint = "TLS with " + settings_.tls.describe() +
+               " failed: check that ssl-ca is the CA that signed the upstream's certificate, that the certificate "
+               "names the host " +
+               settings_.host + ", and that ssl-cert and ssl-key are a pair the upstream's CA accepts";
+    } else if (code == ER_ACCESS_DENIED_ERROR && !settings_.tls.enabled()) {
+        hint +=
+            " (a server with require_secure_transport=ON also refuses clients without TLS: then set the "
+            "security keys ssl-ca, ssl-cert, ssl-key)";
+    }
     if (!hint.empty()) {
         message += "; " + hint;
     }
