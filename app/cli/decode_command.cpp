@@ -153,10 +153,11 @@ int decodeFiles(const DecodeOptions& options, DecodeEventPrinter& printer) {
     std::vector<std::filesystem::path> files(options.files.begin(), options.files.end());
     auto source = source::BinlogFileSource::ofFiles(files, sourceOptions);
     binlog::EventDecoder decoder;
+    decoder.setRowTextStorage(binlog::TextStorage::Borrow);  // each event is printed before the next read
     std::vector<binlog::Event> events;
     uint64_t printed = 0;
     while (auto raw = source.next()) {
-        events.clear();
+        decoder.recycle(events);
         decoder.decodeInto(*raw, events);
         for (const auto& event : events) {
             if (options.count && printed >= *options.count) {
@@ -191,6 +192,7 @@ int decodeServer(const DecodeOptions& options, DecodeEventPrinter& printer) {
     }
     source::BinlogServerSource source(sourceOptions);
     binlog::EventDecoder decoder;
+    decoder.setRowTextStorage(binlog::TextStorage::Borrow);  // each event is printed before the next read
     bool checksumSet = false;
     std::vector<binlog::Event> events;
     uint64_t printed = 0;
@@ -205,7 +207,7 @@ int decodeServer(const DecodeOptions& options, DecodeEventPrinter& printer) {
                                                      : binlog::ChecksumAlgorithm::Off);
             checksumSet = true;
         }
-        events.clear();
+        decoder.recycle(events);
         decoder.decodeInto(*raw, events);
         for (const auto& event : events) {
             if (event.type() == binlog::EventType::Heartbeat || event.type() == binlog::EventType::HeartbeatV2) {

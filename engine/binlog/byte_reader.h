@@ -24,9 +24,8 @@ public:
     const uint8_t* current() const { return cur_; }
 
     void need(size_t n, const char* what) const {
-        if (n > remaining()) {
-            throw TruncatedError(std::string("truncated ") + what + ": need " + std::to_string(n) + " bytes at +" +
-                                 std::to_string(offset()) + ", have " + std::to_string(remaining()));
+        if (n > remaining()) [[unlikely]] {
+            throwTruncated(n, what);
         }
     }
 
@@ -103,6 +102,12 @@ public:
     }
 
 private:
+    // Out of line, so that the checks on the hot path stay small.
+    [[noreturn, gnu::cold, gnu::noinline]] void throwTruncated(size_t n, const char* what) const {
+        throw TruncatedError(std::string("truncated ") + what + ": need " + std::to_string(n) + " bytes at +" +
+                             std::to_string(offset()) + ", have " + std::to_string(remaining()));
+    }
+
     static constexpr uint8_t kPacked2 = 0xFC;
     static constexpr uint8_t kPacked3 = 0xFD;
     static constexpr uint8_t kPacked8 = 0xFE;

@@ -53,62 +53,71 @@ const char* valueKindName(ValueKind kind) {
     return "unknown";
 }
 
-bool ColumnValue::ownsString() const {
-    switch (kind_) {
-        case ValueKind::Decimal:
-        case ValueKind::String:
-        case ValueKind::Bytes:
-        case ValueKind::Json:
-        case ValueKind::Geometry:
-            return true;
-        default:
-            return false;
-    }
-}
-
-bool ColumnValue::hasBytes() const {
-    return ownsString();
-}
-
 void ColumnValue::destroy() noexcept {
-    if (ownsString()) {
-        text_.~basic_string();
+    if (storage_ == Storage::Heap) {
+        heap_.~basic_string();
     }
+    storage_ = Storage::Scalar;
     kind_ = ValueKind::Null;
     scalar_.u = 0;
 }
 
-void ColumnValue::copyFrom(const ColumnValue& other) {
-    if (other.ownsString()) {
-        new (&text_) std::string(other.text_);
+void ColumnValue::setText(ValueKind kind, std::string_view bytes) {
+    if (storage_ == Storage::Heap) {
+        heap_.assign(bytes);  // keeps the capacity; assign copes with bytes inside heap_
+    } else if (bytes.size() <= kInlineCapacity) {
+        std::memmove(inline_.data, bytes.data(), bytes.size());  // bytes may be this value's own
+        inline_.size = static_cast<uint8_t>(bytes.size());
+        storage_ = Storage::Inline;
     } else {
-        std::memcpy(static_cast<void*>(&scalar_), &other.scalar_, sizeof(Scalar));
+        new (&heap_) std::string(bytes);  // bytes are not in inline_ (too long for it)
+        storage_ = Storage::Heap;
     }
-    kind_ = other.kind_;
+    kind_ = kind;
+}
+
+void ColumnValue::setBorrowedText(ValueKind kind, std::string_view bytes) noexcept {
+    if (storage_ == Storage::Heap) {
+        heap_.~basic_string();
+    }
+    new (&borrowed_) std::string_view(bytes);
+    storage_ = Storage::Borrowed;
+    kind_ = kind;
+}
+
+// A copy owns its bytes, also when the original borrows them.
+void ColumnValue::copyFrom(const ColumnValue& other) {
+    if (other.storage_ == Storage::Scalar) {
+        std::memcpy(static_cast<void*>(&scalar_), &other.scalar_, sizeof(Scalar));
+        storage_ = Storage::Scalar;
+        kind_ = other.kind_;
+        return;
+    }
+    setText(other.kind_, other.textView());
 }
 
 void ColumnValue::moveFrom(ColumnValue&& other) noexcept {
-    if (other.ownsString()) {
-        new (&text_) std::string(std::move(other.text_));
+    if (other.storage_ == Storage::Heap) {
+        new (&heap_) std::string(std::move(other.heap_));
     } else {
-        std::memcpy(static_cast<void*>(&scalar_), &other.scalar_, sizeof(Scalar));
+        std::memcpy(static_cast<void*>(&inline_), &other.inline_, sizeof(InlineText));
     }
+    storage_ = other.storage_;
     kind_ = other.kind_;
 }
 
-ColumnValue::ColumnValue(const ColumnValue& other) : kind_(ValueKind::Null) {
+ColumnValue::ColumnValue(const ColumnValue& other) : kind_(ValueKind::Null), storage_(Storage::Scalar) {
     copyFrom(other);
 }
 
-ColumnValue::ColumnValue(ColumnValue&& other) noexcept : kind_(ValueKind::Null) {
+ColumnValue::ColumnValue(ColumnValue&& other) noexcept : kind_(ValueKind::Null), storage_(Storage::Scalar) {
     moveFrom(std::move(other));
 }
 
 ColumnValue& ColumnValue::operator=(const ColumnValue& other) {
     if (this != &other) {
-        if (ownsString() && other.ownsString()) {
-            text_ = other.text_;  // keeps this value's capacity
-            kind_ = other.kind_;
+        if (storage_ == Storage::Heap && other.storage_ != Storage::Scalar) {
+            setText(other.kind_, other.textView());  // keeps this value's capacity
         } else {
             destroy();
             copyFrom(other);
@@ -119,8 +128,8 @@ ColumnValue& ColumnValue::operator=(const ColumnValue& other) {
 
 ColumnValue& ColumnValue::operator=(ColumnValue&& other) noexcept {
     if (this != &other) {
-        if (ownsString() && other.ownsString()) {
-            text_ = std::move(other.text_);
+        if (storage_ == Storage::Heap && other.storage_ == Storage::Heap) {
+            heap_ = std::move(other.heap_);
             kind_ = other.kind_;
         } else {
             destroy();
@@ -130,10 +139,9 @@ ColumnValue& ColumnValue::operator=(ColumnValue&& other) noexcept {
     return *this;
 }
 
-ColumnValue ColumnValue::withString(ValueKind kind, std::string text) {
+ColumnValue ColumnValue::withText(ValueKind kind, std::string_view text) {
     ColumnValue v;
-    new (&v.text_) std::string(std::move(text));
-    v.kind_ = kind;
+    v.setText(kind, text);
     return v;
 }
 
@@ -166,7 +174,7 @@ ColumnValue ColumnValue::doubleValue(double value) {
 }
 
 ColumnValue ColumnValue::decimal(std::string text) {
-    return withString(ValueKind::Decimal, std::move(text));
+    return withText(ValueKind::Decimal, text);
 }
 
 ColumnValue ColumnValue::year(uint16_t value) {
@@ -229,16 +237,23 @@ ColumnValue ColumnValue::set(uint64_t members) {
 }
 
 ColumnValue ColumnValue::string(std::string_view text) {
-    return withString(ValueKind::String, std::string(text));
+    return withText(ValueKind::String, text);
 }
 ColumnValue ColumnValue::bytes(std::string_view data) {
-    return withString(ValueKind::Bytes, std::string(data));
+    return withText(ValueKind::Bytes, data);
 }
 ColumnValue ColumnValue::json(std::string text) {
-    return withString(ValueKind::Json, std::move(text));
+    if (text.size() <= kInlineCapacity) {
+        return withText(ValueKind::Json, text);
+    }
+    ColumnValue v;
+    new (&v.heap_) std::string(std::move(text));
+    v.storage_ = Storage::Heap;
+    v.kind_ = ValueKind::Json;
+    return v;
 }
 ColumnValue ColumnValue::geometry(std::string_view data) {
-    return withString(ValueKind::Geometry, std::string(data));
+    return withText(ValueKind::Geometry, data);
 }
 
 void ColumnValue::expect(ValueKind kind) const {
@@ -302,10 +317,10 @@ const TimestampValue& ColumnValue::timestamp() const {
 }
 
 std::string_view ColumnValue::bytes() const {
-    if (!ownsString()) {
+    if (storage_ == Storage::Scalar) {
         throw Error(std::string("column value is ") + valueKindName(kind_) + ", which has no bytes");
     }
-    return text_;
+    return textView();
 }
 
 bool ColumnValue::operator==(const ColumnValue& other) const {
@@ -334,7 +349,7 @@ bool ColumnValue::operator==(const ColumnValue& other) const {
         case ValueKind::Set:
             return scalar_.u == other.scalar_.u;
         default:
-            return text_ == other.text_;
+            return textView() == other.textView();
     }
 }
 
@@ -427,24 +442,24 @@ void ColumnValue::appendText(std::string& out, const ColumnDef& column) const {
         case ValueKind::Bytes:
             switch (column.extendedType) {
                 case ExtendedType::Inet6:
-                    appendInet6Text(out, text_);
+                    appendInet6Text(out, textView());
                     return;
                 case ExtendedType::Uuid:
-                    appendUuidText(out, text_);
+                    appendUuidText(out, textView());
                     return;
                 case ExtendedType::Inet4:
-                    appendInet4Text(out, text_);
+                    appendInet4Text(out, textView());
                     return;
                 case ExtendedType::None:
                     break;
             }
-            out += text_;
+            out += textView();
             return;
         case ValueKind::Decimal:
         case ValueKind::String:
         case ValueKind::Json:
         case ValueKind::Geometry:
-            out += text_;
+            out += textView();
             return;
     }
 }

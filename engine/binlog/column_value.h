@@ -1,6 +1,9 @@
 // One column value of a row image, decoded into a compact typed form: fixed-size values (integers,
 // floats, temporals, bits, enum indexes, set bits) live inline with no heap allocation; variable-length
-// values (text, bytes, exact decimal text, JSON text, geometry) own their bytes.
+// values (text, bytes, exact decimal text, JSON text, geometry) own their bytes, inside the value when
+// they are short (up to kInlineCapacity bytes, no heap allocation) and on the heap otherwise. A decoder
+// that streams may instead let a value borrow its bytes from the event buffer (setBorrowedText); a
+// copy of a borrowed value always owns its bytes.
 //
 // The value keeps the meaning it has without its column (an ENUM stores its 1-based index, a SET its bit
 // mask, a TIMESTAMP its UTC seconds); rendering that needs the column (enum strings, BIT width, charset,
@@ -69,8 +72,15 @@ struct TimestampValue {
 
 class ColumnValue {
 public:
-    ColumnValue() noexcept : kind_(ValueKind::Null) { scalar_.u = 0; }
-    ~ColumnValue() { destroy(); }
+    // Text and bytes up to this size are stored inside the value.
+    static constexpr size_t kInlineCapacity = 31;
+
+    ColumnValue() noexcept : kind_(ValueKind::Null), storage_(Storage::Scalar) { scalar_.u = 0; }
+    ~ColumnValue() {
+        if (storage_ == Storage::Heap) {
+            heap_.~basic_string();
+        }
+    }
     ColumnValue(const ColumnValue& other);
     ColumnValue(ColumnValue&& other) noexcept;
     ColumnValue& operator=(const ColumnValue& other);
@@ -95,10 +105,33 @@ public:
     static ColumnValue json(std::string text);
     static ColumnValue geometry(std::string_view data);
 
+    // In-place setters: the value becomes the given one, keeping its heap capacity where it can, so
+    // that a decoder reusing its values allocates nothing for fixed-size values and short text.
+    void setNull() noexcept { resetScalar(ValueKind::Null).u = 0; }
+    void setSignedInt(int64_t v) noexcept { resetScalar(ValueKind::Int).i = v; }
+    void setUnsignedInt(uint64_t v) noexcept { resetScalar(ValueKind::UInt).u = v; }
+    void setFloat(float v) noexcept { resetScalar(ValueKind::Float).f = v; }
+    void setDouble(double v) noexcept { resetScalar(ValueKind::Double).d = v; }
+    void setYear(uint16_t v) noexcept { resetScalar(ValueKind::Year).u = v; }
+    void setDate(const TemporalValue& v) noexcept { resetScalar(ValueKind::Date).t = v; }
+    void setTime(const TemporalValue& v) noexcept { resetScalar(ValueKind::Time).t = v; }
+    void setDateTime(const TemporalValue& v) noexcept { resetScalar(ValueKind::DateTime).t = v; }
+    void setTimestamp(const TimestampValue& v) noexcept { resetScalar(ValueKind::Timestamp).ts = v; }
+    void setBit(uint64_t bits) noexcept { resetScalar(ValueKind::Bit).u = bits; }
+    void setEnumIndex(uint16_t index) noexcept { resetScalar(ValueKind::Enum).u = index; }
+    void setSet(uint64_t members) noexcept { resetScalar(ValueKind::Set).u = members; }
+    // `kind` is one of Decimal, String, Bytes, Json, Geometry; the bytes are copied.
+    void setText(ValueKind kind, std::string_view bytes);
+    // The same without a copy: the value points at `bytes`, which must outlive it (and every value
+    // moved from it). For a streaming decoder whose caller is done with a row before the next read.
+    void setBorrowedText(ValueKind kind, std::string_view bytes) noexcept;
+
     ValueKind kind() const { return kind_; }
     bool isNull() const { return kind_ == ValueKind::Null; }
     // Whether bytes() is meaningful (Decimal, String, Bytes, Json, Geometry).
-    bool hasBytes() const;
+    bool hasBytes() const { return storage_ != Storage::Scalar; }
+    // Whether bytes() points into memory the value does not own (see setBorrowedText).
+    bool isBorrowed() const { return storage_ == Storage::Borrowed; }
 
     // Accessors by kind; calling one for another kind throws syncscope::Error naming both kinds.
     int64_t asInt() const;                    // Int
@@ -141,20 +174,50 @@ private:
         TemporalValue t;
         TimestampValue ts;
     };
+    // Where the bytes of a text kind are: none (fixed-size kinds), a heap string, inside the value,
+    // or somewhere the value does not own.
+    enum class Storage : uint8_t { Scalar, Heap, Inline, Borrowed };
+    struct InlineText {
+        char data[kInlineCapacity];
+        uint8_t size;
+    };
 
-    bool ownsString() const;
+    Scalar& resetScalar(ValueKind kind) noexcept {
+        if (storage_ == Storage::Heap) {
+            heap_.~basic_string();
+        }
+        storage_ = Storage::Scalar;
+        kind_ = kind;
+        return scalar_;
+    }
+    std::string_view textView() const {
+        switch (storage_) {
+            case Storage::Heap:
+                return heap_;
+            case Storage::Inline:
+                return {inline_.data, inline_.size};
+            case Storage::Borrowed:
+                return borrowed_;
+            case Storage::Scalar:
+                break;
+        }
+        return {};
+    }
     void destroy() noexcept;
     void copyFrom(const ColumnValue& other);
     void moveFrom(ColumnValue&& other) noexcept;
     void expect(ValueKind kind) const;
     void expectEither(ValueKind a, ValueKind b) const;
-    static ColumnValue withString(ValueKind kind, std::string text);
+    static ColumnValue withText(ValueKind kind, std::string_view text);
 
     union {
         Scalar scalar_;
-        std::string text_;
+        std::string heap_;
+        InlineText inline_;
+        std::string_view borrowed_;
     };
     ValueKind kind_;
+    Storage storage_;
 };
 
 }  // namespace syncscope::binlog

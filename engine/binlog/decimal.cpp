@@ -1,6 +1,7 @@
 #include "engine/binlog/decimal.h"
 
 #include <array>
+#include <cstring>
 
 #include "engine/common/error.h"
 
@@ -32,13 +33,11 @@ uint32_t bigEndian(const uint8_t* p, size_t n) {
     return v;
 }
 
-void appendPadded(std::string& out, uint32_t v, unsigned digits) {
-    char buf[kDigitsPerGroup];
+void writePadded(char* out, uint32_t v, unsigned digits) {
     for (unsigned i = digits; i > 0; --i) {
-        buf[i - 1] = static_cast<char>('0' + v % 10);
+        out[i - 1] = static_cast<char>('0' + v % 10);
         v /= 10;
     }
-    out.append(buf, digits);
 }
 
 }  // namespace
@@ -50,13 +49,11 @@ size_t decimalBinarySize(unsigned precision, unsigned scale) {
            (scale / kDigitsPerGroup) * kGroupBytes + kBytesForDigits[scale % kDigitsPerGroup];
 }
 
-void readDecimalText(ByteReader& reader, unsigned precision, unsigned scale, std::string& out) {
+size_t readDecimalText(ByteReader& reader, unsigned precision, unsigned scale, DecimalText& out) {
     const size_t size = decimalBinarySize(precision, scale);
-    std::string_view raw = reader.bytes(size, "DECIMAL");
-    std::array<uint8_t, kMaxBinarySize> buf{};
-    for (size_t i = 0; i < size; ++i) {
-        buf[i] = static_cast<uint8_t>(raw[i]);
-    }
+    const std::string_view raw = reader.bytes(size, "DECIMAL");
+    std::array<uint8_t, kMaxBinarySize> buf;
+    std::memcpy(buf.data(), raw.data(), size);
     const bool negative = (buf[0] & kSignBit) == 0;
     buf[0] ^= kSignBit;
     if (negative) {
@@ -71,47 +68,71 @@ void readDecimalText(ByteReader& reader, unsigned precision, unsigned scale, std
     const unsigned fullFracGroups = scale / kDigitsPerGroup;
     const unsigned trailDigits = scale % kDigitsPerGroup;
 
-    std::string digits;  // integer digits, leading zeros included
-    digits.reserve(intDigits);
+    // Every digit, leading zeros included, goes after room for the sign; the integer part's leading
+    // zeros are dropped at the end.
+    char* const digits = out.data() + 1;
+    size_t written = 0;
+    bool allZero = true;
     size_t pos = 0;
-    auto group = [&](unsigned groupDigits, size_t bytes, std::string& into) {
-        uint32_t v = bigEndian(buf.data() + pos, bytes);
+    auto group = [&](unsigned groupDigits, size_t bytes) {
+        const uint32_t v = bigEndian(buf.data() + pos, bytes);
         pos += bytes;
         if (v >= kPowersOfTen[groupDigits]) {
             throw Error("DECIMAL(" + std::to_string(precision) + "," + std::to_string(scale) + ") group value " +
                         std::to_string(v) + " has more than " + std::to_string(groupDigits) + " digits");
         }
-        appendPadded(into, v, groupDigits);
+        allZero = allZero && v == 0;
+        writePadded(digits + written, v, groupDigits);
+        written += groupDigits;
     };
     if (leadDigits > 0) {
-        group(leadDigits, kBytesForDigits[leadDigits], digits);
+        group(leadDigits, kBytesForDigits[leadDigits]);
     }
     for (unsigned i = 0; i < fullIntGroups; ++i) {
-        group(kDigitsPerGroup, kGroupBytes, digits);
+        group(kDigitsPerGroup, kGroupBytes);
     }
-    std::string fraction;
-    fraction.reserve(scale);
+    const size_t intEnd = written;
     for (unsigned i = 0; i < fullFracGroups; ++i) {
-        group(kDigitsPerGroup, kGroupBytes, fraction);
+        group(kDigitsPerGroup, kGroupBytes);
     }
     if (trailDigits > 0) {
-        group(trailDigits, kBytesForDigits[trailDigits], fraction);
+        group(trailDigits, kBytesForDigits[trailDigits]);
     }
 
-    size_t firstNonZero = digits.find_first_not_of('0');
-    bool isZero = firstNonZero == std::string::npos && fraction.find_first_not_of('0') == std::string::npos;
-    if (negative && !isZero) {
-        out.push_back('-');
+    // The integer part without leading zeros, at least "0"; then the fraction after a point.
+    size_t first = 0;
+    while (first < intEnd && digits[first] == '0') {
+        ++first;
     }
-    if (firstNonZero == std::string::npos) {
-        out.push_back('0');
-    } else {
-        out.append(digits, firstNonZero, std::string::npos);
+    if (first == intEnd) {
+        // No integer digits (or all zero): "0", written over the last integer digit or the sign slot.
+        first = intEnd == 0 ? 0 : intEnd - 1;
+        if (intEnd == 0) {
+            std::memmove(digits + 1, digits, written);
+            ++written;
+        }
+        digits[first] = '0';
     }
+    char* begin = digits + first;
+    if (negative && !allZero) {
+        *--begin = '-';
+    }
+    char* end = digits + written;
     if (scale > 0) {
-        out.push_back('.');
-        out += fraction;
+        const size_t fractionDigits = scale;
+        std::memmove(end - fractionDigits + 1, end - fractionDigits, fractionDigits);
+        *(end - fractionDigits) = '.';
+        ++end;
     }
+    const auto length = static_cast<size_t>(end - begin);
+    std::memmove(out.data(), begin, length);
+    return length;
+}
+
+void readDecimalText(ByteReader& reader, unsigned precision, unsigned scale, std::string& out) {
+    DecimalText text;
+    const size_t length = readDecimalText(reader, precision, scale, text);
+    out.append(text.data(), length);
 }
 
 }  // namespace syncscope::binlog

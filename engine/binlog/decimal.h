@@ -2,6 +2,7 @@
 // shorter leading and trailing group, the sign in the top bit, negatives stored complemented.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -17,7 +18,13 @@ inline constexpr unsigned kMaxDecimalScale = 38;  // MariaDB allows 38, MySQL 30
 // or scale (0 or over 65 digits, scale over precision or over 38).
 size_t decimalBinarySize(unsigned precision, unsigned scale);
 
+// Room for the longest text: a sign, 65 digits, a point and a leading "0" when there are no integer digits.
+inline constexpr size_t kMaxDecimalTextSize = kMaxDecimalPrecision + 3;
+using DecimalText = std::array<char, kMaxDecimalTextSize + 1>;
+
 // Reads one value and appends its exact text with `scale` fraction digits ("-12.50", "0.000").
 void readDecimalText(ByteReader& reader, unsigned precision, unsigned scale, std::string& out);
+// The same into a fixed buffer, without allocating; returns the text's length.
+size_t readDecimalText(ByteReader& reader, unsigned precision, unsigned scale, DecimalText& out);
 
 }  // namespace syncscope::binlog

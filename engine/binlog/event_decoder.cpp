@@ -81,24 +81,45 @@ Event EventDecoder::decode(const RawEvent& raw) {
 }
 
 void EventDecoder::decodeInto(const RawEvent& raw, std::vector<Event>& out) {
-    Event event = decodeEvent(raw.bytes, raw, false);
-    if (auto* payload = std::get_if<TransactionPayloadEvent>(&event.body)) {
-        for (Event& inner : payload->events) {
-            out.push_back(std::move(inner));
-        }
-        return;
+    Event& event = out.emplace_back();
+    try {
+        decodeEventInto(raw.bytes, raw, false, event);
+    } catch (...) {
+        out.pop_back();
+        throw;
     }
-    out.push_back(std::move(event));
+    if (auto* payload = std::get_if<TransactionPayloadEvent>(&event.body)) {
+        std::vector<Event> inner = std::move(payload->events);
+        out.pop_back();
+        for (Event& innerEvent : inner) {
+            out.push_back(std::move(innerEvent));
+        }
+    }
+}
+
+void EventDecoder::recycle(std::vector<Event>& events) {
+    // A few spares cover what one raw event decodes to; a payload's many rows events are not all kept.
+    constexpr size_t kMaxSpareRowsEvents = 8;
+    for (Event& event : events) {
+        if (spareRows_.size() >= kMaxSpareRowsEvents) {
+            break;
+        }
+        if (auto* rows = std::get_if<RowsEvent>(&event.body)) {
+            rows->table.reset();
+            spareRows_.push_back(std::move(*rows));
+        }
+    }
+    events.clear();
 }
 
 // The body of an event: after the common header, without the checksum, which is verified here.
 std::string_view EventDecoder::verifiedBody(std::string_view bytes, const RawEvent& raw, const EventHeader& header) {
-    const std::string file(raw.file);
+    const std::string_view file = raw.file;
     if (header.type == EventType::FormatDescription) {
         // An FDE tells its own checksum algorithm: the byte before its last 4 bytes, for servers
         // that write it.
         if (bytes.size() < kServerVersionOffset + kServerVersionLength) {
-            throw DecodeError(file, raw.pos,
+            throw DecodeError(std::string(file), raw.pos,
                               "FORMAT_DESCRIPTION_EVENT: truncated: " + std::to_string(bytes.size()) +
                                   " bytes, the server version alone ends at " +
                                   std::to_string(kServerVersionOffset + kServerVersionLength));
@@ -109,13 +130,15 @@ std::string_view EventDecoder::verifiedBody(std::string_view bytes, const RawEve
             return bytes.substr(kEventHeaderSize);
         }
         if (bytes.size() < kServerVersionOffset + kServerVersionLength + 1 + kChecksumSize) {
-            throw DecodeError(file, raw.pos, "FORMAT_DESCRIPTION_EVENT: truncated before its checksum algorithm");
+            throw DecodeError(std::string(file), raw.pos,
+                              "FORMAT_DESCRIPTION_EVENT: truncated before its checksum algorithm");
         }
         const auto algorithm = static_cast<uint8_t>(bytes[bytes.size() - kChecksumSize - 1]);
         const std::string_view covered = bytes.substr(0, bytes.size() - kChecksumSize);
         if (algorithm == static_cast<uint8_t>(ChecksumAlgorithm::Crc32) && verifyChecksums_ &&
             formatDescriptionCrc32(covered, header.flags) != storedChecksum(bytes)) {
-            throw DecodeError(file, raw.pos, "FORMAT_DESCRIPTION_EVENT: CRC32 checksum mismatch (corrupt binlog)");
+            throw DecodeError(std::string(file), raw.pos,
+                              "FORMAT_DESCRIPTION_EVENT: CRC32 checksum mismatch (corrupt binlog)");
         }
         return covered.substr(kEventHeaderSize);
     }
@@ -123,20 +146,20 @@ std::string_view EventDecoder::verifiedBody(std::string_view bytes, const RawEve
     size_t end = bytes.size();
     if (checksum_ == ChecksumAlgorithm::Crc32) {
         if (bytes.size() < headerLength + kChecksumSize) {
-            throw DecodeError(file, raw.pos,
+            throw DecodeError(std::string(file), raw.pos,
                               typeLabel(static_cast<uint8_t>(header.type)) + ": truncated: " +
                                   std::to_string(bytes.size()) + " bytes cannot hold a header and a checksum");
         }
         end -= kChecksumSize;
         if (verifyChecksums_ && binlogCrc32(bytes.substr(0, end)) != storedChecksum(bytes)) {
-            throw DecodeError(file, raw.pos,
+            throw DecodeError(std::string(file), raw.pos,
                               typeLabel(static_cast<uint8_t>(header.type)) +
                                   ": CRC32 checksum mismatch (corrupt binlog, or binlog_checksum differs "
                                   "from what the FORMAT_DESCRIPTION says)");
         }
     }
     if (end < headerLength) {
-        throw DecodeError(file, raw.pos,
+        throw DecodeError(std::string(file), raw.pos,
                           typeLabel(static_cast<uint8_t>(header.type)) +
                               ": truncated: " + std::to_string(bytes.size()) + " bytes, the header alone is " +
                               std::to_string(headerLength));
@@ -146,6 +169,11 @@ std::string_view EventDecoder::verifiedBody(std::string_view bytes, const RawEve
 
 Event EventDecoder::decodeEvent(std::string_view bytes, const RawEvent& raw, bool insidePayload) {
     Event event;
+    decodeEventInto(bytes, raw, insidePayload, event);
+    return event;
+}
+
+void EventDecoder::decodeEventInto(std::string_view bytes, const RawEvent& raw, bool insidePayload, Event& event) {
     event.file = raw.file;
     event.pos = raw.pos;
     event.insidePayload = insidePayload;
@@ -178,7 +206,6 @@ Event EventDecoder::decodeEvent(std::string_view bytes, const RawEvent& raw, boo
     } catch (const Error& e) {
         throw DecodeError(std::string(raw.file), raw.pos, typeLabel(code) + ": " + e.what());
     }
-    return event;
 }
 
 void EventDecoder::decodeBody(ByteReader& body, Event& event, const RawEvent& raw) {
@@ -193,7 +220,13 @@ void EventDecoder::decodeBody(ByteReader& body, Event& event, const RawEvent& ra
                                " (not flagged ignorable, so it cannot be skipped safely)");
     }
     if (RowsEventDecoder::handles(type)) {
-        event.body = rows_.decode(body, type, fde_, tableMaps_);
+        RowsEvent rows;
+        if (!spareRows_.empty()) {
+            rows = std::move(spareRows_.back());
+            spareRows_.pop_back();
+        }
+        rows_.decodeInto(body, type, fde_, tableMaps_, rows, rowTextStorage_);
+        event.body = std::move(rows);
         return;
     }
     switch (type) {

@@ -35,6 +35,17 @@ public:
     // Skip CRC32 verification (the bytes are still stripped) for speed when the source already checked.
     void setVerifyChecksums(bool verify) { verifyChecksums_ = verify; }
 
+    // For a caller that is done with each event before the source reads the next one (a streaming
+    // printer or benchmark): row values of text and bytes may point into the raw event's bytes (or
+    // the decoder's payload buffer) instead of owning copies. They are then valid until the raw
+    // event's bytes go away or the next decode call, whichever comes first. Default: Copy.
+    void setRowTextStorage(TextStorage storage) { rowTextStorage_ = storage; }
+
+    // Clears `events` and keeps the memory of their rows events (value and row vectors) for the
+    // next rows events this decoder decodes, so that a loop of decodeInto() and recycle() does not
+    // allocate per event.
+    void recycle(std::vector<Event>& events);
+
     // The last FORMAT_DESCRIPTION seen, or a default v4 description before any.
     const FormatDescriptionEvent& formatDescription() const { return fde_; }
 
@@ -46,6 +57,7 @@ public:
 
 private:
     Event decodeEvent(std::string_view bytes, const RawEvent& raw, bool insidePayload);
+    void decodeEventInto(std::string_view bytes, const RawEvent& raw, bool insidePayload, Event& event);
     void decodeBody(ByteReader& body, Event& event, const RawEvent& raw);
     TransactionPayloadEvent decodePayload(ByteReader& body, const Event& payload, const RawEvent& raw);
     size_t tableIdSize() const;
@@ -60,6 +72,8 @@ private:
     std::unordered_map<uint64_t, std::string> tableMapBodies_;
     RowsEventDecoder rows_;
     std::string payload_;  // decompressed TRANSACTION_PAYLOAD, reused between events
+    TextStorage rowTextStorage_ = TextStorage::Copy;
+    std::vector<RowsEvent> spareRows_;  // recycled rows events, their capacity kept
 };
 
 }  // namespace syncscope::binlog

@@ -65,15 +65,17 @@ RowsKind rowsKind(EventType type) {
     }
 }
 
-std::vector<bool> readBitmap(ByteReader& reader, size_t bits, size_t& setCount, const char* what) {
+// Reads a column bitmap into `bitmap` (reusing its capacity); returns how many bits are set.
+size_t readBitmap(ByteReader& reader, size_t bits, std::vector<bool>& bitmap, const char* what) {
     const std::string_view bytes = reader.bytes((bits + 7) / 8, what);
-    std::vector<bool> bitmap(bits);
-    setCount = 0;
+    bitmap.resize(bits);
+    size_t setCount = 0;
     for (size_t i = 0; i < bits; ++i) {
-        bitmap[i] = ((static_cast<uint8_t>(bytes[i / 8]) >> (i % 8)) & 1U) != 0;
-        setCount += bitmap[i] ? 1 : 0;
+        const bool set = ((static_cast<uint8_t>(bytes[i / 8]) >> (i % 8)) & 1U) != 0;
+        bitmap[i] = set;
+        setCount += set ? 1 : 0;
     }
-    return bitmap;
+    return setCount;
 }
 
 bool bitSet(std::string_view bitmap, size_t index) {
@@ -138,8 +140,21 @@ bool RowsEventDecoder::handles(EventType type) {
 
 RowsEvent RowsEventDecoder::decode(ByteReader& body, EventType type, const FormatDescriptionEvent& fde,
                                    const TableMaps& tables) {
-    const RowsKind kind = rowsKind(type);
     RowsEvent event;
+    decodeInto(body, type, fde, tables, event);
+    return event;
+}
+
+void RowsEventDecoder::decodeInto(ByteReader& body, EventType type, const FormatDescriptionEvent& fde,
+                                  const TableMaps& tables, RowsEvent& event, TextStorage storage) {
+    const RowsKind kind = rowsKind(type);
+    event.values.clear();
+    event.rows.clear();
+    event.partialJson.clear();
+    event.extraData.clear();
+    event.presentBefore.clear();
+    event.presentAfter.clear();
+    event.table.reset();
     event.op = kind.op;
     event.version = kind.version;
     event.compressed = kind.compressed;
@@ -177,20 +192,21 @@ RowsEvent RowsEventDecoder::decode(ByteReader& body, EventType type, const Forma
     size_t presentAfter = 0;
     const bool hasBefore = kind.op != RowsOp::Insert;
     const bool hasAfter = kind.op != RowsOp::Delete;
-    std::vector<bool> firstBitmap = readBitmap(body, width, hasBefore ? presentBefore : presentAfter, "columns bitmap");
-    if (kind.op == RowsOp::Update) {
-        event.presentBefore = std::move(firstBitmap);
-        event.presentAfter = readBitmap(body, width, presentAfter, "after-image columns bitmap");
-    } else if (hasBefore) {
-        event.presentBefore = std::move(firstBitmap);
-    } else {
-        event.presentAfter = std::move(firstBitmap);
+    if (hasBefore) {
+        presentBefore = readBitmap(body, width, event.presentBefore, "columns bitmap");
+    }
+    if (hasAfter) {
+        presentAfter =
+            readBitmap(body, width, event.presentAfter, hasBefore ? "after-image columns bitmap" : "columns bitmap");
     }
 
     ByteReader rows = body;
     if (kind.compressed) {
         inflateMariaDbCompressed(body.rest(), inflated_, "compressed rows");
         rows = ByteReader(inflated_);
+        // inflated_ is overwritten by the next compressed event, which may be decoded while this
+        // one is still held (inside a transaction payload): its values own their bytes.
+        storage = TextStorage::Copy;
     }
     while (!rows.atEnd()) {
         const size_t rowStart = rows.offset();
@@ -201,25 +217,24 @@ RowsEvent RowsEventDecoder::decode(ByteReader& body, EventType type, const Forma
         if (hasBefore) {
             change.before = static_cast<uint32_t>(event.values.size());
             event.rows.push_back(change);
-            decodeImage(rows, event, event.presentBefore, presentBefore, false);
+            decodeImage(rows, event, event.presentBefore, presentBefore, false, storage);
         }
         if (hasAfter) {
             if (!hasBefore) {
                 event.rows.push_back(change);
             }
             event.rows.back().after = static_cast<uint32_t>(event.values.size());
-            decodeImage(rows, event, event.presentAfter, presentAfter, true);
+            decodeImage(rows, event, event.presentAfter, presentAfter, true, storage);
         }
         if (rows.offset() == rowStart) {
             throw EventFormatError("row of zero bytes (no column present) with " + std::to_string(rows.remaining()) +
                                    " bytes of rows left");
         }
     }
-    return event;
 }
 
 void RowsEventDecoder::decodeImage(ByteReader& rows, RowsEvent& event, const std::vector<bool>& present,
-                                   size_t presentCount, bool afterImage) {
+                                   size_t presentCount, bool afterImage, TextStorage storage) {
     const TableMap& table = *event.table;
     std::string_view partialBits;
     if (event.partialUpdate && afterImage) {
@@ -260,7 +275,7 @@ void RowsEventDecoder::decodeImage(ByteReader& rows, RowsEvent& event, const std
                 value.diffs = readJsonDiffs(diffs);
                 event.partialJson.push_back(std::move(value));
             } else {
-                decodeColumnValueInto(column, rows, event.values[first + i]);
+                decodeColumnValueInto(column, rows, event.values[first + i], storage);
             }
         } catch (const Error& e) {
             throw EventFormatError(columnLabel(table, i) + ": " + e.what());

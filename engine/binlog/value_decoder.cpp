@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <array>
 #include <cstring>
 #include <string>
 
@@ -28,6 +29,7 @@ constexpr uint8_t kOriginalLengthMask = 0x07;  // header bits 0-2: bytes of the 
 constexpr uint64_t kMaxDeflateRatio = 1032;    // deflate never expands data by more than about 1032:1
 constexpr uint64_t kDeflateSlack = 64;
 constexpr unsigned kYearBase = 1900;
+constexpr size_t kMaxPaddedBinary = 1024;  // a STRING column's metadata holds lengths up to 1023
 
 std::string typeName(const ColumnDef& column) {
     return "column type " + std::to_string(static_cast<unsigned>(column.type));
@@ -97,17 +99,11 @@ void decompressMariadbColumn(std::string_view stored, uint64_t maxLength, std::s
     }
 }
 
-void assignText(ColumnValue& out, ValueKind kind, std::string_view bytes) {
-    switch (kind) {
-        case ValueKind::Bytes:
-            out = ColumnValue::bytes(bytes);
-            return;
-        case ValueKind::Geometry:
-            out = ColumnValue::geometry(bytes);
-            return;
-        default:
-            out = ColumnValue::string(bytes);
-            return;
+void assignText(ColumnValue& out, ValueKind kind, std::string_view bytes, TextStorage storage) {
+    if (storage == TextStorage::Borrow) {
+        out.setBorrowedText(kind, bytes);
+    } else {
+        out.setText(kind, bytes);
     }
 }
 
@@ -118,11 +114,11 @@ ValueKind textOrBytes(const ColumnDef& column) {
 void decodeInteger(const ColumnDef& column, ByteReader& reader, size_t size, ColumnValue& out) {
     uint64_t raw = reader.uintN(size, "integer");
     if (column.isUnsigned) {
-        out = ColumnValue::unsignedInt(raw);
+        out.setUnsignedInt(raw);
         return;
     }
     const unsigned shift = static_cast<unsigned>(64 - 8 * size);
-    out = ColumnValue::signedInt(static_cast<int64_t>(raw << shift) >> shift);  // sign-extend
+    out.setSignedInt(static_cast<int64_t>(raw << shift) >> shift);  // sign-extend
 }
 
 void decodeEnumOrSet(ColumnType realType, size_t size, ByteReader& reader, ColumnValue& out) {
@@ -130,18 +126,18 @@ void decodeEnumOrSet(ColumnType realType, size_t size, ByteReader& reader, Colum
         if (size < 1 || size > kMaxEnumBytes) {
             throw Error("ENUM with " + std::to_string(size) + "-byte storage in the table map (1 or 2)");
         }
-        out = ColumnValue::enumIndex(static_cast<uint16_t>(reader.uintN(size, "ENUM")));
+        out.setEnumIndex(static_cast<uint16_t>(reader.uintN(size, "ENUM")));
         return;
     }
     if (size < 1 || size > kMaxSetBytes) {
         throw Error("SET with " + std::to_string(size) + "-byte storage in the table map (1..8)");
     }
-    out = ColumnValue::set(reader.uintN(size, "SET"));
+    out.setSet(reader.uintN(size, "SET"));
 }
 
 // STRING (CHAR/BINARY, and ENUM/SET as MySQL logs them): the first metadata byte is the real type,
 // except that CHAR columns longer than 255 bytes keep length bits 8-9 in its bits 4-5 (inverted).
-void decodeString(const ColumnDef& column, ByteReader& reader, ColumnValue& out) {
+void decodeString(const ColumnDef& column, ByteReader& reader, ColumnValue& out, TextStorage storage) {
     auto byte0 = static_cast<uint8_t>(column.meta >> 8);
     auto byte1 = static_cast<uint8_t>(column.meta & 0xFF);
     uint32_t maxLength = byte1;
@@ -157,12 +153,12 @@ void decodeString(const ColumnDef& column, ByteReader& reader, ColumnValue& out)
     std::string_view bytes = readLengthPrefixed(reader, maxLength > kMaxOneByteLength ? 2 : 1, "CHAR");
     if (column.isBinary && bytes.size() < maxLength) {
         // BINARY(n) is logged without its trailing zero bytes; SELECT returns them, so put them back.
-        std::string padded(bytes);
-        padded.resize(maxLength, '\0');
-        out = ColumnValue::bytes(padded);
+        std::array<char, kMaxPaddedBinary> padded{};
+        std::memcpy(padded.data(), bytes.data(), bytes.size());
+        out.setText(ValueKind::Bytes, std::string_view(padded.data(), maxLength));
         return;
     }
-    assignText(out, textOrBytes(column), bytes);
+    assignText(out, textOrBytes(column), bytes, storage);
 }
 
 void decodeBit(const ColumnDef& column, ByteReader& reader, ColumnValue& out) {
@@ -171,16 +167,17 @@ void decodeBit(const ColumnDef& column, ByteReader& reader, ColumnValue& out) {
     if (bytes < 1 || bytes > kMaxBitBytes) {
         throw Error("BIT(" + std::to_string(bits) + ") in the table map (1..64 bits)");
     }
-    out = ColumnValue::bit(reader.uintBigEndian(bytes, "BIT"));
+    out.setBit(reader.uintBigEndian(bytes, "BIT"));
 }
 
-void decodeBlobLike(const ColumnDef& column, ByteReader& reader, size_t packLength, ValueKind kind, ColumnValue& out) {
+void decodeBlobLike(const ColumnDef& column, ByteReader& reader, size_t packLength, ValueKind kind, ColumnValue& out,
+                    TextStorage storage) {
     std::string_view bytes = readLengthPrefixed(reader, packLength, "BLOB");
     if (column.type == ColumnType::Json) {
         out = ColumnValue::json(mysqlJsonToText(bytes));
         return;
     }
-    assignText(out, kind, bytes);
+    assignText(out, kind, bytes, storage);
 }
 
 void decodeCompressed(const ColumnDef& column, ByteReader& reader, size_t prefixBytes, ColumnValue& out) {
@@ -192,12 +189,12 @@ void decodeCompressed(const ColumnDef& column, ByteReader& reader, size_t prefix
                                    : (prefixBytes >= 4 ? uint64_t{0xFFFFFFFF} : (uint64_t{1} << (8 * prefixBytes)) - 1);
     std::string plain;
     decompressMariadbColumn(stored, maxLength, plain, what);
-    assignText(out, textOrBytes(column), plain);
+    out.setText(textOrBytes(column), plain);
 }
 
 }  // namespace
 
-void decodeColumnValueInto(const ColumnDef& column, ByteReader& reader, ColumnValue& out) {
+void decodeColumnValueInto(const ColumnDef& column, ByteReader& reader, ColumnValue& out, TextStorage storage) {
     switch (column.type) {
         case ColumnType::Tiny:
             return decodeInteger(column, reader, 1, out);
@@ -214,7 +211,7 @@ void decodeColumnValueInto(const ColumnDef& column, ByteReader& reader, ColumnVa
             float value;
             static_assert(sizeof(value) == sizeof(raw));
             std::memcpy(&value, &raw, sizeof(value));
-            out = ColumnValue::floatValue(value);
+            out.setFloat(value);
             return;
         }
         case ColumnType::Double: {
@@ -222,78 +219,75 @@ void decodeColumnValueInto(const ColumnDef& column, ByteReader& reader, ColumnVa
             double value;
             static_assert(sizeof(value) == sizeof(raw));
             std::memcpy(&value, &raw, sizeof(value));
-            out = ColumnValue::doubleValue(value);
+            out.setDouble(value);
             return;
         }
         case ColumnType::NewDecimal: {
-            std::string text;
-            readDecimalText(reader, column.meta >> 8, column.meta & 0xFF, text);
-            out = ColumnValue::decimal(std::move(text));
+            DecimalText text;
+            const size_t length = readDecimalText(reader, column.meta >> 8, column.meta & 0xFF, text);
+            out.setText(ValueKind::Decimal, std::string_view(text.data(), length));
             return;
         }
         case ColumnType::Year: {
             uint8_t v = reader.u8("YEAR");
-            out = ColumnValue::year(static_cast<uint16_t>(v == 0 ? 0 : kYearBase + v));
+            out.setYear(static_cast<uint16_t>(v == 0 ? 0 : kYearBase + v));
             return;
         }
         case ColumnType::Date:
-        case ColumnType::NewDate: {
-            TemporalValue t = readDate(reader);
-            out = ColumnValue::date(t.year, t.month, t.day);
+        case ColumnType::NewDate:
+            out.setDate(readDate(reader));
             return;
-        }
         case ColumnType::Time:
-            out = ColumnValue::time(readOldTime(reader));
+            out.setTime(readOldTime(reader));
             return;
         case ColumnType::Time2:
-            out = ColumnValue::time(readTime2(reader, static_cast<uint8_t>(column.meta)));
+            out.setTime(readTime2(reader, static_cast<uint8_t>(column.meta)));
             return;
         case ColumnType::DateTime:
-            out = ColumnValue::dateTime(readOldDateTime(reader));
+            out.setDateTime(readOldDateTime(reader));
             return;
         case ColumnType::DateTime2:
-            out = ColumnValue::dateTime(readDateTime2(reader, static_cast<uint8_t>(column.meta)));
+            out.setDateTime(readDateTime2(reader, static_cast<uint8_t>(column.meta)));
             return;
         case ColumnType::Timestamp:
-            out = ColumnValue::timestamp(reader.u32("TIMESTAMP"), 0, 0);
+            out.setTimestamp(TimestampValue{reader.u32("TIMESTAMP"), 0, 0});
             return;
-        case ColumnType::Timestamp2: {
-            TimestampValue ts = readTimestamp2(reader, static_cast<uint8_t>(column.meta));
-            out = ColumnValue::timestamp(ts.seconds, ts.microsecond, ts.fsp);
+        case ColumnType::Timestamp2:
+            out.setTimestamp(readTimestamp2(reader, static_cast<uint8_t>(column.meta)));
             return;
-        }
         case ColumnType::VarChar:
         case ColumnType::VarString:
             assignText(out, textOrBytes(column),
-                       readLengthPrefixed(reader, column.meta > kMaxOneByteLength ? 2 : 1, "VARCHAR"));
+                       readLengthPrefixed(reader, column.meta > kMaxOneByteLength ? 2 : 1, "VARCHAR"), storage);
             return;
         case ColumnType::String:
-            return decodeString(column, reader, out);
+            return decodeString(column, reader, out, storage);
         case ColumnType::Enum:
         case ColumnType::Set:
             return decodeEnumOrSet(column.type, column.meta & 0xFF, reader, out);
         case ColumnType::Bit:
             return decodeBit(column, reader, out);
         case ColumnType::TinyBlob:
-            return decodeBlobLike(column, reader, 1, textOrBytes(column), out);
+            return decodeBlobLike(column, reader, 1, textOrBytes(column), out, storage);
         case ColumnType::MediumBlob:
-            return decodeBlobLike(column, reader, 3, textOrBytes(column), out);
+            return decodeBlobLike(column, reader, 3, textOrBytes(column), out, storage);
         case ColumnType::LongBlob:
-            return decodeBlobLike(column, reader, 4, textOrBytes(column), out);
+            return decodeBlobLike(column, reader, 4, textOrBytes(column), out, storage);
         case ColumnType::Blob:
-            return decodeBlobLike(column, reader, checkedPackLength(column, "BLOB"), textOrBytes(column), out);
+            return decodeBlobLike(column, reader, checkedPackLength(column, "BLOB"), textOrBytes(column), out, storage);
         case ColumnType::Geometry:
-            return decodeBlobLike(column, reader, checkedPackLength(column, "GEOMETRY"), ValueKind::Geometry, out);
+            return decodeBlobLike(column, reader, checkedPackLength(column, "GEOMETRY"), ValueKind::Geometry, out,
+                                  storage);
         case ColumnType::Json:
-            return decodeBlobLike(column, reader, checkedPackLength(column, "JSON"), ValueKind::Json, out);
+            return decodeBlobLike(column, reader, checkedPackLength(column, "JSON"), ValueKind::Json, out, storage);
         case ColumnType::Vector:
-            return decodeBlobLike(column, reader, checkedPackLength(column, "VECTOR"), ValueKind::Bytes, out);
+            return decodeBlobLike(column, reader, checkedPackLength(column, "VECTOR"), ValueKind::Bytes, out, storage);
         case ColumnType::VarCharCompressed:
             return decodeCompressed(column, reader, column.meta > kMaxOneByteLength ? 2 : 1, out);
         case ColumnType::BlobCompressed:
             return decodeCompressed(column, reader, checkedPackLength(column, "compressed BLOB"), out);
         case ColumnType::Null:
-            out = ColumnValue::null();
+            out.setNull();
             return;
         case ColumnType::Decimal:
             throw Error("old DECIMAL (" + typeName(column) +

@@ -21,7 +21,13 @@ namespace syncscope::binlog {
 // the message names the type and what was wrong; the caller adds file, offset, table and column.
 ColumnValue decodeColumnValue(const ColumnDef& column, ByteReader& reader);
 
+// How decoded text and bytes are kept: copied into the value, or borrowed from the bytes being read
+// (only where the value is those bytes as they are: CHAR, VARCHAR, BLOB/TEXT, GEOMETRY, VECTOR),
+// for a caller that is done with the value before those bytes go away.
+enum class TextStorage : uint8_t { Copy, Borrow };
+
 // The same, reusing `out` (and its string capacity) instead of returning a new value.
-void decodeColumnValueInto(const ColumnDef& column, ByteReader& reader, ColumnValue& out);
+void decodeColumnValueInto(const ColumnDef& column, ByteReader& reader, ColumnValue& out,
+                           TextStorage storage = TextStorage::Copy);
 
 }  // namespace syncscope::binlog

@@ -63,12 +63,13 @@ void ColumnValue::appendJson(std::string& out, const ColumnDef& column) const {
         return;
     }
     if (kind_ == ValueKind::Json) {
-        out += text_.empty() ? std::string_view("null") : std::string_view(text_);
+        const std::string_view text = textView();
+        out += text.empty() ? std::string_view("null") : text;
         return;
     }
     if (rendersAsHex(*this, column)) {
         out += "{\"hex\": \"";
-        appendHex(out, text_);
+        appendHex(out, textView());
         out += "\"}";
         return;
     }
@@ -95,16 +96,17 @@ nlohmann::json ColumnValue::toJson(const ColumnDef& column) const {
             }
             return toText(column);
         case ValueKind::Json: {
-            nlohmann::json document = nlohmann::json::parse(text_.empty() ? std::string("null") : text_, nullptr,
+            const std::string_view text = textView();
+            nlohmann::json document = nlohmann::json::parse(text.empty() ? std::string_view("null") : text, nullptr,
                                                             /*allow_exceptions=*/false);
-            return document.is_discarded() ? nlohmann::json(text_) : document;
+            return document.is_discarded() ? nlohmann::json(std::string(text)) : document;
         }
         default:
             break;
     }
     if (rendersAsHex(*this, column)) {
         std::string hex;
-        appendHex(hex, text_);
+        appendHex(hex, textView());
         return nlohmann::json{{"hex", hex}};
     }
     return toText(column);

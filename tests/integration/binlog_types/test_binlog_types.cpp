@@ -1,14 +1,17 @@
 // Every value of every column type that the local MariaDB 10.11 writes, under binlog_row_image FULL,
-// MINIMAL and NOBLOB, decodes from its binlog file (file source + event decoder + value decoder) to the
-// text that SELECT returns for the same row at that moment.
+// MINIMAL and NOBLOB, decodes to the text that SELECT returns for the same row at that moment and to
+// what mariadb-binlog prints; read from its binlog file (file source) and streamed from the server
+// (server source, with the streaming decoder's borrowed text and recycled events), both.
 #include <QtTest>
 
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <optional>
 
 #include "engine/binlog/event_decoder.h"
 #include "engine/source/binlog_file_source.h"
+#include "engine/source/binlog_server_source.h"
 #include "engine/source/upstream_connection.h"
 #include "tests/integration/binlog_types/all_types_table.h"
 #include "tests/integration/binlog_types/mariadb_binlog_rows.h"
@@ -99,6 +102,29 @@ private:
     source::UpstreamConnection& db_;
 };
 
+// Appends one DecodedChange per row of a rows event of the table under test (values copied, so that
+// they own their bytes whatever the decoder borrowed).
+void collectChanges(const std::vector<Event>& events, std::vector<DecodedChange>& changes) {
+    for (const Event& event : events) {
+        const RowsEvent* rows = event.as<RowsEvent>();
+        if (rows == nullptr || rows->table->schema != kSchema || rows->table->table != kTable) {
+            continue;
+        }
+        for (size_t i = 0; i < rows->rowCount(); ++i) {
+            DecodedChange change;
+            change.op = rows->op;
+            change.table = rows->table;
+            change.presentBefore = rows->presentBefore;
+            change.presentAfter = rows->presentAfter;
+            auto before = rows->before(i);
+            auto after = rows->after(i);
+            change.before.assign(before.begin(), before.end());
+            change.after.assign(after.begin(), after.end());
+            changes.push_back(std::move(change));
+        }
+    }
+}
+
 std::vector<DecodedChange> decodeTableChanges(const std::filesystem::path& file) {
     auto source = source::BinlogFileSource::ofFiles({file});
     EventDecoder decoder;
@@ -107,26 +133,48 @@ std::vector<DecodedChange> decodeTableChanges(const std::filesystem::path& file)
     while (auto raw = source.next()) {
         events.clear();
         decoder.decodeInto(*raw, events);
+        collectChanges(events, changes);
+    }
+    return changes;
+}
+
+// The same file streamed by the server (COM_BINLOG_DUMP from its first event, as the replication
+// user), up to the ROTATE that closes it.
+std::vector<DecodedChange> decodeTableChangesFromServer(const std::string& file) {
+    // Only against a hang: the whole file takes well under a second to stream.
+    constexpr auto kGiveUpAfter = std::chrono::seconds(120);
+    source::ServerSourceOptions options;
+    options.server = toSettings(test::upstreamReplication());
+    options.startFile = file;
+    options.startPosition = 4;
+    options.heartbeatPeriod = std::chrono::seconds(1);
+    source::BinlogServerSource source(options);
+    EventDecoder decoder;
+    decoder.setRowTextStorage(TextStorage::Borrow);
+    bool checksumSet = false;
+    std::vector<DecodedChange> changes;
+    std::vector<Event> events;
+    const auto deadline = std::chrono::steady_clock::now() + kGiveUpAfter;
+    while (std::chrono::steady_clock::now() < deadline) {
+        auto raw = source.next();
+        if (!raw) {
+            break;
+        }
+        if (!checksumSet) {
+            // The stream's first event (an artificial ROTATE) comes before any FORMAT_DESCRIPTION.
+            decoder.setChecksum(source.hasChecksum() ? ChecksumAlgorithm::Crc32 : ChecksumAlgorithm::Off);
+            checksumSet = true;
+        }
+        decoder.recycle(events);
+        decoder.decodeInto(*raw, events);
+        collectChanges(events, changes);
         for (const Event& event : events) {
-            const RowsEvent* rows = event.as<RowsEvent>();
-            if (rows == nullptr || rows->table->schema != kSchema || rows->table->table != kTable) {
-                continue;
-            }
-            for (size_t i = 0; i < rows->rowCount(); ++i) {
-                DecodedChange change;
-                change.op = rows->op;
-                change.table = rows->table;
-                change.presentBefore = rows->presentBefore;
-                change.presentAfter = rows->presentAfter;
-                auto before = rows->before(i);
-                auto after = rows->after(i);
-                change.before.assign(before.begin(), before.end());
-                change.after.assign(after.begin(), after.end());
-                changes.push_back(std::move(change));
+            if (event.as<RotateEvent>() != nullptr && (event.header.flags & EventHeader::kArtificialFlag) == 0) {
+                return changes;  // the end of the file
             }
         }
     }
-    return changes;
+    throw Error("the server did not stream " + file + " up to its closing ROTATE");
 }
 
 // The decoder learns INET6/UUID/INET4 from the schema, not from the binlog (MariaDB logs them as
@@ -180,10 +228,27 @@ class BinlogTypesTest : public QObject {
 private:
     std::unique_ptr<source::UpstreamConnection> db_;
     std::vector<ExpectedChange> expected_;
-    std::vector<DecodedChange> decoded_;
+    std::map<std::string, std::vector<DecodedChange>> decoded_;  // by source: "file", "server"
+    std::map<std::string, std::string> decodeError_;             // by source, when it did not decode
     std::map<std::string, ExtendedType> extended_;
-    std::string decodeError_;  // the binlog file did not decode
     std::string binlogFile_;
+
+    static void addSources() {
+        QTest::addColumn<QString>("source");
+        QTest::addRow("file source") << "file";
+        QTest::addRow("server source") << "server";
+    }
+
+    // The changes one source decoded; fails the test when it could not decode them.
+    const std::vector<DecodedChange>* decodedBy(const QString& source) {
+        const std::string name = source.toStdString();
+        const auto error = decodeError_.find(name);
+        if (error != decodeError_.end()) {
+            QTest::qFail((name + " source: " + error->second).c_str(), __FILE__, __LINE__);
+            return nullptr;
+        }
+        return &decoded_.at(name);
+    }
 
     // Compares one image value by value; returns the number of values compared.
     int compareImage(const ExpectedChange& change, const DecodedChange& decoded, bool beforeImage) {
@@ -256,50 +321,83 @@ private slots:
         db_->execute("FLUSH BINARY LOGS");  // closes the file with a ROTATE: it is complete
         expected_ = std::move(workload.expected);
         try {
-            decoded_ = decodeTableChanges(std::filesystem::path(test::upstreamBinlogDir()) / file);
-        } catch (const Error& e) {
-            decodeError_ = e.what();
+            decoded_["file"] = decodeTableChanges(std::filesystem::path(test::upstreamBinlogDir()) / file);
+        } catch (const std::exception& e) {
+            decodeError_["file"] = e.what();
+        }
+        try {
+            decoded_["server"] = decodeTableChangesFromServer(file);
+        } catch (const std::exception& e) {
+            decodeError_["server"] = e.what();
         }
     }
 
+    void everyRowChangeIsDecodedInOrder_data() { addSources(); }
     void everyRowChangeIsDecodedInOrder() {
-        QVERIFY2(decodeError_.empty(), decodeError_.c_str());
-        QCOMPARE(decoded_.size(), expected_.size());
+        QFETCH(QString, source);
+        const auto* decoded = decodedBy(source);
+        QVERIFY(decoded != nullptr);
+        QCOMPARE(decoded->size(), expected_.size());
         for (size_t i = 0; i < expected_.size(); ++i) {
-            QCOMPARE(rowsOpName(decoded_[i].op), rowsOpName(expected_[i].op));
+            QCOMPARE(rowsOpName((*decoded)[i].op), rowsOpName(expected_[i].op));
         }
     }
 
+    void everyLoggedValueEqualsWhatSelectShows_data() { addSources(); }
     void everyLoggedValueEqualsWhatSelectShows() {
-        QCOMPARE(decoded_.size(), expected_.size());
+        QFETCH(QString, source);
+        const auto* decoded = decodedBy(source);
+        QVERIFY(decoded != nullptr);
+        QCOMPARE(decoded->size(), expected_.size());
         int compared = 0;
         for (size_t i = 0; i < expected_.size(); ++i) {
             const ExpectedChange& change = expected_[i];
             if (change.before) {
-                int n = compareImage(change, decoded_[i], true);
+                int n = compareImage(change, (*decoded)[i], true);
                 if (n < 0) {
                     return;  // compareImage reported the mismatch
                 }
                 compared += n;
             }
             if (change.after) {
-                int n = compareImage(change, decoded_[i], false);
+                int n = compareImage(change, (*decoded)[i], false);
                 if (n < 0) {
                     return;
                 }
                 compared += n;
             }
         }
-        qInfo("compared %d values", compared);
+        qInfo("%s source: compared %d values", qPrintable(source), compared);
         const size_t columnCount = test::allTypesColumns().size();
         QVERIFY(compared > static_cast<int>(columnCount * 3 * 6));  // at least every insert of every image mode
     }
 
+    // Both sources hand the decoder the same events: every decoded value is the same.
+    void serverSourceDecodesWhatTheFileHolds() {
+        const auto* fromFile = decodedBy("file");
+        const auto* fromServer = decodedBy("server");
+        QVERIFY(fromFile != nullptr && fromServer != nullptr);
+        QCOMPARE(fromServer->size(), fromFile->size());
+        for (size_t i = 0; i < fromFile->size(); ++i) {
+            const DecodedChange& a = (*fromFile)[i];
+            const DecodedChange& b = (*fromServer)[i];
+            QCOMPARE(b.presentBefore, a.presentBefore);
+            QCOMPARE(b.presentAfter, a.presentAfter);
+            QVERIFY2(b.before == a.before, ("before image of change " + std::to_string(i)).c_str());
+            QVERIFY2(b.after == a.after, ("after image of change " + std::to_string(i)).c_str());
+        }
+    }
+
+    void rowImageModesLogTheColumnsTheyPromise_data() { addSources(); }
     void rowImageModesLogTheColumnsTheyPromise() {
+        QFETCH(QString, source);
+        const auto* decodedChanges = decodedBy(source);
+        QVERIFY(decodedChanges != nullptr);
+        QCOMPARE(decodedChanges->size(), expected_.size());
         const size_t columnCount = test::allTypesColumns().size();
         for (size_t i = 0; i < expected_.size(); ++i) {
             const ExpectedChange& change = expected_[i];
-            const DecodedChange& decoded = decoded_[i];
+            const DecodedChange& decoded = (*decodedChanges)[i];
             auto count = [](const std::vector<bool>& bits) {
                 return static_cast<size_t>(std::count(bits.begin(), bits.end(), true));
             };
@@ -322,16 +420,19 @@ private slots:
 
     // mariadb-binlog prints integers, decimals, temporals, ENUM indexes and SET/BIT bits in forms that
     // can be compared exactly; floats, text and bytes it prints in its own formats, so they are left out.
+    void valuesEqualWhatMariadbBinlogPrints_data() { addSources(); }
     void valuesEqualWhatMariadbBinlogPrints() {
-        QVERIFY2(decodeError_.empty(), decodeError_.c_str());
+        QFETCH(QString, source);
+        const auto* decodedChanges = decodedBy(source);
+        QVERIFY(decodedChanges != nullptr);
         auto printed = test::mariadbBinlogChanges(binlogFile_, kSchema, kTable);
         if (!printed) {
             QSKIP("mariadb-binlog is not installed");
         }
-        QCOMPARE(printed->size(), decoded_.size());
+        QCOMPARE(printed->size(), decodedChanges->size());
         int compared = 0;
-        for (size_t i = 0; i < decoded_.size(); ++i) {
-            const DecodedChange& decoded = decoded_[i];
+        for (size_t i = 0; i < decodedChanges->size(); ++i) {
+            const DecodedChange& decoded = (*decodedChanges)[i];
             for (bool beforeImage : {true, false}) {
                 const auto& values = beforeImage ? decoded.before : decoded.after;
                 const auto& present = beforeImage ? decoded.presentBefore : decoded.presentAfter;
@@ -359,7 +460,7 @@ private slots:
                 }
             }
         }
-        qInfo("compared %d values with mariadb-binlog", compared);
+        qInfo("%s source: compared %d values with mariadb-binlog", qPrintable(source), compared);
         QVERIFY(compared > 500);
     }
 

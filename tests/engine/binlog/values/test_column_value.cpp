@@ -76,6 +76,78 @@ private slots:
         QVERIFY(!(ColumnValue::unsignedInt(7) == ColumnValue::bit(7)));
     }
 
+    void shortTextIsInsideTheValueLongTextOnTheHeap() {
+        const std::string shortText(ColumnValue::kInlineCapacity, 's');
+        ColumnValue inlineValue = ColumnValue::string(shortText);
+        const auto* self = reinterpret_cast<const char*>(&inlineValue);
+        const char* data = inlineValue.bytes().data();
+        QVERIFY(data >= self && data < self + sizeof(ColumnValue));  // no heap allocation
+        QCOMPARE(inlineValue.bytes(), std::string_view(shortText));
+        ColumnValue moved = std::move(inlineValue);
+        QCOMPARE(moved.bytes(), std::string_view(shortText));
+        const std::string longText(ColumnValue::kInlineCapacity + 1, 'l');
+        ColumnValue heapValue = ColumnValue::bytes(longText);
+        data = heapValue.bytes().data();
+        self = reinterpret_cast<const char*>(&heapValue);
+        QVERIFY(data < self || data >= self + sizeof(ColumnValue));
+        QCOMPARE(heapValue.bytes(), std::string_view(longText));
+    }
+
+    void inPlaceSettersKeepTheHeapBufferForText() {
+        ColumnValue value;
+        const std::string first(200, 'a');
+        value.setText(ValueKind::String, first);
+        const char* buffer = value.bytes().data();
+        value.setText(ValueKind::Bytes, std::string(100, 'b'));  // shorter: same buffer
+        QCOMPARE(value.kind(), ValueKind::Bytes);
+        QCOMPARE(value.bytes().data(), buffer);
+        QCOMPARE(value.bytes(), std::string_view(std::string(100, 'b')));
+        value.setText(ValueKind::Decimal, "-1.50");  // short text, still the same buffer
+        QCOMPARE(value.bytes(), std::string_view("-1.50"));
+        QCOMPARE(value.bytes().data(), buffer);
+        value.setSignedInt(-7);  // to a scalar: the buffer is released
+        QCOMPARE(value.asInt(), int64_t{-7});
+        QVERIFY(!value.hasBytes());
+        value.setTimestamp(TimestampValue{951868799, 1, 6});
+        QCOMPARE(value.toText(plainColumn()), std::string("2000-02-29 23:59:59.000001"));
+        value.setText(ValueKind::String, value.toText(plainColumn()));
+        QCOMPARE(value.bytes(), std::string_view("2000-02-29 23:59:59.000001"));
+        value.setText(ValueKind::String, value.bytes().substr(11));  // its own bytes
+        QCOMPARE(value.bytes(), std::string_view("23:59:59.000001"));
+        value.setNull();
+        QVERIFY(value.isNull());
+        QVERIFY(!value.hasBytes());
+    }
+
+    void borrowedTextPointsAtItsSourceAndCopiesOwn() {
+        std::string source = "a value longer than the inline capacity of a column value";
+        ColumnValue borrowed;
+        borrowed.setBorrowedText(ValueKind::String, source);
+        QVERIFY(borrowed.isBorrowed());
+        QCOMPARE(borrowed.bytes().data(), source.data());
+        ColumnValue moved = std::move(borrowed);
+        QVERIFY(moved.isBorrowed());
+        QCOMPARE(moved.bytes().data(), source.data());
+        ColumnValue copy = moved;
+        QVERIFY(!copy.isBorrowed());
+        ColumnValue assigned = ColumnValue::string(std::string(300, 'x'));
+        assigned = moved;
+        QVERIFY(!assigned.isBorrowed());
+        std::vector<ColumnValue> kept{moved};
+        source.assign(source.size(), '#');  // the source changes; the copies do not
+        QCOMPARE(copy.bytes(), std::string_view("a value longer than the inline capacity of a column value"));
+        QCOMPARE(assigned.bytes(), copy.bytes());
+        QCOMPARE(kept[0].bytes(), copy.bytes());
+        QVERIFY(copy == kept[0]);
+        QCOMPARE(moved.bytes(), std::string_view(source));
+        ColumnValue shortBorrowed;
+        shortBorrowed.setBorrowedText(ValueKind::Bytes, std::string_view(source).substr(0, 3));
+        ColumnValue shortCopy = shortBorrowed;
+        QVERIFY(!shortCopy.isBorrowed());
+        QCOMPARE(shortCopy.bytes(), std::string_view("###"));
+        QCOMPARE(shortCopy.kind(), ValueKind::Bytes);
+    }
+
     void accessorOfAnotherKindIsAClearError() {
         ColumnValue value = ColumnValue::unsignedInt(3);
         try {

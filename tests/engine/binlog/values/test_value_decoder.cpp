@@ -247,6 +247,46 @@ private slots:
         ColumnValue value = decodeColumnValue(column, reader);
         QCOMPARE(reader.remaining(), trailer.size());
         QCOMPARE(QByteArray::fromStdString(value.toText(column)), text);
+
+        // The same decoded in place over a value that held long text, and with borrowed text.
+        ColumnValue reused = ColumnValue::string(std::string(100, 'r'));
+        ByteReader again(input);
+        decodeColumnValueInto(column, again, reused);
+        QCOMPARE(again.remaining(), trailer.size());
+        QCOMPARE(QByteArray::fromStdString(reused.toText(column)), text);
+        QVERIFY(reused == value);
+        ColumnValue borrowed;
+        ByteReader third(input);
+        decodeColumnValueInto(column, third, borrowed, TextStorage::Borrow);
+        QCOMPARE(third.remaining(), trailer.size());
+        QCOMPARE(QByteArray::fromStdString(borrowed.toText(column)), text);
+        if (borrowed.isBorrowed()) {
+            const std::string_view bytes = borrowed.bytes();
+            QVERIFY(bytes.data() >= input.data() && bytes.data() + bytes.size() <= input.data() + input.size());
+        }
+        QVERIFY(ColumnValue(borrowed) == value);
+    }
+
+    void borrowedTextIsTheRowBytesUnlessTheValueIsMadeUp() {
+        const std::string varchar = le(3, 1) + "abc";
+        ByteReader r1(varchar);
+        ColumnValue text;
+        decodeColumnValueInto(column(ColumnType::VarChar, 10), r1, text, TextStorage::Borrow);
+        QVERIFY(text.isBorrowed());
+        QCOMPARE(text.bytes().data(), varchar.data() + 1);
+        // BINARY(4) gets its trailing zeros back, so it cannot point at the row's bytes.
+        const std::string binary = le(2, 1) + "ab";
+        ByteReader r2(binary);
+        ColumnValue padded;
+        decodeColumnValueInto(column(ColumnType::String, 0xFE04, false, true), r2, padded, TextStorage::Borrow);
+        QVERIFY(!padded.isBorrowed());
+        QCOMPARE(padded.bytes(), std::string_view("ab\0\0", 4));
+        const std::string decimal = decimalBytes("-12.50", 4, 2);
+        ByteReader r3(decimal);
+        ColumnValue exact;
+        decodeColumnValueInto(column(ColumnType::NewDecimal, 4 << 8 | 2), r3, exact, TextStorage::Borrow);
+        QVERIFY(!exact.isBorrowed());
+        QCOMPARE(exact.bytes(), std::string_view("-12.50"));
     }
 
     void typedAccessorsHoldTheValue() {
