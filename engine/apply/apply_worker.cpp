@@ -44,6 +44,7 @@ void ApplyWorker::push(RowChange change, uint64_t sequence) {
         throw Error("apply worker " + std::to_string(index_) + " is stopped; cannot queue " + change.describe());
     }
     queue_.push_back(Item{std::move(change), sequence});
+    pushedSequence_.store(sequence, std::memory_order_release);
     if (waitingForWork_) {
         itemAvailable_.notify_one();
     }

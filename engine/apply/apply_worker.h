@@ -60,6 +60,8 @@ public:
 
     // The sequence of the last change this worker committed (or discarded after an error).
     uint64_t committedSequence() const { return committedSequence_.load(std::memory_order_acquire); }
+    // The sequence of the last change queued on this worker.
+    uint64_t pushedSequence() const { return pushedSequence_.load(std::memory_order_acquire); }
 
     // New connection for a worker that failed; only while its queue is empty (after a barrier).
     void replaceExecutor(std::unique_ptr<DmlExecutor> executor);
@@ -107,6 +109,7 @@ private:
     std::chrono::steady_clock::time_point pendingSince_;
     std::atomic<size_t> pendingCount_{0};
     std::atomic<uint64_t> committedSequence_{0};
+    std::atomic<uint64_t> pushedSequence_{0};
 
     mutable std::mutex countersMutex_;
     std::map<schema::TableName, uint64_t> rowsByTable_;

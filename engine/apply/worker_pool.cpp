@@ -1,6 +1,7 @@
 #include "engine/apply/worker_pool.h"
 
 #include <cppconn/connection.h>
+#include <algorithm>
 
 #include <cctype>
 
@@ -114,7 +115,23 @@ bool WorkerPool::dispatch(RowChange change) {
         decision = dispatcher_.assign(keys, sequence, committedSequences());
     }
     workers_[decision.worker]->push(std::move(change), sequence);
+    lastDispatched_.store(sequence, std::memory_order_release);
     return true;
+}
+
+uint64_t WorkerPool::appliedSequence() const {
+    // Read the dispatched mark first: every change up to it sits on some worker that has queued it, so
+    // that worker either has committed everything it was given (then the change too) or bounds the
+    // answer by what it has committed (its queue is in order).
+    uint64_t applied = lastDispatched_.load(std::memory_order_acquire);
+    for (const auto& worker : workers_) {
+        uint64_t pushed = worker->pushedSequence();
+        uint64_t committed = worker->committedSequence();
+        if (committed < pushed) {
+            applied = std::min(applied, committed);
+        }
+    }
+    return applied;
 }
 
 BarrierResult WorkerPool::barrier() {

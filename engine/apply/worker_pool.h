@@ -68,6 +68,13 @@ public:
     void reset();
     void stop();
 
+    // The sequence of the last change dispatched (0 before the first).
+    uint64_t lastDispatchedSequence() const { return lastDispatched_.load(std::memory_order_acquire); }
+    // A sequence S such that every change dispatched with a sequence up to S has committed downstream
+    // (a lower bound: it may trail the truth by a batch, never lead it). From any thread. After a worker
+    // error it counts the dropped changes too: ask only while firstError() is empty.
+    uint64_t appliedSequence() const;
+
     ApplyCounters counters() const;
     size_t workerCount() const { return workers_.size(); }
 
@@ -83,6 +90,7 @@ private:
     std::mutex dispatchMutex_;  // dispatch, barrier and reset run one at a time
     Dispatcher dispatcher_;
     uint64_t nextSequence_ = 0;
+    std::atomic<uint64_t> lastDispatched_{0};
     std::vector<uint64_t> committedBuffer_;
     uint64_t barrierGeneration_ = 0;
     std::atomic<uint64_t> barriers_{0};  // atomics: counters() must never wait for a barrier

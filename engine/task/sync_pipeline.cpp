@@ -90,12 +90,9 @@ void SyncPipeline::cancel() {
 }
 
 SessionLiveView SyncPipeline::live() const {
-    SessionLiveView view;
-    {
-        std::lock_guard lock(liveMutex_);
-        view = live_;
-    }
-    return view;
+    std::lock_guard lock(liveMutex_);
+    refreshAppliedLocked();
+    return live_;
 }
 
 SessionOutcome SyncPipeline::failureOutcome(const std::string& message, bool retryable) const {
@@ -157,6 +154,7 @@ Location SyncPipeline::prepare() {
         pool.sessionVariables.emplace_back(name, value);
     }
     workers_ = std::make_unique<apply::WorkerPool>(pool);
+    livePool_ = workers_.get();
 
     // The schema tracker runs on this (the reader's) thread, as does the control connection.
     auto loader = std::make_shared<schema::DownstreamSchemaLoader>(*control_);
@@ -168,8 +166,18 @@ Location SyncPipeline::prepare() {
 
 SessionOutcome SyncPipeline::run(const std::optional<SkipRequest>& skip, const std::atomic<bool>& interrupt) {
     skip_ = skip;
+    SessionOutcome outcome = stream(interrupt);
+    settleLiveAtEnd();
+    return outcome;
+}
+
+SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
     try {
         Location start = prepare();
+        {
+            std::lock_guard lock(liveMutex_);
+            live_.applied = PointView{start.position().file(), start.position().offset(), {}, {}};
+        }
         {
             std::lock_guard lock(streamMutex_);
             StreamStart from{start, setup_.enableGtid, setup_.heartbeatSeconds};
@@ -226,8 +234,9 @@ void SyncPipeline::handle(const binlog::Event& event) {
     }
     if (event.as<binlog::HeartbeatEvent>() != nullptr) {
         if (!inTransaction_) {
-            maybeFlush();  // idle upstream: persist what has committed; updateLive sees caughtUp()
+            maybeFlush();  // idle upstream: persist what has committed
         }
+        updateLive({});
         return;
     }
     if (const auto* rotate = event.as<binlog::RotateEvent>()) {
@@ -263,6 +272,11 @@ void SyncPipeline::beginTransaction(const binlog::Event& event) {
     inTransaction_ = true;
     ++transactionSeq_;
     transactionStart_ = binlog::BinlogPosition(event.file.empty() ? currentFile_ : std::string(event.file), event.pos);
+    transactionTimestamp_ = event.header.timestamp != 0 ? event.header.timestamp : lastEventTimestamp_;
+    {
+        std::lock_guard lock(liveMutex_);
+        openTransactionTimestamp_ = transactionTimestamp_;
+    }
     transactionStarts_[transactionSeq_] = transactionStart_;
     transactionGtid_.reset();
     transactionMySqlGtid_.reset();
@@ -298,6 +312,13 @@ void SyncPipeline::endTransaction(const binlog::Event& event) {
     }
     transactionTablePoints_.clear();
     tracker_.advanceGlobal(end);
+    {
+        std::lock_guard lock(liveMutex_);
+        frontier_.ended(workers_ ? workers_->lastDispatchedSequence() : 0,
+                        PointView{end.position().file(), end.position().offset(), {}, {}},
+                        transactionTimestamp_ != 0 ? transactionTimestamp_ : lastEventTimestamp_);
+        openTransactionTimestamp_ = 0;
+    }
     if (skippingTransaction_) {
         skip_.reset();
         skippingTransaction_ = false;
@@ -529,19 +550,35 @@ void SyncPipeline::updateLive(const binlog::Event& event) {
     for (const auto& [table, rows] : counters.rowsAppliedByTable) {
         live_.rowsPerTable.push_back({{table.schema, table.table}, rows});
     }
-    uint64_t pending = 0;
-    for (size_t i = 0; i < counters.queueDepths.size(); ++i) {
-        pending += counters.queueDepths[i] + (i < counters.pendingRows.size() ? counters.pendingRows[i] : 0);
-    }
-    bool idle = pending == 0 && stream_ && stream_->caughtUp();
-    if (idle) {
-        live_.applied = live_.read;
-        live_.lagSeconds = 0;
-    } else if (lastEventTimestamp_ != 0) {
-        auto now = std::chrono::duration_cast<std::chrono::seconds>(Clock::now().time_since_epoch()).count();
-        live_.lagSeconds = std::max<double>(0, static_cast<double>(now - lastEventTimestamp_));
-    }
     live_.safeMode = setup_.syncer.safeMode || inSafeMode_;
+}
+
+// Under liveMutex_, from the pipeline's thread or the status publisher's (so that the view stays
+// current while the pipeline waits on the stream or on a barrier). The applied point follows the
+// workers' commits, not only the flushes; the oldest unapplied event is the first dispatched
+// transaction not yet committed, else the open transaction; 0 means everything read is applied (the
+// task's LagClock then compares the read point with the upstream's position).
+void SyncPipeline::refreshAppliedLocked() const {
+    apply::WorkerPool* pool = livePool_.load(std::memory_order_acquire);
+    bool healthy = pool != nullptr && !pool->firstError();
+    uint64_t appliedSequence = healthy ? pool->appliedSequence() : 0;
+    if (healthy) {
+        if (std::optional<PointView> applied = frontier_.advance(appliedSequence)) {
+            live_.applied = std::move(*applied);
+        }
+    }
+    bool drained = healthy && appliedSequence == pool->lastDispatchedSequence();
+    if (frontier_.empty() && openTransactionTimestamp_ == 0 && drained && live_.read.known()) {
+        live_.applied = live_.read;  // every event read is done
+    }
+    live_.oldestUnappliedTimestamp = frontier_.empty() ? openTransactionTimestamp_ : frontier_.oldestTimestamp();
+}
+
+// When the session ends its last live view says what stays unapplied (a failed transaction, or one
+// cut short by a pause), also when the end came faster than the view's refresh.
+void SyncPipeline::settleLiveAtEnd() {
+    std::lock_guard lock(liveMutex_);
+    refreshAppliedLocked();
 }
 
 }  // namespace syncscope::task

@@ -23,6 +23,7 @@
 #include "engine/binlog/event_decoder.h"
 #include "engine/binlog/location.h"
 #include "engine/checkpoint/checkpoint_tracker.h"
+#include "engine/task/applied_frontier.h"
 #include "engine/task/binlog_stream.h"
 #include "engine/task/sync_session.h"
 #include "engine/task/task_setup.h"
@@ -63,6 +64,7 @@ public:
     SessionLiveView live() const;
 
 private:
+    SessionOutcome stream(const std::atomic<bool>& interrupt);
     binlog::Location prepare();
     void handle(const binlog::Event& event);
     void beginTransaction(const binlog::Event& event);
@@ -76,6 +78,8 @@ private:
     void checkWorkers();
     binlog::Location locationAt(const binlog::Event& event) const;
     void updateLive(const binlog::Event& event);
+    void refreshAppliedLocked() const;
+    void settleLiveAtEnd();
     [[noreturn]] void failWith(const apply::ApplyFailure& failure);
     SessionOutcome failureOutcome(const std::string& message, bool retryable) const;
 
@@ -114,10 +118,16 @@ private:
     binlog::Location exitSafeMark_;
     std::chrono::steady_clock::time_point lastFlush_;
     uint32_t lastEventTimestamp_ = 0;
+    uint32_t transactionTimestamp_ = 0;  // upstream time of the open transaction's first event
     std::chrono::steady_clock::time_point lastCountersUpdate_{};
 
+    // The live view: written by the pipeline's thread, refreshed from the workers' progress also by
+    // the publisher's thread (live()).
     mutable std::mutex liveMutex_;
-    SessionLiveView live_;
+    mutable SessionLiveView live_;
+    mutable AppliedFrontier frontier_;                   // dispatched transactions not yet known to be committed
+    uint32_t openTransactionTimestamp_ = 0;              // 0 when no transaction is open
+    std::atomic<apply::WorkerPool*> livePool_{nullptr};  // workers_, once made (lives as long as this)
 };
 
 }  // namespace syncscope::task

@@ -38,7 +38,9 @@ struct SessionLiveView {
     PointView applied;
     uint64_t eventsRead = 0;
     uint64_t rowsApplied = 0;
-    double lagSeconds = 0;
+    // Upstream time (seconds since the epoch) of the oldest event not yet applied downstream; 0 when
+    // everything read is applied and the stream is caught up.
+    uint32_t oldestUnappliedTimestamp = 0;
     uint64_t readQueueDepth = 0;
     std::vector<uint64_t> workerQueueDepths;
     bool safeMode = false;

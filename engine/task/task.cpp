@@ -284,8 +284,12 @@ void Task::runOneSession(std::unique_lock<std::mutex>& lock) {
         if (!interruptedEarly) {
             outcome = session->run(skip, interrupt_);
         }
+        SessionLiveView last = session->live();
         lock.lock();
         session_.reset();
+        if (!interruptedEarly) {
+            endedSession_ = EndedSessionView{last.read, last.oldestUnappliedTimestamp};
+        }
         lock.unlock();
     }
     tracker_.rollbackToPersisted();
@@ -352,6 +356,7 @@ std::shared_ptr<const StatusSnapshot> Task::buildSnapshot() {
     auto snapshot = std::make_shared<StatusSnapshot>();
     UpstreamState upstream = upstreamWatch_.latest();
     std::shared_ptr<SyncSession> session;
+    std::optional<EndedSessionView> ended;
     {
         std::lock_guard lock(mutex_);
         snapshot->stage = stage_;
@@ -361,6 +366,7 @@ std::shared_ptr<const StatusSnapshot> Task::buildSnapshot() {
             snapshot->lastError = lastFailure_->message;
         }
         session = session_;
+        ended = endedSession_;
     }
     snapshot->sequence = ++sequence_;
     snapshot->takenAt = Clock::now();
@@ -416,7 +422,11 @@ std::shared_ptr<const StatusSnapshot> Task::buildSnapshot() {
     }
     snapshot->eventsRead = live.eventsRead;
     snapshot->rowsApplied = live.rowsApplied;
-    snapshot->lagSeconds = live.lagSeconds;
+    // A session that has not read yet (connecting) knows less than the one before it.
+    EndedSessionView lagFrom = session && live.read.known() ? EndedSessionView{live.read, live.oldestUnappliedTimestamp}
+                                                            : ended.value_or(EndedSessionView{});
+    snapshot->lagSeconds = lagClock_.lagSeconds(lagFrom.oldestUnappliedTimestamp, lagFrom.read, upstream.position,
+                                                LagClock::WallClock::now());
     snapshot->readQueueDepth = live.readQueueDepth;
     snapshot->workerQueueDepths = live.workerQueueDepths;
     snapshot->safeMode = live.safeMode || setup_.syncer.safeMode;

@@ -13,6 +13,7 @@
 
 #include "engine/checkpoint/checkpoint_tracker.h"
 #include "engine/task/audit_log.h"
+#include "engine/task/lag_clock.h"
 #include "engine/task/notice_queue.h"
 #include "engine/task/status_publisher.h"
 #include "engine/task/sync_session.h"
@@ -77,12 +78,14 @@ private:
     std::optional<ResumeTarget> pendingResumeFrom_;
     int retryCount_ = 0;
     std::atomic<bool> interrupt_{false};
-    std::shared_ptr<SyncSession> session_;  // the running one, for cancel() and live()
+    std::shared_ptr<SyncSession> session_;          // the running one, for cancel() and live()
+    std::optional<EndedSessionView> endedSession_;  // what the last session left unapplied
     std::thread thread_;
 
     std::atomic<bool> publishing_{true};
     std::thread publisher_thread_;
     uint64_t sequence_ = 0;
+    LagClock lagClock_;  // publisher thread only
 };
 
 }  // namespace syncscope::task
