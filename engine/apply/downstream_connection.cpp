@@ -55,7 +55,7 @@ void requireReadableTlsFiles(const ServerSettings& settings) {
                                     {"ssl-key", &settings.tls.keyFile}}) {
         if (!file->empty() && !std::ifstream(*file)) {
             throw DownstreamError("target database " + settings.describe() + ": cannot read the TLS file " + key +
-                                      " '" + *file + "' (target-database.security." + key + " of the task)",
+                                      " '" + *file + "' (key target-database.security." + key + " of the task file)",
                                   0);
         }
     }

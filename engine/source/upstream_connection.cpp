@@ -41,7 +41,7 @@ void requireReadableTlsFiles(const ServerSettings& settings) {
                                     {"ssl-key", &settings.tls.keyFile}}) {
         if (!file->empty() && !std::ifstream(*file)) {
             throw UpstreamError("upstream " + settings.describe() + ": cannot read the TLS file " + key + " '" + *file +
-                                    "' (security." + key + " of the source's `from`)",
+                                    "' (key from.security." + key + " of the source file)",
                                 0);
         }
     }

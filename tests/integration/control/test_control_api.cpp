@@ -285,31 +285,34 @@ private slots:
         // The persisted global point reaches the upstream's position within a flush interval or two.
         auto master = up_->query("SHOW MASTER STATUS");
         std::string masterText = "(" + *master.front()[0] + ", " + *master.front()[1] + ")";
-        // The upstream's position is polled every second; the persisted point follows within a flush or two.
+        // The upstream's position is polled every second; an idle stream flushes on its interval, so the
+        // persisted point reaches the upstream's position, and the live row counter follows the workers.
         QVERIFY2(waitFor([&] {
                      json now = status();
                      return now.value("master_binlog", std::string()) == masterText &&
+                            now.value("syncer_binlog", std::string()) == masterText &&
                             now["points"]["global_in_memory"].is_object() &&
                             now["points"]["global_in_memory"]["binlog_pos"].get<uint64_t>() ==
-                                std::stoull(*master.front()[1]);
+                                std::stoull(*master.front()[1]) &&
+                            now.value("total_rows", uint64_t{0}) == 3;
                  }),
                  status().dump(2).c_str());
         json s = status();
         QCOMPARE(s["stage"].get<std::string>(), std::string("Running"));
         QCOMPARE(s["task"].get<std::string>(), std::string(kTaskName));
         QCOMPARE(s["master_binlog"].get<std::string>(), masterText);
-        // syncer_binlog is the persisted global point, whichever flush it comes from.
+        // syncer_binlog is the persisted global point.
         json persisted = s["points"]["global_persisted"];
         QVERIFY2(persisted.is_object(), s.dump(2).c_str());
         std::string persistedText = "(" + persisted["binlog_name"].get<std::string>() + ", " +
                                     std::to_string(persisted["binlog_pos"].get<uint64_t>()) + ")";
         QCOMPARE(s["syncer_binlog"].get<std::string>(), persistedText);
-        QCOMPARE(s["synced"].get<bool>(), persistedText == masterText);
-        QVERIFY(s["total_rows"].is_number_unsigned());
-        if (s["total_rows"].get<uint64_t>() < 3) {
-            // The engine's live counters lag at times (seen 2026-11-29); reported to the task owner.
-            qWarning() << "engine reports total_rows" << s["total_rows"].get<uint64_t>() << "after 3 rows applied";
-        }
+        QCOMPARE(persistedText, masterText);
+        QCOMPARE(s["synced"].get<bool>(), true);
+        QCOMPARE(s["total_rows"].get<uint64_t>(), uint64_t{3});
+        QVERIFY2(s["last_flush"]["at"].is_string(), s.dump(2).c_str());
+        QVERIFY2(s["last_flush"]["duration_ms"].is_number() && s["last_flush"]["duration_ms"].get<double>() >= 0,
+                 s.dump(2).c_str());
         QVERIFY(s["points"]["upstream"]["axis_bytes"].is_number());
         bool sawTable = false;
         for (const auto& table : s["tables"]) {
@@ -326,7 +329,10 @@ private slots:
         QVERIFY2(page.error.empty(), page.error.c_str());
         QCOMPARE(page.value("syncscope_stage", {{"stage", "Running"}}), std::optional<double>(1));
         QCOMPARE(page.value("syncscope_stage", {{"stage", "Error"}}), std::optional<double>(0));
-        QVERIFY(page.value("syncscope_rows_applied_total").has_value());
+        QCOMPARE(page.value("syncscope_rows_applied_total"), std::optional<double>(3));
+        QCOMPARE(page.value("syncscope_position_offset_bytes", {{"point", "global_persisted"}}),
+                 std::optional<double>(std::stod(*master.front()[1])));
+        QVERIFY(page.value("syncscope_last_flush_timestamp_seconds").value_or(0) > 0);
         QCOMPARE(page.value("syncscope_position_offset_bytes", {{"point", "global_in_memory"}}),
                  std::optional<double>(std::stod(*master.front()[1])));
         QCOMPARE(page.value("syncscope_position_offset_bytes", {{"point", "upstream"}}),
