@@ -33,11 +33,31 @@ uint32_t bigEndian(const uint8_t* p, size_t n) {
     return v;
 }
 
+constexpr char kDigitPairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+// `digits` digits of v (v < 10^digits), zero-padded, two at a time.
 void writePadded(char* out, uint32_t v, unsigned digits) {
-    for (unsigned i = digits; i > 0; --i) {
-        out[i - 1] = static_cast<char>('0' + v % 10);
-        v /= 10;
+    constexpr uint32_t kHundred = 100;
+    unsigned i = digits;
+    while (i >= 2) {
+        const uint32_t pair = v % kHundred;
+        v /= kHundred;
+        i -= 2;
+        out[i] = kDigitPairs[2 * pair];
+        out[i + 1] = kDigitPairs[2 * pair + 1];
     }
+    if (i == 1) {
+        out[0] = static_cast<char>('0' + v);
+    }
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void throwBadGroup(unsigned precision, unsigned scale, uint32_t v,
+                                                          unsigned groupDigits) {
+    throw Error("DECIMAL(" + std::to_string(precision) + "," + std::to_string(scale) + ") group value " +
+                std::to_string(v) + " has more than " + std::to_string(groupDigits) + " digits");
 }
 
 }  // namespace
@@ -52,14 +72,13 @@ size_t decimalBinarySize(unsigned precision, unsigned scale) {
 size_t readDecimalText(ByteReader& reader, unsigned precision, unsigned scale, DecimalText& out) {
     const size_t size = decimalBinarySize(precision, scale);
     const std::string_view raw = reader.bytes(size, "DECIMAL");
+    // Negative values are stored complemented: undo that while copying.
+    const bool negative = (static_cast<uint8_t>(raw[0]) & kSignBit) == 0;
+    const uint8_t complement = negative ? 0xFF : 0x00;
     std::array<uint8_t, kMaxBinarySize> buf;
-    std::memcpy(buf.data(), raw.data(), size);
-    const bool negative = (buf[0] & kSignBit) == 0;
-    buf[0] ^= kSignBit;
-    if (negative) {
-        for (size_t i = 0; i < size; ++i) {
-            buf[i] = static_cast<uint8_t>(~buf[i]);
-        }
+    buf[0] = static_cast<uint8_t>(static_cast<uint8_t>(raw[0]) ^ complement ^ kSignBit);  // size >= 1
+    for (size_t i = 1; i < size; ++i) {
+        buf[i] = static_cast<uint8_t>(static_cast<uint8_t>(raw[i]) ^ complement);
     }
 
     const unsigned intDigits = precision - scale;
@@ -77,9 +96,8 @@ size_t readDecimalText(ByteReader& reader, unsigned precision, unsigned scale, D
     auto group = [&](unsigned groupDigits, size_t bytes) {
         const uint32_t v = bigEndian(buf.data() + pos, bytes);
         pos += bytes;
-        if (v >= kPowersOfTen[groupDigits]) {
-            throw Error("DECIMAL(" + std::to_string(precision) + "," + std::to_string(scale) + ") group value " +
-                        std::to_string(v) + " has more than " + std::to_string(groupDigits) + " digits");
+        if (v >= kPowersOfTen[groupDigits]) [[unlikely]] {
+            throwBadGroup(precision, scale, v, groupDigits);
         }
         allZero = allZero && v == 0;
         writePadded(digits + written, v, groupDigits);

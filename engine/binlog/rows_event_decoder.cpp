@@ -246,6 +246,22 @@ void RowsEventDecoder::decodeImage(ByteReader& rows, RowsEvent& event, const std
     const std::string_view nullBitmap = rows.bytes((presentCount + 7) / 8, "row null bitmap");
     const size_t first = event.values.size();
     event.values.resize(first + event.columnCount);
+    if (presentCount == event.columnCount && partialBits.empty()) {
+        // Every column present and no JSON diffs (a FULL image): the null bitmap is indexed by column.
+        ColumnValue* const values = event.values.data() + first;
+        const ColumnDef* const columns = table.columns.data();
+        size_t i = 0;
+        try {
+            for (; i < event.columnCount; ++i) {
+                if (!bitSet(nullBitmap, i)) {
+                    decodeColumnValueInto(columns[i], rows, values[i], storage);
+                }
+            }
+        } catch (const Error& e) {
+            throw EventFormatError(columnLabel(table, i) + ": " + e.what());
+        }
+        return;
+    }
     size_t presentIndex = 0;
     size_t jsonIndex = 0;
     for (size_t i = 0; i < event.columnCount; ++i) {
