@@ -1,7 +1,6 @@
 #include "engine/binlog/decimal.h"
 
 #include <array>
-#include <cstring>
 
 #include "engine/common/error.h"
 
@@ -69,7 +68,7 @@ size_t decimalBinarySize(unsigned precision, unsigned scale) {
            (scale / kDigitsPerGroup) * kGroupBytes + kBytesForDigits[scale % kDigitsPerGroup];
 }
 
-size_t readDecimalText(ByteReader& reader, unsigned precision, unsigned scale, DecimalText& out) {
+std::string_view readDecimalText(ByteReader& reader, unsigned precision, unsigned scale, DecimalText& out) {
     const size_t size = decimalBinarySize(precision, scale);
     const std::string_view raw = reader.bytes(size, "DECIMAL");
     // Negative values are stored complemented: undo that while copying.
@@ -87,8 +86,8 @@ size_t readDecimalText(ByteReader& reader, unsigned precision, unsigned scale, D
     const unsigned fullFracGroups = scale / kDigitsPerGroup;
     const unsigned trailDigits = scale % kDigitsPerGroup;
 
-    // Every digit, leading zeros included, goes after room for the sign; the integer part's leading
-    // zeros are dropped at the end.
+    // The integer digits, leading zeros included ("0" when there are none), after room for the sign;
+    // then the point and the fraction. The leading zeros are skipped by where the text starts.
     char* const digits = out.data() + 1;
     size_t written = 0;
     bool allZero = true;
@@ -109,7 +108,13 @@ size_t readDecimalText(ByteReader& reader, unsigned precision, unsigned scale, D
     for (unsigned i = 0; i < fullIntGroups; ++i) {
         group(kDigitsPerGroup, kGroupBytes);
     }
+    if (written == 0) {
+        digits[written++] = '0';
+    }
     const size_t intEnd = written;
+    if (scale > 0) {
+        digits[written++] = '.';
+    }
     for (unsigned i = 0; i < fullFracGroups; ++i) {
         group(kDigitsPerGroup, kGroupBytes);
     }
@@ -117,40 +122,20 @@ size_t readDecimalText(ByteReader& reader, unsigned precision, unsigned scale, D
         group(trailDigits, kBytesForDigits[trailDigits]);
     }
 
-    // The integer part without leading zeros, at least "0"; then the fraction after a point.
     size_t first = 0;
-    while (first < intEnd && digits[first] == '0') {
+    while (first + 1 < intEnd && digits[first] == '0') {
         ++first;
-    }
-    if (first == intEnd) {
-        // No integer digits (or all zero): "0", written over the last integer digit or the sign slot.
-        first = intEnd == 0 ? 0 : intEnd - 1;
-        if (intEnd == 0) {
-            std::memmove(digits + 1, digits, written);
-            ++written;
-        }
-        digits[first] = '0';
     }
     char* begin = digits + first;
     if (negative && !allZero) {
         *--begin = '-';
     }
-    char* end = digits + written;
-    if (scale > 0) {
-        const size_t fractionDigits = scale;
-        std::memmove(end - fractionDigits + 1, end - fractionDigits, fractionDigits);
-        *(end - fractionDigits) = '.';
-        ++end;
-    }
-    const auto length = static_cast<size_t>(end - begin);
-    std::memmove(out.data(), begin, length);
-    return length;
+    return {begin, static_cast<size_t>(digits + written - begin)};
 }
 
 void readDecimalText(ByteReader& reader, unsigned precision, unsigned scale, std::string& out) {
-    DecimalText text;
-    const size_t length = readDecimalText(reader, precision, scale, text);
-    out.append(text.data(), length);
+    DecimalText buffer;
+    out += readDecimalText(reader, precision, scale, buffer);
 }
 
 }  // namespace syncscope::binlog

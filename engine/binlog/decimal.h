@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "engine/binlog/byte_reader.h"
 
@@ -24,7 +25,7 @@ using DecimalText = std::array<char, kMaxDecimalTextSize + 1>;
 
 // Reads one value and appends its exact text with `scale` fraction digits ("-12.50", "0.000").
 void readDecimalText(ByteReader& reader, unsigned precision, unsigned scale, std::string& out);
-// The same into a fixed buffer, without allocating; returns the text's length.
-size_t readDecimalText(ByteReader& reader, unsigned precision, unsigned scale, DecimalText& out);
+// The same into a fixed buffer, without allocating; returns the text, a view into `buffer`.
+std::string_view readDecimalText(ByteReader& reader, unsigned precision, unsigned scale, DecimalText& buffer);
 
 }  // namespace syncscope::binlog

@@ -228,9 +228,8 @@ void decodeColumnValueInto(const ColumnDef& column, ByteReader& reader, ColumnVa
             return;
         }
         case ColumnType::NewDecimal: {
-            DecimalText text;
-            const size_t length = readDecimalText(reader, column.meta >> 8, column.meta & 0xFF, text);
-            out.setText(ValueKind::Decimal, std::string_view(text.data(), length));
+            DecimalText buffer;
+            out.setText(ValueKind::Decimal, readDecimalText(reader, column.meta >> 8, column.meta & 0xFF, buffer));
             return;
         }
         case ColumnType::Year: {
