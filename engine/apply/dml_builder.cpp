@@ -217,6 +217,43 @@ DmlStatement buildUpdate(const Step& step) {
     return statement;
 }
 
+// Puts the steps of each table together, keeping their order within the table, so that more of them
+// merge into one statement (sysbench-like workloads touch a few tables in turn: one row each). Safe
+// because a batch never spans a DDL (a barrier), foreign key checks are off on the workers (as in DM),
+// and changes to different tables cannot touch the same row. A failed batch is replayed row by row in
+// the original order, so the failing row is still found exactly.
+void groupByTable(std::vector<Step>& steps) {
+    if (steps.size() < 3) {
+        return;
+    }
+    std::vector<const schema::TableName*> tables;  // in order of first appearance; batches touch few
+    std::vector<size_t> groupOf(steps.size());
+    for (size_t i = 0; i < steps.size(); ++i) {
+        const schema::TableName& name = steps[i].change->table->name();
+        size_t group = 0;
+        while (group < tables.size() && !(*tables[group] == name)) {
+            ++group;
+        }
+        if (group == tables.size()) {
+            tables.push_back(&name);
+        }
+        groupOf[i] = group;
+    }
+    if (tables.size() < 2) {
+        return;
+    }
+    std::vector<Step> grouped;
+    grouped.reserve(steps.size());
+    for (size_t group = 0; group < tables.size(); ++group) {
+        for (size_t i = 0; i < steps.size(); ++i) {
+            if (groupOf[i] == group) {
+                grouped.push_back(steps[i]);
+            }
+        }
+    }
+    steps = std::move(grouped);
+}
+
 }  // namespace
 
 std::string DmlStatement::describe() const {
@@ -236,6 +273,9 @@ std::vector<DmlStatement> DmlBuilder::build(std::span<const RowChange> changes) 
     steps.reserve(changes.size());
     for (size_t i = 0; i < changes.size(); ++i) {
         expand(changes[i], i, steps);
+    }
+    if (multipleRows_) {
+        groupByTable(steps);
     }
     std::vector<DmlStatement> statements;
     size_t begin = 0;

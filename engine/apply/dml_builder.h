@@ -1,7 +1,8 @@
 // Turns row changes into downstream SQL with every value bound and every name quoted. Safe mode makes
 // a change idempotent (INSERT as REPLACE, UPDATE as DELETE by the old key + REPLACE when the key
-// changed, else REPLACE); `multiple-rows` merges consecutive inserts of one table into one multi-row
-// INSERT/REPLACE and consecutive deletes into one DELETE ... WHERE key IN (...).
+// changed, else REPLACE); `multiple-rows` puts a batch's changes of each table together (order kept
+// within each table) and merges consecutive inserts of one table into one multi-row INSERT/REPLACE and
+// consecutive deletes into one DELETE ... WHERE key IN (...).
 #pragma once
 
 #include <span>

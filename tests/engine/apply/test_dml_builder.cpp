@@ -170,15 +170,36 @@ private slots:
                                        insert(t, ints({3, 30})),       insert(other, ints({1, 1})),
                                        insert(t, ints({4, 40}), true), insert(t, ints({5, 50}), true)};
         auto statements = DmlBuilder(true).build(changes);
+        // The batch's changes of each table come together (t first: it appeared first).
         QCOMPARE(toList(sqlOf(statements)),
                  (QStringList{"INSERT INTO `db`.`t` (`id`, `v`) VALUES (?, ?), (?, ?), (?, ?)",
-                              "INSERT INTO `db`.`other` (`id`, `v`) VALUES (?, ?)",
-                              "REPLACE INTO `db`.`t` (`id`, `v`) VALUES (?, ?), (?, ?)"}));
+                              "REPLACE INTO `db`.`t` (`id`, `v`) VALUES (?, ?), (?, ?)",
+                              "INSERT INTO `db`.`other` (`id`, `v`) VALUES (?, ?)"}));
         QCOMPARE(toList(paramsOf(statements[0])), (QStringList{"1", "10", "2", "20", "3", "30"}));
+        QCOMPARE(toList(paramsOf(statements[1])), (QStringList{"4", "40", "5", "50"}));
         QCOMPARE(statements[0].firstChange, size_t(0));
         QCOMPARE(statements[0].changeCount, size_t(3));
-        QCOMPARE(statements[2].firstChange, size_t(4));
-        QCOMPARE(statements[2].changeCount, size_t(2));
+    }
+
+    void changesOfEachTableKeepTheirOrderWhenGrouped() {
+        auto t = table("db", "t", {"id", "v"}, {0});
+        auto other = table("db", "other", {"id", "v"}, {0});
+        // Interleaved as sysbench writes them: one row per table in turn.
+        std::vector<RowChange> changes{
+            insert(t, ints({1, 10})), insert(other, ints({1, 1})), erase(t, ints({1, 10})), insert(other, ints({2, 2})),
+            insert(t, ints({1, 11})), insert(other, ints({3, 3})), insert(t, ints({2, 20}))};
+        auto statements = DmlBuilder(true).build(changes);
+        QCOMPARE(toList(sqlOf(statements)),
+                 (QStringList{"INSERT INTO `db`.`t` (`id`, `v`) VALUES (?, ?)", "DELETE FROM `db`.`t` WHERE `id` = ?",
+                              "INSERT INTO `db`.`t` (`id`, `v`) VALUES (?, ?), (?, ?)",
+                              "INSERT INTO `db`.`other` (`id`, `v`) VALUES (?, ?), (?, ?), (?, ?)"}));
+        QCOMPARE(toList(paramsOf(statements[2])), (QStringList{"1", "11", "2", "20"}));
+        QCOMPARE(toList(paramsOf(statements[3])), (QStringList{"1", "1", "2", "2", "3", "3"}));
+        // Without multiple-rows nothing moves.
+        auto plain = DmlBuilder(false).build(changes);
+        QCOMPARE(plain.size(), changes.size());
+        QCOMPARE(QString::fromStdString(plain[1].sql),
+                 QStringLiteral("INSERT INTO `db`.`other` (`id`, `v`) VALUES (?, ?)"));
     }
 
     void withoutMultipleRowsEveryChangeIsItsOwnStatement() {
