@@ -16,8 +16,12 @@
 #include <QToolBar>
 
 #include "engine/common/version.h"
+#include "ui/dialogs/new_task_dialog.h"
 #include "ui/dialogs/resume_from_dialog.h"
 #include "ui/engine/engine_adapter.h"
+#include "ui/inspect/checkpoint_inspection_model.h"
+#include "ui/inspect/checkpoint_inspection_page.h"
+#include "ui/main/color_scheme.h"
 #include "ui/main/task_actions.h"
 #include "ui/main/task_view.h"
 #include "ui/models/ui_resources.h"
@@ -33,6 +37,10 @@ const char* const kGeometryKey = "window/geometry";
 const char* const kStateKey = "window/state";
 const char* const kRecentKey = "tasks/recent";
 const char* const kRefreshKey = "view/refreshHz";
+const char* const kColorSchemeKey = "view/colorScheme";
+const char* const kNewTaskFolderKey = "tasks/newTaskFolder";
+constexpr int kInspectionWidth = 1280;
+constexpr int kInspectionHeight = 640;
 const QChar kRecentSeparator = QLatin1Char('\n');
 
 bool isActive(task::Stage stage) {
@@ -100,6 +108,10 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::createMenus() {
     QMenu* fileMenu = menuBar()->addMenu(tr("&File"));
+    fileMenu->setToolTipsVisible(true);
+    QAction* newTask = fileMenu->addAction(tr("&New task..."), this, &MainWindow::showNewTaskDialog);
+    newTask->setShortcut(QKeySequence::New);
+    newTask->setToolTip(tr("Write a DM task file and source file after testing both connections, then open it"));
     QAction* open = fileMenu->addAction(tr("&Open task..."), this, &MainWindow::openTaskWithDialogs);
     open->setShortcut(QKeySequence::Open);
     open->setToolTip(tr("Open a DM task file and its source file"));
@@ -117,6 +129,19 @@ void MainWindow::createMenus() {
     taskMenu->addSeparator();
     taskMenu->addActions({actions_->resumeFrom(), actions_->skip()});
 
+    QMenu* toolsMenu = menuBar()->addMenu(tr("T&ools"));
+    toolsMenu->setToolTipsVisible(true);
+    QAction* inspect = toolsMenu->addAction(tr("&Inspect checkpoints..."), this, [this] {
+        CheckpointInspectionPage* page = showCheckpointInspection();
+        if (page->model()->rowCount() == 0 && !page->isBusy()) {
+            QTimer::singleShot(0, page, &CheckpointInspectionPage::inspectWithDialog);
+        }
+    });
+    inspect->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    inspect->setToolTip(
+        tr("Read any downstream's checkpoint tables (ours or DM's) read-only and flag points a "
+           "resume would get wrong"));
+
     QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
     QMenu* refreshMenu = viewMenu->addMenu(tr("&Refresh rate"));
     refreshMenu->setToolTipsVisible(true);
@@ -133,14 +158,38 @@ void MainWindow::createMenus() {
         });
     }
 
+    QMenu* colorsMenu = viewMenu->addMenu(tr("&Colours"));
+    colorsMenu->setToolTipsVisible(true);
+    auto* schemes = new QActionGroup(this);
+    const ColorScheme saved = colorSchemeFromName(QSettings().value(kColorSchemeKey).toString());
+    const std::pair<ColorScheme, QString> choices[] = {{ColorScheme::System, tr("&Desktop's palette")},
+                                                       {ColorScheme::Light, tr("&Light")},
+                                                       {ColorScheme::Dark, tr("D&ark")}};
+    for (const auto& [scheme, label] : choices) {
+        QAction* choice = colorsMenu->addAction(label);
+        choice->setCheckable(true);
+        choice->setChecked(scheme == saved);
+        choice->setToolTip(scheme == ColorScheme::System
+                               ? tr("Use the desktop's own colours")
+                               : tr("Draw SyncScope in %1 colours").arg(label).remove(QLatin1Char('&')));
+        schemes->addAction(choice);
+        connect(choice, &QAction::triggered, this, [scheme] {
+            QSettings().setValue(kColorSchemeKey, colorSchemeName(scheme));
+            applyColorScheme(scheme);
+        });
+    }
+
     QMenu* helpMenu = menuBar()->addMenu(tr("&Help"));
-    helpMenu->addAction(tr("&About SyncScope"), this, &MainWindow::showAbout);
+    helpMenu->setToolTipsVisible(true);
+    QAction* about = helpMenu->addAction(tr("&About SyncScope"), this, &MainWindow::showAbout);
+    about->setToolTip(tr("Version and what SyncScope is for"));
 }
 
 void MainWindow::createToolBar() {
     QToolBar* bar = addToolBar(tr("Task"));
     bar->setObjectName(QStringLiteral("taskToolBar"));
     bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    bar->toggleViewAction()->setToolTip(tr("Show or hide the task toolbar"));
     bar->addActions({actions_->start(), actions_->pause(), actions_->resume(), actions_->stop()});
     bar->addSeparator();
     bar->addActions({actions_->resumeFrom(), actions_->skip()});
@@ -214,6 +263,35 @@ void MainWindow::showResumeFrom() {
 
 void MainWindow::skipWithConfirmation() {
     taskView_->failedEventPanel()->askToSkip();
+}
+
+NewTaskDialog* MainWindow::showNewTaskDialog() {
+    auto* dialog = new NewTaskDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    const QString folder = QSettings().value(kNewTaskFolderKey).toString();
+    if (!folder.isEmpty() && QFileInfo(folder).isDir()) {
+        dialog->setDirectory(folder);
+    }
+    connect(dialog, &NewTaskDialog::taskSaved, this,
+            [this, dialog](const QString& taskPath, const QString& sourcePath) {
+                QSettings().setValue(kNewTaskFolderKey, dialog->directory());
+                emit openTaskRequested({taskPath, sourcePath, QString()});
+            });
+    dialog->open();
+    return dialog;
+}
+
+CheckpointInspectionPage* MainWindow::showCheckpointInspection() {
+    if (!inspection_) {
+        inspection_ = new CheckpointInspectionPage(this);
+        inspection_->setWindowFlag(Qt::Window);
+        inspection_->setWindowTitle(tr("Checkpoint inspection - SyncScope"));
+        inspection_->resize(kInspectionWidth, kInspectionHeight);
+    }
+    inspection_->show();
+    inspection_->raise();
+    inspection_->activateWindow();
+    return inspection_;
 }
 
 void MainWindow::openTaskWithDialogs() {
@@ -308,6 +386,10 @@ void MainWindow::restoreWindowState() {
     QSettings settings;
     restoreGeometry(settings.value(kGeometryKey).toByteArray());
     restoreState(settings.value(kStateKey).toByteArray());
+    const ColorScheme scheme = colorSchemeFromName(settings.value(kColorSchemeKey).toString());
+    if (scheme != ColorScheme::System) {
+        applyColorScheme(scheme);
+    }
     if (settings.contains(kRefreshKey)) {
         adapter_->setRefreshRate(settings.value(kRefreshKey).toInt());
     }

@@ -16,7 +16,9 @@ class QStackedWidget;
 
 namespace syncscope::ui {
 
+class CheckpointInspectionPage;
 class EngineAdapter;
+class NewTaskDialog;
 class TaskActions;
 class TaskView;
 
@@ -47,6 +49,11 @@ public:
     QStringList recentTasks() const;
     void addRecentTask(const TaskFiles& files);
 
+    // File > New task: opens the dialog (not modal); a saved task is opened through openTaskRequested.
+    NewTaskDialog* showNewTaskDialog();
+    // Tools > Inspect checkpoints: the inspection window (one, kept), shown and raised.
+    CheckpointInspectionPage* showCheckpointInspection();
+
 signals:
     // File > Open task or a recent task: whoever builds tasks answers with attachTask().
     void openTaskRequested(const syncscope::ui::TaskFiles& files);
@@ -75,6 +82,7 @@ private:
     TaskView* taskView_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QLabel* commandState_ = nullptr;
+    CheckpointInspectionPage* inspection_ = nullptr;
     QProgressDialog* stopping_ = nullptr;
     bool closeWhenStopped_ = false;
     TaskFiles files_;

@@ -1,0 +1,59 @@
+// What the New Task dialog asks for, as plain values, and turning it into a DM task file and source
+// file written with the engine's writer and proven by loading them back with the engine's loader.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/common/server_settings.h"
+#include "engine/task/source_config.h"
+#include "engine/task/task_config.h"
+
+namespace syncscope::ui {
+
+// One server of the task: the password typed in (written into the file) or a password file (only its
+// path is written; relative paths are relative to the folder the files are saved in, as the loader reads them).
+struct ServerEntry {
+    ServerSettings server;
+    std::string passwordFile;  // non-empty: use the file, not server.password
+
+    // The password to connect with; throws Error naming the file when it cannot be read.
+    std::string resolvePassword(const std::string& directory) const;
+};
+
+struct NewTaskSpec {
+    std::string name;
+    std::string metaSchema = task::TaskConfig::kDefaultMetaSchema;
+    ServerEntry target;
+    std::string sourceId;
+    ServerEntry source;
+    std::string flavor;  // "mysql", "mariadb", or "" to ask the server
+    bool enableGtid = false;
+    // Where to start when the task has no checkpoint yet; all empty: DM's default.
+    std::string startBinlogName;
+    uint32_t startBinlogPos = task::BinlogStart::kFirstEventPosition;
+    std::string startGtid;
+    std::vector<std::string> doDbs;
+    int workerCount = task::SyncerSettings::kDefaultWorkerCount;
+    int batch = task::SyncerSettings::kDefaultBatch;
+    int checkpointFlushIntervalSeconds = task::SyncerSettings::kDefaultCheckpointFlushIntervalSeconds;
+
+    task::TaskConfig taskConfig() const;
+    task::SourceConfig sourceConfig() const;
+};
+
+struct NewTaskFiles {
+    std::string taskPath;
+    std::string sourcePath;
+};
+
+// "<directory>/<name>-task.yaml" and "<directory>/<source-id>-source.yaml".
+NewTaskFiles newTaskFilePaths(const NewTaskSpec& spec, const std::string& directory);
+
+// Writes both files (a typed password makes them readable by their owner only), then loads them back
+// with the engine's loader. Throws task::ConfigError ("FILE:LINE: key ...: what") or Error (a file that
+// exists and overwrite is false, a file that cannot be written); nothing is left half-written.
+NewTaskFiles writeNewTaskFiles(const NewTaskSpec& spec, const std::string& directory, bool overwrite);
+
+}  // namespace syncscope::ui

@@ -1,0 +1,81 @@
+// Checkpoint inspection: opens any downstream's checkpoint tables read-only (ours or a DM
+// deployment's), lists every source's global and table points and flags what a resume would get
+// wrong. The query runs on the thread pool; the page only swaps in the finished report.
+#pragma once
+
+#include <QFutureWatcher>
+#include <QWidget>
+#include <optional>
+
+#include "engine/inspect/checkpoint_inspector.h"
+
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTableView;
+class QTextBrowser;
+
+namespace syncscope::ui {
+
+class CheckpointInspectionModel;
+class InspectionFilterProxy;
+
+// What one inspection run gives back: a report, or why there is none (naming the server and side).
+struct InspectionOutcome {
+    std::optional<inspect::InspectionReport> report;
+    QString error;
+};
+
+// Runs the inspection (blocking; call it off the GUI thread). Never throws.
+InspectionOutcome runInspection(const inspect::InspectionRequest& request);
+
+class CheckpointInspectionPage : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit CheckpointInspectionPage(QWidget* parent = nullptr);
+    ~CheckpointInspectionPage() override;
+
+    // Starts an inspection in the background; ignored while one runs.
+    void inspect(const inspect::InspectionRequest& request);
+    // Asks where to inspect, then inspects. Returns false when the DBA cancelled.
+    bool inspectWithDialog();
+    bool isBusy() const;
+
+    CheckpointInspectionModel* model() const { return model_; }
+    InspectionFilterProxy* proxy() const { return proxy_; }
+    QTableView* view() const { return view_; }
+    QCheckBox* onlyAnomaliesSwitch() const { return onlyAnomalies_; }
+    QString summaryText() const;
+    // What the details pane says about the current point (its anomalies in full).
+    QString detailsText() const;
+    QString lastError() const { return lastError_; }
+    // The visible rows as tab-separated text with a header line (what Copy puts on the clipboard).
+    QString visibleRowsText() const;
+
+signals:
+    void inspectionFinished(bool succeeded);
+
+private:
+    void onFinished();
+    void showReportSummary(const inspect::InspectionReport& report);
+    void showDetails();
+    void setBusy(bool busy);
+
+    CheckpointInspectionModel* model_;
+    InspectionFilterProxy* proxy_;
+    QTableView* view_ = nullptr;
+    QLabel* summary_ = nullptr;
+    QTextBrowser* details_ = nullptr;
+    QPushButton* connect_ = nullptr;
+    QPushButton* refresh_ = nullptr;
+    QPushButton* copy_ = nullptr;
+    QCheckBox* onlyAnomalies_ = nullptr;
+    QLineEdit* search_ = nullptr;
+    QFutureWatcher<InspectionOutcome> watcher_;
+    std::optional<inspect::InspectionRequest> lastRequest_;
+    QString lastError_;
+};
+
+}  // namespace syncscope::ui
