@@ -84,6 +84,7 @@ TableCheckpointsPage::TableCheckpointsPage(TableCheckpointModel* model, QWidget*
 
     auto* copyAction = new QAction(tr("Copy"), view_);
     copyAction->setShortcut(QKeySequence::Copy);
+    copyAction->setToolTip(tr("Copy the selected rows to the clipboard"));
     copyAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     view_->addAction(copyAction);
     connect(copyAction, &QAction::triggered, this, &TableCheckpointsPage::copySelection);
