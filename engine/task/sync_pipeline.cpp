@@ -12,6 +12,7 @@
 #include "engine/checkpoint/checkpoint_table.h"
 #include "engine/schema/downstream_schema_loader.h"
 #include "engine/schema/schema_tracker.h"
+#include "engine/source/binlog_server_source.h"
 #include "engine/source/upstream_connection.h"
 #include "engine/task/ddl_statement.h"
 #include "engine/task/failed_event_view.h"
@@ -212,10 +213,9 @@ SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
     } catch (const apply::DownstreamError& e) {
         return failureOutcome(e.what(), apply::classifyDownstreamError(e.code()) == apply::ErrorClass::Retryable);
     } catch (const source::UpstreamError& e) {
-        constexpr unsigned kPurgedOrBadPosition = 1236;
-        constexpr unsigned kAccessDenied = 1045;
-        bool retryable = e.code() != kPurgedOrBadPosition && e.code() != kAccessDenied;
-        return failureOutcome(e.what(), retryable);
+        // Only a lost or refused connection can heal by itself; a purged position, a wrong password, a
+        // missing grant or wrong server settings wait for the DBA.
+        return failureOutcome(e.what(), source::BinlogServerSource::isRetryable(e.code()));
     } catch (const std::exception& e) {
         return failureOutcome(e.what(), false);
     }
