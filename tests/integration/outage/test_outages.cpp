@@ -11,6 +11,7 @@
 #include <chrono>
 #include <thread>
 
+#include "tests/engine/control/prometheus_text_parser.h"
 #include "tests/integration/outage/engine_process.h"
 #include "tests/integration/outage/outage_helpers.h"
 #include "tests/support/task_files.h"
@@ -148,12 +149,27 @@ private slots:
                      kResumeTimeoutMs),
                  engine.status().dump(2).c_str());
 
+        // /metrics counts every retryable failure and no failure that needed the DBA.
+        PrometheusPage page = parsePrometheusText(engine.get("/metrics"));
+        QVERIFY2(page.error.empty(), page.error.c_str());
+        QCOMPARE(page.value("syncscope_stage", {{"stage", "Running"}}), std::optional<double>(1));
+        QCOMPARE(page.value("syncscope_errors_total", {{"class", "needs_dba"}}), std::optional<double>(0));
+        double retryable = page.value("syncscope_errors_total", {{"class", "retryable"}}).value_or(0);
+        qInfo("syncscope_errors_total{class=\"retryable\"} %.0f", retryable);
+        QVERIFY(retryable >= kDownstreamRestarts);
+
         // Resumed by itself: the log shows the retries, the audit log no operator action.
         std::string log = readWholeFile(logDir + "/outage-task.log");
         size_t retries = 0;
         for (size_t at = log.find("resuming by itself"); at != std::string::npos;
              at = log.find("resuming by itself", at + 1)) {
             ++retries;
+            size_t lineStart = log.rfind('\n', at);
+            lineStart = lineStart == std::string::npos ? 0 : lineStart + 1;
+            qInfo("%s", log.substr(lineStart, log.find('\n', at) - lineStart).c_str());
+        }
+        for (size_t at = log.find("retryable: "); at != std::string::npos; at = log.find("retryable: ", at + 1)) {
+            qInfo("%s", log.substr(at, std::min<size_t>(log.find('\n', at) - at, 300)).c_str());
         }
         qInfo("the task resumed by itself after %zu retryable failures", retries);
         QVERIFY2(retries >= kDownstreamRestarts, log.c_str());
