@@ -205,6 +205,8 @@ private slots:
                  qPrintable(page.detailsText()));
         QVERIFY(page.grab().save(QString::fromStdString(test::outputDir("ui")) + "/inspect_flagged_table.png"));
         applyColorScheme(ColorScheme::Dark);
+        QCoreApplication::processEvents();  // the palette change reaches the widgets through events
+        QCOMPARE(page.palette().color(QPalette::Window), darkPalette().color(QPalette::Window));
         QVERIFY(page.grab().save(QString::fromStdString(test::outputDir("ui")) + "/inspect_flagged_table_dark.png"));
         applyColorScheme(ColorScheme::System);
 
