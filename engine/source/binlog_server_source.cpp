@@ -180,6 +180,11 @@ void BinlogServerSource::connectAndDump() {
 }
 
 void BinlogServerSource::reconnectWithBackoff(const UpstreamError& cause) {
+    std::string lostAt = "binlog stream from " + options_.server.describe() + " lost at " + tracker_.currentFile() +
+                         ":" + std::to_string(tracker_.currentPosition());
+    if (options_.maxReconnectAttempts == 0) {
+        throw UpstreamError(lostAt + " (reconnects are left to the caller): " + cause.what(), cause.code());
+    }
     auto delay = options_.initialBackoff;
     std::string lastError = cause.what();
     unsigned lastCode = cause.code();
@@ -206,9 +211,8 @@ void BinlogServerSource::reconnectWithBackoff(const UpstreamError& cause) {
         }
         delay = std::min(delay * 2, options_.maxBackoff);
     }
-    throw UpstreamError("binlog stream from " + options_.server.describe() + " lost at " + tracker_.currentFile() +
-                            ":" + std::to_string(tracker_.currentPosition()) + " and not resumed after " +
-                            std::to_string(options_.maxReconnectAttempts) + " attempts; last error: " + lastError,
+    throw UpstreamError(lostAt + " and not resumed after " + std::to_string(options_.maxReconnectAttempts) +
+                            " attempts; last error: " + lastError,
                         lastCode);
 }
 

@@ -137,6 +137,9 @@ private slots:
         json status = engine.status();
         QCOMPARE(status.value("stage", std::string()), std::string("Running"));
         QVERIFY2(status["failed_event"].is_null(), status.dump(2).c_str());
+        qInfo("status after the outages: total_rows %llu, total_events %llu",
+              static_cast<unsigned long long>(status.value("total_rows", uint64_t{0})),
+              static_cast<unsigned long long>(status.value("total_events", uint64_t{0})));
         // The persisted point reaches the upstream's position once the stream is idle.
         auto now = connectTo(upstreamRoot())->query("SHOW MASTER STATUS");
         std::string masterText = "(" + *now.front()[0] + ", " + *now.front()[1] + ")";
