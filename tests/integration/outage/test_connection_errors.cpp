@@ -156,7 +156,6 @@ private slots:
         QVERIFY2(reason.find(std::string("GRANT REPLICATION SLAVE")) != std::string::npos, reason.c_str());
         QVERIFY2(reason.find(kNoGrantUser) != std::string::npos, reason.c_str());
         verifyNoPassword(reason);
-        QEXPECT_FAIL("", "engine/task/sync_pipeline.cpp retries every upstream error but 1236 and 1045", Continue);
         QVERIFY2(reason.find("retrying") == std::string::npos, reason.c_str());
         QCOMPARE(engine.terminate(), 0);
         up->execute(std::string("DROP USER '") + kNoGrantUser + "'@'127.0.0.1'");

@@ -245,20 +245,15 @@ private slots:
         QVERIFY2(reason.find(kRootPassword) == std::string::npos && reason.find(kReplPassword) == std::string::npos,
                  reason.c_str());
         // A retry cannot fix a certificate: the task waits for the DBA instead of retrying.
-        if (up) {
-            QEXPECT_FAIL("", "engine/task/sync_pipeline.cpp retries every upstream error but 1236 and 1045", Continue);
-        }
         QVERIFY2(reason.find("retrying") == std::string::npos, reason.c_str());
         QCOMPARE(engine.terminate(), 0);
-        // Without --listen nobody can act: run prints the error and exits 1 (downstream: at once).
-        if (!up) {
-            CliResult cli = runCli({QStringLiteral("run"), QString::fromStdString(task), QStringLiteral("--source"),
-                                    QString::fromStdString(source), QStringLiteral("--log-dir"),
-                                    dir_.filePath(QString::fromStdString(name + "/logs-cli"))},
-                                   kCliTimeoutMs);
-            QCOMPARE(cli.exitCode, 1);
-            QVERIFY2(cli.err.find(bad) != std::string::npos, cli.err.c_str());
-        }
+        // Without --listen nobody can act: run prints the error and exits 1.
+        CliResult cli = runCli({QStringLiteral("run"), QString::fromStdString(task), QStringLiteral("--source"),
+                                QString::fromStdString(source), QStringLiteral("--log-dir"),
+                                dir_.filePath(QString::fromStdString(name + "/logs-cli"))},
+                               kCliTimeoutMs);
+        QCOMPARE(cli.exitCode, 1);
+        QVERIFY2(cli.err.find(bad) != std::string::npos, cli.err.c_str());
     }
 };
 
