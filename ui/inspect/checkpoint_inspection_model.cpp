@@ -294,22 +294,29 @@ QVariant CheckpointInspectionModel::headerData(int section, Qt::Orientation orie
         return QAbstractTableModel::headerData(section, orientation, role);
     }
     static const char* const kTitles[ColumnCount] = {
-        QT_TR_NOOP("Task"),          QT_TR_NOOP("Source"),         QT_TR_NOOP("Point of"),
-        QT_TR_NOOP("Position"),      QT_TR_NOOP("GTID"),           QT_TR_NOOP("On upstream"),
-        QT_TR_NOOP("Skipped bytes"), QT_TR_NOOP("Skipped events"), QT_TR_NOOP("Table's events skipped"),
-        QT_TR_NOOP("Flag"),          QT_TR_NOOP("Updated"),
+        QT_TR_NOOP("Task"),
+        QT_TR_NOOP("Source"),
+        QT_TR_NOOP("Point of"),
+        QT_TR_NOOP("Flag"),
+        QT_TR_NOOP("Skipped bytes"),
+        QT_TR_NOOP("Skipped events"),
+        QT_TR_NOOP("Table's events skipped"),
+        QT_TR_NOOP("Position"),
+        QT_TR_NOOP("GTID"),
+        QT_TR_NOOP("On upstream"),
+        QT_TR_NOOP("Updated"),
     };
     static const char* const kTips[ColumnCount] = {
         QT_TR_NOOP("The task whose checkpoint table this is (<task>_syncer_checkpoint)"),
         QT_TR_NOOP("The source-id (DM's id column)"),
         QT_TR_NOOP("The global point or the table the point belongs to"),
-        QT_TR_NOOP("binlog file:position as stored"),
-        QT_TR_NOOP("GTID set as stored (empty without GTIDs)"),
-        QT_TR_NOOP("Where the point lies on the upstream's binlog files (needs an upstream)"),
+        QT_TR_NOOP("What is wrong with this point"),
         QT_TR_NOOP("Binlog bytes between the global point and this table point: the window a resume skips"),
         QT_TR_NOOP("Events in that window, counted on the upstream's binlog"),
         QT_TR_NOOP("Rows events of this table in that window: what a resume from the global point skips"),
-        QT_TR_NOOP("What is wrong with this point"),
+        QT_TR_NOOP("binlog file:position as stored"),
+        QT_TR_NOOP("GTID set as stored (empty without GTIDs)"),
+        QT_TR_NOOP("Where the point lies on the upstream's binlog files (needs an upstream)"),
         QT_TR_NOOP("update_time of the row"),
     };
     if (role == Qt::DisplayRole) {

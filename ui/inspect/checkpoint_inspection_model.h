@@ -19,13 +19,14 @@ public:
         TaskColumn,
         SourceColumn,
         PointOfColumn,
-        PositionColumn,
-        GtidColumn,
-        UpstreamColumn,
+        // The flag and what a resume skips come first, so that a narrow window still shows them.
+        FlagColumn,
         SkippedBytesColumn,
         SkippedEventsColumn,
         SkippedTableEventsColumn,
-        FlagColumn,
+        PositionColumn,
+        GtidColumn,
+        UpstreamColumn,
         UpdatedColumn,
         ColumnCount
     };

@@ -58,7 +58,8 @@ CheckpointInspectionPage::CheckpointInspectionPage(QWidget* parent)
     connect_ = new QPushButton(tr("&Connect..."), this);
     connect_->setToolTip(tr("Choose a downstream (and optionally its upstream) and read its checkpoint tables"));
     refresh_ = new QPushButton(tr("&Refresh"), this);
-    refresh_->setToolTip(tr("Read the same checkpoint tables again"));
+    refresh_->setToolTip(tr("Read the same checkpoint tables again (F5)"));
+    refresh_->setShortcut(QKeySequence::Refresh);
     refresh_->setEnabled(false);
     onlyAnomalies_ = new QCheckBox(tr("Only &anomalies"), this);
     onlyAnomalies_->setToolTip(tr("Show only points that are flagged"));

@@ -103,6 +103,7 @@ private slots:
         upstream.execute("INSERT INTO gui_insp_up.orders VALUES (4)");
         after_ = inspect::readUpstreamState(upstream);
         QCOMPARE(after_.current.position().file(), before_.current.position().file());
+        QVERIFY(after_.current.position().fileNumber() > 0);  // file .000000 is one the upstream does not have
 
         downstream_ = apply::connectDownstream(toSettings(test::downstreamRoot()));
         execute(*downstream_, std::string("DROP SCHEMA IF EXISTS ") + kMeta);
@@ -123,20 +124,29 @@ private slots:
         const std::string beforeGtid = before_.current.gtidText();
         const std::string afterGtid = after_.current.gtidText();
         const std::string tableInfo = R"('{"id":45,"name":{"O":"orders","L":"orders"},"cols":[]}')";
+        auto fileNumbered = [&](uint64_t number) {
+            char suffix[16];
+            std::snprintf(suffix, sizeof suffix, ".%06llu", static_cast<unsigned long long>(number));
+            return std::string(after_.current.position().baseName()) + suffix;
+        };
         auto row = [&](const std::string& id, const std::string& schema, const std::string& table,
                        const std::string& pos, const std::string& gtid, int isGlobal) {
             return "('" + id + "', '" + schema + "', '" + table + "', '" + file + "', " + pos + ", '" + gtid +
                    "', '', 0, '', " + (isGlobal ? std::string("'null'") : tableInfo) + ", " + std::to_string(isGlobal) +
                    ")";
         };
-        execute(*downstream_, std::string("INSERT INTO ") + kMeta +
-                                  ".shop_syncer_checkpoint (id, cp_schema, cp_table, binlog_name, binlog_pos, "
-                                  "binlog_gtid, exit_safe_binlog_name, exit_safe_binlog_pos, exit_safe_binlog_gtid, "
-                                  "table_info, is_global) VALUES " +
-                                  row(kSource, "", "", beforePos, beforeGtid, 1) + ", " +
-                                  row(kSource, "gui_insp_up", "orders", afterPos, afterGtid, 0) + ", " +
-                                  row(kSource, "gui_insp_up", "customers", beforePos, beforeGtid, 0) + ", " +
-                                  row("orphan-source", "gui_insp_up", "orders", beforePos, beforeGtid, 0));
+        execute(*downstream_,
+                std::string("INSERT INTO ") + kMeta +
+                    ".shop_syncer_checkpoint (id, cp_schema, cp_table, binlog_name, binlog_pos, "
+                    "binlog_gtid, exit_safe_binlog_name, exit_safe_binlog_pos, exit_safe_binlog_gtid, "
+                    "table_info, is_global) VALUES " +
+                    row(kSource, "", "", beforePos, beforeGtid, 1) + ", " +
+                    row(kSource, "gui_insp_up", "orders", afterPos, afterGtid, 0) + ", " +
+                    row(kSource, "gui_insp_up", "customers", beforePos, beforeGtid, 0) + ", " + "('" + kSource +
+                    "', 'gui_insp_up', 'purged', '" + fileNumbered(0) + "', 4, '', '', 0, '', " + tableInfo + ", 0), " +
+                    "('" + kSource + "', 'gui_insp_up', 'future', '" +
+                    fileNumbered(after_.current.position().fileNumber() + 3) + "', 4, '', '', 0, '', " + tableInfo +
+                    ", 0), " + row("orphan-source", "gui_insp_up", "orders", beforePos, beforeGtid, 0));
     }
 
     void cleanupTestCase() {
@@ -161,7 +171,8 @@ private slots:
         QVERIFY2(page.lastError().isEmpty(), qPrintable(page.lastError()));
 
         const Model& model = *page.model();
-        QCOMPARE(model.rowCount(), 5);  // global, orders, customers; orphan's missing global and its table
+        // global, orders, customers, purged, future; orphan's missing global and its table
+        QCOMPARE(model.rowCount(), 7);
         const int ahead = findRow(model, kSource, QStringLiteral("gui_insp_up.orders"));
         QVERIFY(ahead >= 0);
         const QModelIndex aheadIndex = model.index(ahead, Model::FlagColumn);
@@ -188,13 +199,23 @@ private slots:
         QVERIFY(missing >= 0);
         QCOMPARE(model.index(missing, Model::FlagColumn).data().toString(), QStringLiteral("missing global row"));
         QVERIFY(model.index(missing, 0).data(Qt::ToolTipRole).toString().contains(QStringLiteral("no global row")));
-        QVERIFY2(page.summaryText().contains(QStringLiteral("2 anomalies")), qPrintable(page.summaryText()));
+        // A point in a file the upstream no longer has, and one beyond its position (in a file not yet written).
+        const int purged = findRow(model, kSource, QStringLiteral("gui_insp_up.purged"));
+        QVERIFY(purged >= 0);
+        QCOMPARE(model.index(purged, Model::FlagColumn).data().toString(), QStringLiteral("file not on upstream"));
+        QCOMPARE(model.index(purged, Model::UpstreamColumn).data().toString(), QStringLiteral("file purged"));
+        const int future = findRow(model, kSource, QStringLiteral("gui_insp_up.future"));
+        QVERIFY(future >= 0);
+        QVERIFY2(model.index(future, Model::FlagColumn).data().toString().contains(QStringLiteral("beyond upstream")),
+                 qPrintable(model.index(future, Model::FlagColumn).data().toString()));
+        QCOMPARE(model.index(future, Model::UpstreamColumn).data().toString(), QStringLiteral("file not yet written"));
+        QVERIFY2(page.summaryText().contains(QStringLiteral("on 4 points")), qPrintable(page.summaryText()));
 
         // Numbers sort as numbers: the largest skip window first.
         page.view()->sortByColumn(Model::SkippedBytesColumn, Qt::DescendingOrder);
         QCOMPARE(page.proxy()->index(0, Model::PointOfColumn).data().toString(), QStringLiteral("gui_insp_up.orders"));
         page.onlyAnomaliesSwitch()->setChecked(true);
-        QCOMPARE(page.proxy()->rowCount(), 2);
+        QCOMPARE(page.proxy()->rowCount(), 4);
         page.onlyAnomaliesSwitch()->setChecked(false);
         QVERIFY(page.visibleRowsText().contains(QStringLiteral("ahead of global")));
 
@@ -213,7 +234,7 @@ private slots:
         // Refresh reads again; the model is reset, not appended to.
         page.inspect(request());
         QVERIFY(waitForInspection(page));
-        QCOMPARE(page.model()->rowCount(), 5);
+        QCOMPARE(page.model()->rowCount(), 7);
 
         // Read-only.
         QCOMPARE(value(*downstream_, std::string("CHECKSUM TABLE ") + kMeta + ".shop_syncer_checkpoint"),
