@@ -458,24 +458,54 @@ void SyncPipeline::onDdl(const binlog::Event& event, const binlog::QueryEvent& q
     flush("ddl");
 }
 
+// The interval flush does not stop the workers: at a transaction boundary it plans the flush (the
+// points in memory, and the dispatch sequence of the last change before them), dispatching goes on,
+// and the plan is written once the workers have committed every change up to that sequence and no
+// worker error happened (DESIGN.md invariant 1, without a barrier's stall). DDL and stop flushes stay
+// barriers.
 void SyncPipeline::maybeFlush() {
-    auto interval = std::chrono::seconds(setup_.syncer.checkpointFlushIntervalSeconds);
-    if (Steady::now() - lastFlush_ >= interval) {
-        flush("interval");
+    if (!workers_ || !checkpointTable_) {
+        return;
     }
+    completePendingFlush();
+    auto interval = std::chrono::seconds(setup_.syncer.checkpointFlushIntervalSeconds);
+    if (pendingFlush_ || Steady::now() - lastFlush_ < interval) {
+        return;
+    }
+    pendingFlush_ =
+        PendingFlush{tracker_.planFlush(exitSafeMark_), workers_->lastDispatchedSequence(), transactionSeq_};
+    completePendingFlush();  // nothing in flight: written at once
+}
+
+void SyncPipeline::completePendingFlush() {
+    if (!pendingFlush_) {
+        return;
+    }
+    checkWorkers();  // an error: never written (the session fails here)
+    if (workers_->appliedSequence() < pendingFlush_->lastSequence) {
+        return;
+    }
+    // A failed worker counts the changes it dropped as done: look for errors again after the sequence
+    // (the error is counted before the drop is published).
+    checkWorkers();
+    checkpoint::FlushPlan plan = std::move(pendingFlush_->plan);
+    uint64_t transactionSeq = pendingFlush_->transactionSeq;
+    pendingFlush_.reset();
+    plan.exitSafePoint = exitSafeMark_;  // it may have been raised since: never lower the persisted mark
+    persist(std::move(plan), "interval", transactionSeq);
 }
 
 void SyncPipeline::flush(const char* why) {
     if (!workers_ || !checkpointTable_) {
         return;
     }
-    auto started = Steady::now();
     // The barrier: every change dispatched so far has committed, and no worker failed since the last
     // flush. Only then may the points move (DESIGN.md invariant 1).
     apply::BarrierResult barrier = workers_->barrier();
     if (!barrier.ok()) {
         failWith(*barrier.failure);
     }
+    pendingFlush_.reset();  // this flush covers more
     binlog::Location exitSafe = exitSafeMark_;
     if (std::string_view(why) == kFlushAtStop) {
         // Nothing past the last dispatched event was applied by this session; an earlier, unclean one
@@ -484,13 +514,17 @@ void SyncPipeline::flush(const char* why) {
     }
     // The global point in memory is the end of the last complete transaction; table points of a
     // transaction cut short were never moved (they move at the transaction's end).
-    checkpoint::FlushPlan plan = tracker_.planFlush(exitSafe);
+    persist(tracker_.planFlush(exitSafe), why, transactionSeq_);
+}
+
+void SyncPipeline::persist(checkpoint::FlushPlan plan, const char* why, uint64_t transactionSeq) {
+    auto started = Steady::now();
     checkpointTable_->flush(setup_.sourceId, plan);
     tracker_.markPersisted(plan);
-    exitSafeMark_ = exitSafe;
+    exitSafeMark_ = plan.exitSafePoint;
     lastFlush_ = Steady::now();
-    // Changes dispatched before this flush are committed: their transaction starts are no longer needed.
-    transactionStarts_.erase(transactionStarts_.begin(), transactionStarts_.lower_bound(transactionSeq_));
+    // Changes dispatched before the flushed point are committed: their transaction starts are no longer needed.
+    transactionStarts_.erase(transactionStarts_.begin(), transactionStarts_.lower_bound(transactionSeq));
     double milliseconds = std::chrono::duration<double, std::milli>(lastFlush_ - started).count();
     spdlog::debug("task {}: checkpoint flushed ({}) at {} in {:.1f} ms", setup_.taskName, why,
                   plan.globalPoint.toString(), milliseconds);

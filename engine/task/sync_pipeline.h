@@ -73,7 +73,9 @@ private:
     void onRows(const binlog::Event& event, const binlog::RowsEvent& rows);
     void onDdl(const binlog::Event& event, const binlog::QueryEvent& query);
     void maybeFlush();
+    void completePendingFlush();
     void flush(const char* why);
+    void persist(checkpoint::FlushPlan plan, const char* why, uint64_t transactionSeq);
     void raiseExitSafeMarkPast(const binlog::BinlogPosition& position);
     void checkWorkers();
     binlog::Location locationAt(const binlog::Event& event) const;
@@ -117,6 +119,14 @@ private:
     binlog::Location lastDispatched_;  // the last rows event or DDL handed to the workers
     binlog::Location exitSafeMark_;
     std::chrono::steady_clock::time_point lastFlush_;
+    // An interval flush planned at a transaction boundary, written once the workers have committed every
+    // change up to `lastSequence`.
+    struct PendingFlush {
+        checkpoint::FlushPlan plan;
+        uint64_t lastSequence = 0;
+        uint64_t transactionSeq = 0;
+    };
+    std::optional<PendingFlush> pendingFlush_;
     uint32_t lastEventTimestamp_ = 0;
     uint32_t transactionTimestamp_ = 0;  // upstream time of the open transaction's first event
     std::chrono::steady_clock::time_point lastCountersUpdate_{};
