@@ -225,8 +225,8 @@ std::string BinlogServerSource::describeAvailableBinlogs() {
         }
         std::string first = rows.front().front().value_or("?");
         std::string last = rows.back().front().value_or("?");
-        std::string text = "the upstream still has " + (first == last ? "only " + first : first + " to " + last) +
-                           " (SHOW BINARY LOGS)";
+        std::string text =
+            "the upstream still has " + first + (first == last ? std::string() : " to " + last) + " (SHOW BINARY LOGS)";
         if (auto gtid = connection.queryValue("SELECT BINLOG_GTID_POS('" + first + "', 4)"); gtid && !gtid->empty()) {
             text += "; the oldest GTID position it can serve is " + *gtid;
         }
