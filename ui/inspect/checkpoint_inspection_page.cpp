@@ -118,10 +118,9 @@ CheckpointInspectionPage::CheckpointInspectionPage(QWidget* parent)
     connect(&watcher_, &QFutureWatcher<InspectionOutcome>::finished, this, &CheckpointInspectionPage::onFinished);
 }
 
-CheckpointInspectionPage::~CheckpointInspectionPage() {
-    // The job holds only its own copy of the request; waiting keeps its result from outliving the watcher.
-    watcher_.waitForFinished();
-}
+// No wait for a job still running: it holds only its own copies and never touches this object, so
+// closing never blocks on the network; its result is dropped with the future.
+CheckpointInspectionPage::~CheckpointInspectionPage() = default;
 
 bool CheckpointInspectionPage::isBusy() const {
     return watcher_.isRunning();

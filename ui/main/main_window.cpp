@@ -39,6 +39,7 @@ const char* const kRecentKey = "tasks/recent";
 const char* const kRefreshKey = "view/refreshHz";
 const char* const kColorSchemeKey = "view/colorScheme";
 const char* const kNewTaskFolderKey = "tasks/newTaskFolder";
+const char* const kInspectionGeometryKey = "inspect/geometry";
 constexpr int kInspectionWidth = 1280;
 constexpr int kInspectionHeight = 640;
 const QChar kRecentSeparator = QLatin1Char('\n');
@@ -287,6 +288,7 @@ CheckpointInspectionPage* MainWindow::showCheckpointInspection() {
         inspection_->setWindowFlag(Qt::Window);
         inspection_->setWindowTitle(tr("Checkpoint inspection - SyncScope"));
         inspection_->resize(kInspectionWidth, kInspectionHeight);
+        inspection_->restoreGeometry(QSettings().value(kInspectionGeometryKey).toByteArray());
     }
     inspection_->show();
     inspection_->raise();
@@ -380,6 +382,9 @@ void MainWindow::saveWindowState() {
     QSettings settings;
     settings.setValue(kGeometryKey, saveGeometry());
     settings.setValue(kStateKey, saveState());
+    if (inspection_) {
+        settings.setValue(kInspectionGeometryKey, inspection_->saveGeometry());
+    }
 }
 
 void MainWindow::restoreWindowState() {

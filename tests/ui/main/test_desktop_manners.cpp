@@ -159,6 +159,7 @@ private slots:
                 window.addRecentTask({QStringLiteral("/tasks/t%1.yaml").arg(i), QStringLiteral("/tasks/s.yaml"), {}});
             }
             window.addRecentTask({QStringLiteral("/tasks/t2.yaml"), QStringLiteral("/tasks/s.yaml"), {}});
+            window.showCheckpointInspection()->resize(900, 500);
             window.close();  // no task running: closes at once and saves its state
         }
         QVERIFY(QSettings().contains(QStringLiteral("window/geometry")));
@@ -169,6 +170,7 @@ private slots:
         QVERIFY(recent.first().startsWith(QStringLiteral("/tasks/t2.yaml")));  // reopened: first, once
         QCOMPARE(recent.filter(QStringLiteral("/tasks/t2.yaml")).size(), 1);
         QVERIFY(recent.last().startsWith(QStringLiteral("/tasks/t4.yaml")));  // the oldest fell off
+        QCOMPARE(again.showCheckpointInspection()->size(), QSize(900, 500));
     }
 
     void colourSchemeIsKeptAndApplied() {
