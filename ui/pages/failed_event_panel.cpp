@@ -2,10 +2,12 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QFont>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPalette>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QTableWidget>
@@ -61,7 +63,14 @@ FailedEventPanel::FailedEventPanel(QWidget* parent) : QWidget(parent) {
     skip_->setToolTip(
         tr("Drop this event and go on: its rows will be missing downstream. Asks for confirmation "
            "and is written to the audit log"));
-    skip_->setStyleSheet(QStringLiteral("QPushButton { color: #c62828; font-weight: bold; }"));
+    // Red bold text that reads on light and dark buttons; a palette role, so the style still draws the button.
+    QPalette skipPalette = skip_->palette();
+    skipPalette.setColor(QPalette::Active, QPalette::ButtonText, QColor(229, 57, 53));
+    skipPalette.setColor(QPalette::Inactive, QPalette::ButtonText, QColor(229, 57, 53));
+    skip_->setPalette(skipPalette);
+    QFont skipFont = skip_->font();
+    skipFont.setBold(true);
+    skip_->setFont(skipFont);
     copy_ = new QPushButton(tr("&Copy details"), this);
     copy_->setToolTip(tr("Copy the error, position, rows, SQL and hint as text"));
     buttons->addWidget(retry_);

@@ -142,6 +142,22 @@ private slots:
         QVERIFY(dialog.problem().startsWith(QStringLiteral("Save in:")));
     }
 
+    void aBadStartGtidIsRefusedByTheLoaderAndNothingIsWritten() {
+        NewTaskDialog dialog;
+        NewTaskSpec spec = pairSpec();
+        spec.name = "bad_gtid";
+        spec.startGtid = "not-a-gtid";
+        dialog.setSpec(spec);
+        dialog.setDirectory(dir_.path());
+        dialog.saveButton()->click();
+        QVERIFY(waitForTest(dialog));
+        QVERIFY2(dialog.errorText().contains(QStringLiteral("binlog-gtid")), qPrintable(dialog.errorText()));
+        QVERIFY2(dialog.errorText().contains(QStringLiteral("not a GTID set")), qPrintable(dialog.errorText()));
+        QVERIFY(!QFile::exists(dir_.filePath(QStringLiteral("bad_gtid-task.yaml"))));
+        QVERIFY(!QFile::exists(dir_.filePath(QStringLiteral("mariadb-up-01-source.yaml"))));
+        QCOMPARE(dialog.result(), int(QDialog::Rejected));
+    }
+
     void savedFilesLoadBackWithTheEngineLoader() {
         NewTaskDialog dialog;
         dialog.setSpec(pairSpec());

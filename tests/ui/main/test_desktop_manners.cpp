@@ -213,11 +213,15 @@ private slots:
             applyColorScheme(scheme);
             MainWindow window;
             window.resize(1280, 800);
-            runningTask(window);
+            auto task = runningTask(window);
             window.show();
             QVERIFY(QTest::qWaitForWindowExposed(&window));
             QVERIFY(window.grab().save(screenshotPath(file)));
             if (scheme == ColorScheme::Dark) {
+                task->fail(SimulatedTask::missingColumnEvent());
+                settle(window);
+                QVERIFY(window.taskView()->failedEventShown());
+                QVERIFY(window.grab().save(screenshotPath("dark_failed_event.png")));
                 CheckpointInspectionPage* page = window.showCheckpointInspection();
                 QVERIFY(page->grab().save(screenshotPath("dark_inspection_empty.png")));
                 NewTaskDialog dialog;
