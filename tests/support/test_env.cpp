@@ -1,7 +1,9 @@
 #include "tests/support/test_env.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <thread>
 
 namespace syncscope::test {
 
@@ -52,6 +54,26 @@ std::string outputDir(const std::string& suite) {
     std::filesystem::path dir = std::filesystem::path(SYNCSCOPE_BINARY_DIR) / "test-output" / suite;
     std::filesystem::create_directories(dir);
     return dir.string();
+}
+
+syncscope::ServerSettings engineSettings(const ServerSettings& settings) {
+    syncscope::ServerSettings engine;
+    engine.host = settings.host;
+    engine.port = settings.port;
+    engine.user = settings.user;
+    engine.password = settings.password;
+    return engine;
+}
+
+bool waitFor(const std::function<bool()>& condition, int timeoutMs) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (condition()) {
+            return true;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return condition();
 }
 
 }  // namespace syncscope::test

@@ -2,7 +2,10 @@
 // connection settings of the private MariaDB pair that the dbpair CTest fixture starts.
 #pragma once
 
+#include <functional>
 #include <string>
+
+#include "engine/common/server_settings.h"
 
 namespace syncscope::test {
 
@@ -26,5 +29,11 @@ std::string fixturesDir();
 
 // A folder under the build tree for a suite's output (screenshots, temporary files); created.
 std::string outputDir(const std::string& suite);
+
+// The same settings in the engine's type.
+syncscope::ServerSettings engineSettings(const ServerSettings& settings);
+
+// Polls `condition` every 50 ms until it holds or `timeoutMs` have passed; returns its last answer.
+bool waitFor(const std::function<bool()>& condition, int timeoutMs = 30000);
 
 }  // namespace syncscope::test

@@ -16,28 +16,9 @@
 
 using syncscope::source::UpstreamConnection;
 using namespace syncscope;
+using syncscope::test::waitFor;
 
 namespace {
-
-ServerSettings settingsOf(const test::ServerSettings& s) {
-    ServerSettings settings;
-    settings.host = s.host;
-    settings.port = s.port;
-    settings.user = s.user;
-    settings.password = s.password;
-    return settings;
-}
-
-bool waitFor(const std::function<bool()>& condition, int timeoutMs = 30000) {
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
-    while (std::chrono::steady_clock::now() < deadline) {
-        if (condition()) {
-            return true;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    return condition();
-}
 
 std::string describe(const task::StatusSnapshot& s) {
     return std::string("stage ") + task::stageName(s.stage) + ", lag " + std::to_string(s.lagSeconds) + " s, read " +
@@ -61,8 +42,8 @@ private:
 
 private slots:
     void init() {
-        up_ = std::make_unique<UpstreamConnection>(settingsOf(test::upstreamRoot()));
-        down_ = std::make_unique<UpstreamConnection>(settingsOf(test::downstreamRoot()));
+        up_ = std::make_unique<UpstreamConnection>(test::engineSettings(test::upstreamRoot()));
+        down_ = std::make_unique<UpstreamConnection>(test::engineSettings(test::downstreamRoot()));
         QVERIFY(dir_.isValid());
     }
 
@@ -80,8 +61,8 @@ private slots:
         task::TaskSetup setup;
         setup.taskName = "lagtest";
         setup.sourceId = "replica-1";
-        setup.upstream = settingsOf(test::upstreamReplication());
-        setup.downstream = settingsOf(test::downstreamRoot());
+        setup.upstream = test::engineSettings(test::upstreamReplication());
+        setup.downstream = test::engineSettings(test::downstreamRoot());
         setup.syncer.workerCount = 4;
         setup.syncer.checkpointFlushIntervalSeconds = 30;  // the applied point must move without flushes
         setup.heartbeatSeconds = 1;

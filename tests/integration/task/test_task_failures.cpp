@@ -18,17 +18,9 @@
 
 using syncscope::source::UpstreamConnection;
 using namespace syncscope;
+using syncscope::test::waitFor;
 
 namespace {
-
-ServerSettings settingsOf(const test::ServerSettings& s) {
-    ServerSettings settings;
-    settings.host = s.host;
-    settings.port = s.port;
-    settings.user = s.user;
-    settings.password = s.password;
-    return settings;
-}
 
 std::string valueOf(UpstreamConnection& connection, const std::string& sql) {
     try {
@@ -36,17 +28,6 @@ std::string valueOf(UpstreamConnection& connection, const std::string& sql) {
     } catch (const std::exception& e) {
         return std::string("ERROR: ") + e.what();
     }
-}
-
-bool waitFor(const std::function<bool()>& condition, int timeoutMs = 30000) {
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
-    while (std::chrono::steady_clock::now() < deadline) {
-        if (condition()) {
-            return true;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    return condition();
 }
 
 }  // namespace
@@ -63,8 +44,8 @@ private:
         task::TaskSetup setup;
         setup.taskName = name;
         setup.sourceId = "replica-1";
-        setup.upstream = settingsOf(test::upstreamReplication());
-        setup.downstream = settingsOf(test::downstreamRoot());
+        setup.upstream = test::engineSettings(test::upstreamReplication());
+        setup.downstream = test::engineSettings(test::downstreamRoot());
         setup.syncer.workerCount = 4;
         setup.syncer.batch = 10;
         setup.syncer.checkpointFlushIntervalSeconds = 1;
@@ -101,8 +82,8 @@ private:
 
 private slots:
     void init() {
-        up_ = std::make_unique<UpstreamConnection>(settingsOf(test::upstreamRoot()));
-        down_ = std::make_unique<UpstreamConnection>(settingsOf(test::downstreamRoot()));
+        up_ = std::make_unique<UpstreamConnection>(test::engineSettings(test::upstreamRoot()));
+        down_ = std::make_unique<UpstreamConnection>(test::engineSettings(test::downstreamRoot()));
         QVERIFY(dir_.isValid());
     }
 
