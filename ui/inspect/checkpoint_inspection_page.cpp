@@ -104,7 +104,7 @@ CheckpointInspectionPage::CheckpointInspectionPage(QWidget* parent)
     layout->addLayout(bar);
     layout->addWidget(splitter, 1);
 
-    connect(connect_, &QPushButton::clicked, this, &CheckpointInspectionPage::inspectWithDialog);
+    connect(connect_, &QPushButton::clicked, this, [this] { inspectWithDialog(); });
     connect(refresh_, &QPushButton::clicked, this, [this] {
         if (lastRequest_) {
             inspect(*lastRequest_);
@@ -139,9 +139,17 @@ void CheckpointInspectionPage::inspect(const inspect::InspectionRequest& request
 }
 
 bool CheckpointInspectionPage::inspectWithDialog() {
+    return runConnectionDialog(lastRequest_ ? &*lastRequest_ : nullptr);
+}
+
+bool CheckpointInspectionPage::inspectWithDialog(const inspect::InspectionRequest& initial) {
+    return runConnectionDialog(&initial);
+}
+
+bool CheckpointInspectionPage::runConnectionDialog(const inspect::InspectionRequest* initial) {
     InspectionConnectionDialog dialog(this);
-    if (lastRequest_) {
-        dialog.setRequest(*lastRequest_);
+    if (initial) {
+        dialog.setRequest(*initial);
     }
     if (dialog.exec() != QDialog::Accepted) {
         return false;

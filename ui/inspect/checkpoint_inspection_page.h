@@ -39,8 +39,10 @@ public:
 
     // Starts an inspection in the background; ignored while one runs.
     void inspect(const inspect::InspectionRequest& request);
-    // Asks where to inspect, then inspects. Returns false when the DBA cancelled.
+    // Asks where to inspect (the fields filled from `initial`, else from the last run), then inspects.
+    // Returns false when the DBA cancelled.
     bool inspectWithDialog();
+    bool inspectWithDialog(const inspect::InspectionRequest& initial);
     bool isBusy() const;
 
     CheckpointInspectionModel* model() const { return model_; }
@@ -58,6 +60,8 @@ signals:
     void inspectionFinished(bool succeeded);
 
 private:
+    // initial: the fields to start from; null: the dialog's remembered ones.
+    bool runConnectionDialog(const inspect::InspectionRequest* initial);
     void onFinished();
     void showReportSummary(const inspect::InspectionReport& report);
     void showDetails();

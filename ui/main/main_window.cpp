@@ -19,8 +19,8 @@
 #include "ui/dialogs/new_task_dialog.h"
 #include "ui/dialogs/resume_from_dialog.h"
 #include "ui/engine/engine_adapter.h"
-#include "ui/inspect/checkpoint_inspection_model.h"
 #include "ui/inspect/checkpoint_inspection_page.h"
+#include "ui/inspect/task_inspection_request.h"
 #include "ui/main/color_scheme.h"
 #include "ui/main/task_actions.h"
 #include "ui/main/task_view.h"
@@ -134,14 +134,31 @@ void MainWindow::createMenus() {
     toolsMenu->setToolTipsVisible(true);
     QAction* inspect = toolsMenu->addAction(tr("&Inspect checkpoints..."), this, [this] {
         CheckpointInspectionPage* page = showCheckpointInspection();
-        if (page->model()->rowCount() == 0 && !page->isBusy()) {
-            QTimer::singleShot(0, page, &CheckpointInspectionPage::inspectWithDialog);
+        if (page->isBusy()) {
+            return;
         }
+        // With a task open, its own checkpoint table, target and upstream are filled in.
+        std::optional<inspect::InspectionRequest> forTask;
+        if (!files_.taskPath.isEmpty()) {
+            try {
+                forTask = inspectionRequestForTask(files_.taskPath.toStdString(), files_.sourcePath.toStdString());
+            } catch (const std::exception& e) {
+                statusBar()->showMessage(tr("Cannot fill in the task's checkpoints: %1").arg(e.what()),
+                                         kStatusMessageMilliseconds);
+            }
+        }
+        QTimer::singleShot(0, page, [page, forTask] {
+            if (forTask) {
+                page->inspectWithDialog(*forTask);
+            } else {
+                page->inspectWithDialog();
+            }
+        });
     });
     inspect->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     inspect->setToolTip(
         tr("Read any downstream's checkpoint tables (ours or DM's) read-only and flag points a "
-           "resume would get wrong"));
+           "resume would get wrong; with a task open, its own are filled in"));
 
     QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
     QMenu* refreshMenu = viewMenu->addMenu(tr("&Refresh rate"));

@@ -16,10 +16,12 @@
 #include "engine/inspect/upstream_state.h"
 #include "engine/source/upstream_connection.h"
 #include "tests/support/test_env.h"
+#include "ui/dialogs/new_task_spec.h"
 #include "ui/inspect/checkpoint_inspection_model.h"
 #include "ui/inspect/checkpoint_inspection_page.h"
 #include "ui/inspect/inspection_connection_dialog.h"
 #include "ui/inspect/inspection_filter_proxy.h"
+#include "ui/inspect/task_inspection_request.h"
 #include "ui/main/color_scheme.h"
 
 using namespace syncscope;
@@ -239,6 +241,35 @@ private slots:
         // Read-only.
         QCOMPARE(value(*downstream_, std::string("CHECKSUM TABLE ") + kMeta + ".shop_syncer_checkpoint"),
                  checksumBefore);
+    }
+
+    void anOpenTasksOwnCheckpointsAreFilledInFromItsFiles() {
+        // The task's files as the New Task dialog writes them: task "shop" keeps its points in kMeta.
+        QTemporaryDir dir;
+        NewTaskSpec spec;
+        spec.name = "shop";
+        spec.metaSchema = kMeta;
+        spec.target.server = toSettings(test::downstreamRoot());
+        spec.sourceId = kSource;
+        spec.source.server = toSettings(test::upstreamRoot());
+        const NewTaskFiles files = writeNewTaskFiles(spec, dir.path().toStdString(), false);
+        const inspect::InspectionRequest request = inspectionRequestForTask(files.taskPath, files.sourcePath);
+        QCOMPARE(request.metaSchema, std::string(kMeta));
+        QCOMPARE(request.task, std::string("shop"));
+        QCOMPARE(request.target.port, test::downstreamRoot().port);
+        QCOMPARE(request.target.password, test::downstreamRoot().password);
+        QVERIFY(request.upstream.has_value());
+        QCOMPARE(request.upstreamSourceId, std::string(kSource));
+
+        CheckpointInspectionPage page;
+        page.inspect(request);
+        QVERIFY(waitForInspection(page));
+        QVERIFY2(page.lastError().isEmpty(), qPrintable(page.lastError()));
+        const int ahead = findRow(*page.model(), kSource, QStringLiteral("gui_insp_up.orders"));
+        QVERIFY(ahead >= 0);
+        QCOMPARE(page.model()->index(ahead, Model::SkippedTableEventsColumn).data().toString(), QStringLiteral("2"));
+
+        QVERIFY_THROWS_EXCEPTION(task::ConfigError, inspectionRequestForTask("/no/such/task.yaml", files.sourcePath));
     }
 
     void withoutUpstreamThePointsAreStillCompared() {

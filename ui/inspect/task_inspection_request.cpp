@@ -1,0 +1,20 @@
+#include "ui/inspect/task_inspection_request.h"
+
+#include "engine/task/source_config.h"
+#include "engine/task/task_config.h"
+
+namespace syncscope::ui {
+
+inspect::InspectionRequest inspectionRequestForTask(const std::string& taskPath, const std::string& sourcePath) {
+    const task::TaskConfig taskConfig = task::loadTaskConfig(taskPath);
+    const task::SourceConfig sourceConfig = task::loadSourceConfig(sourcePath);
+    inspect::InspectionRequest request;
+    request.target = taskConfig.targetDatabase.server;
+    request.metaSchema = taskConfig.metaSchema;
+    request.task = taskConfig.name;
+    request.upstream = sourceConfig.from.server;
+    request.upstreamSourceId = sourceConfig.sourceId;
+    return request;
+}
+
+}  // namespace syncscope::ui
