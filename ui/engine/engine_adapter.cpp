@@ -48,6 +48,7 @@ void EngineAdapter::setRefreshRate(int hz) {
 }
 
 void EngineAdapter::refreshNow() {
+    const auto began = std::chrono::steady_clock::now();
     if (task_) {
         auto snapshot = task_->status();
         if (snapshot && (!last_ || snapshot->sequence != last_->sequence || snapshot.get() != last_.get())) {
@@ -65,6 +66,7 @@ void EngineAdapter::refreshNow() {
             emit logLinesArrived(batch.lines, batch.dropped);
         }
     }
+    lastRefreshCost_ = std::chrono::steady_clock::now() - began;
     emit refreshed();
 }
 

@@ -5,6 +5,7 @@
 
 #include <QObject>
 #include <QTimer>
+#include <chrono>
 #include <memory>
 #include <vector>
 
@@ -37,6 +38,8 @@ public:
     bool isPolling() const { return timer_.isActive(); }
 
     std::shared_ptr<const task::StatusSnapshot> lastSnapshot() const { return last_; }
+    // GUI-thread time of the last refresh, the views' updates included (the benchmark prints it).
+    std::chrono::nanoseconds lastRefreshCost() const { return lastRefreshCost_; }
     int commandsInFlight() const { return commandsInFlight_; }
 
     void start();
@@ -69,6 +72,7 @@ private:
     QTimer timer_;
     int refreshHz_ = kDefaultRefreshHz;
     int commandsInFlight_ = 0;
+    std::chrono::nanoseconds lastRefreshCost_{0};
 };
 
 }  // namespace syncscope::ui

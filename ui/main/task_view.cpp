@@ -110,7 +110,9 @@ void TaskView::setSnapshot(std::shared_ptr<const task::StatusSnapshot> snapshot)
     tableModel_->setSnapshot(snapshot);
     if (snapshot) {
         history_->record(*snapshot);
-        showFailedEvent(snapshot->failedEvent);
+        // The engine keeps its last failure in the snapshot while a retry runs; the panel is for a task
+        // that stopped on it, so it clears when the task runs again and comes back if it fails again.
+        showFailedEvent(snapshot->stage == task::Stage::Error ? snapshot->failedEvent : std::nullopt);
     } else {
         showFailedEvent(std::nullopt);
     }

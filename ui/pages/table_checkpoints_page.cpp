@@ -14,6 +14,7 @@
 #include <QPushButton>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "ui/models/table_checkpoint_filter_proxy.h"
 #include "ui/models/table_checkpoint_model.h"
@@ -22,7 +23,7 @@ namespace syncscope::ui {
 
 namespace {
 constexpr int kPointColumnWidth = 190;
-constexpr int kNameColumnWidth = 130;
+constexpr int kNameColumnWidth = 110;
 
 QString csvField(const QString& text) {
     if (text.contains(QLatin1Char(',')) || text.contains(QLatin1Char('"')) || text.contains(QLatin1Char('\n'))) {
@@ -77,6 +78,12 @@ TableCheckpointsPage::TableCheckpointsPage(TableCheckpointModel* model, QWidget*
     view_->setColumnWidth(TableCheckpointModel::TableColumn, kNameColumnWidth);
     view_->setColumnWidth(TableCheckpointModel::InMemoryColumn, kPointColumnWidth);
     view_->setColumnWidth(TableCheckpointModel::PersistedColumn, kPointColumnWidth);
+    // Every column at least as wide as its title (with the sort arrow, as the style draws it), so that
+    // no title is cut off.
+    for (int column = 0; column < TableCheckpointModel::ColumnCount; ++column) {
+        view_->setColumnWidth(column,
+                              std::max(view_->columnWidth(column), view_->horizontalHeader()->sectionSizeHint(column)));
+    }
     view_->setToolTip(
         tr("Table checkpoints. Red rows are ahead of the global point: hover them to see which "
            "events a resume would skip"));

@@ -34,6 +34,10 @@ constexpr double kHoverPixels = 6;
 constexpr double kWheelDegreesPerStep = 120;
 constexpr double kGlobalZoomMargin = 0.25;
 constexpr int kTablesListedInTooltip = 6;
+constexpr double kLabelPadding = 8;
+constexpr double kLabelGap = 4;
+constexpr double kSamePixel = 2;
+constexpr qsizetype kShortestFileLabel = 4;  // an ellipsis and three digits
 
 const QColor kUpstreamColor(30, 136, 229);
 const QColor kReadColor(0, 137, 123);
@@ -210,10 +214,17 @@ void PositionRuler::paintFiles(QPainter& painter, const QRectF& plot) {
         painter.setPen(QPen(boundary, 1, Qt::DashLine));
         painter.drawLine(QPointF(left, kFileBandTop), QPointF(left, kAxisY + kAheadTickHeight));
         painter.setPen(palette().color(QPalette::WindowText));
-        const QRectF visible = band.intersected(plot);
-        const QString name = painter.fontMetrics().elidedText(QString::fromStdString(file.name), Qt::ElideMiddle,
-                                                              int(visible.width()) - 4);
-        painter.drawText(visible, Qt::AlignCenter, name);
+        // The number at the end tells files apart, so a narrow band keeps it ("...0003"); a band too
+        // narrow even for that stays unlabelled rather than spilling over its neighbours.
+        const QRectF visible = band.intersected(plot).adjusted(2, 0, -2, 0);
+        const QString name = QString::fromStdString(file.name);
+        const QString shown = painter.fontMetrics().elidedText(name, Qt::ElideLeft, int(visible.width()));
+        if (shown == name || shown.size() >= kShortestFileLabel) {
+            painter.save();
+            painter.setClipRect(visible);
+            painter.drawText(visible, Qt::AlignCenter, shown);
+            painter.restore();
+        }
     }
     painter.setPen(QPen(boundary, 1));
     painter.setBrush(Qt::NoBrush);
@@ -254,54 +265,84 @@ void PositionRuler::paintTicks(QPainter& painter, const QRectF& plot) {
     }
 }
 
-void PositionRuler::paintMarkers(QPainter& painter, const QRectF& plot) {
-    struct Placed {
-        const Marker* marker;
-        double x;
-    };
+std::vector<PositionRuler::PlacedLabel> PositionRuler::placeLabels(const QFontMetrics& metrics,
+                                                                   const QRectF& plot) const {
+    // Markers at the same pixel share one label ("read = applied"): their names side by side in their
+    // colours. Labels are laid out left to right in kLabelRows rows; a label that would cover the one
+    // before it moves right in the row where it moves least, and a leader line joins it to its marker.
+    std::vector<PlacedLabel> labels;
     const auto all = markers();
-    std::vector<Placed> placed;
-    for (const auto& marker : all) {
-        if (marker.point->axis) {
-            placed.push_back({&marker, xOf(double(*marker.point->axis))});
+    std::vector<std::pair<double, size_t>> byX;
+    for (size_t i = 0; i < all.size(); ++i) {
+        if (all[i].point->axis) {
+            const double x = xOf(double(*all[i].point->axis));
+            if (x >= plot.left() - 1 && x <= plot.right() + 1) {
+                byX.push_back({x, i});
+            }
         }
     }
-    std::stable_sort(placed.begin(), placed.end(), [](const Placed& a, const Placed& b) { return a.x < b.x; });
-    const QFontMetrics metrics = painter.fontMetrics();
+    std::stable_sort(byX.begin(), byX.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [x, index] : byX) {
+        const Marker& marker = all[index];
+        const double width = metrics.horizontalAdvance(marker.name) + kLabelPadding;
+        if (!labels.empty() && std::abs(labels.back().x - x) < kSamePixel) {
+            labels.back().parts.push_back({marker.name, marker.color, width});
+            labels.back().width += width;
+        } else {
+            labels.push_back({x, 0, 0, width, {{marker.name, marker.color, width}}});
+        }
+    }
     std::vector<double> rowEnd(kLabelRows, -1e9);
-    for (const auto& item : placed) {
-        if (item.x < plot.left() - 1 || item.x > plot.right() + 1) {
-            continue;
-        }
-        const QString label = item.marker->name;
-        const double textWidth = metrics.horizontalAdvance(label) + 6;
-        double left = std::clamp(item.x - textWidth / 2, plot.left(), plot.right() - textWidth);
-        int row = 0;
-        for (int candidate = 0; candidate < kLabelRows; ++candidate) {
-            if (rowEnd[size_t(candidate)] < left) {
-                row = candidate;
-                break;
-            }
-            if (rowEnd[size_t(candidate)] < rowEnd[size_t(row)]) {
-                row = candidate;
+    for (PlacedLabel& label : labels) {
+        const double maxLeft = plot.right() - label.width;
+        const double wanted = std::clamp(label.x - label.width / 2, plot.left(), std::max(plot.left(), maxLeft));
+        int bestRow = -1;
+        double bestLeft = 0;
+        for (int row = 0; row < kLabelRows; ++row) {
+            const double left = std::max(wanted, rowEnd[size_t(row)]);
+            if (left <= maxLeft && (bestRow < 0 || left - wanted < bestLeft - wanted)) {
+                bestRow = row;
+                bestLeft = left;
             }
         }
-        rowEnd[size_t(row)] = left + textWidth + 4;
-        const double top = kLabelRowTop + row * kLabelRowHeight;
-        painter.setPen(QPen(item.marker->color, 1.5));
-        painter.drawLine(QPointF(item.x, top + kLabelRowHeight - 2), QPointF(item.x, kAxisY));
+        if (bestRow < 0) {  // no room left on the right in any row: the least crowded row, at the edge
+            bestRow = int(std::min_element(rowEnd.begin(), rowEnd.end()) - rowEnd.begin());
+            bestLeft = std::max(plot.left(), maxLeft);
+        }
+        label.row = bestRow;
+        label.left = bestLeft;
+        rowEnd[size_t(bestRow)] = bestLeft + label.width + kLabelGap;
+    }
+    return labels;
+}
+
+void PositionRuler::paintMarkers(QPainter& painter, const QRectF& plot) {
+    const auto labels = placeLabels(painter.fontMetrics(), plot);
+    for (const PlacedLabel& label : labels) {
+        const double top = kLabelRowTop + label.row * kLabelRowHeight;
+        const double bottom = top + kLabelRowHeight - 2;
+        const QColor& first = label.parts.front().color;
+        // The leader: down from the label (or from its nearest edge when it moved away) to the axis.
+        const double anchor = std::clamp(label.x, label.left + 3, label.left + label.width - 3);
+        painter.setPen(QPen(first, 1.5));
+        painter.drawLine(QPointF(anchor, bottom), QPointF(label.x, bottom + 3));
+        painter.drawLine(QPointF(label.x, bottom + 3), QPointF(label.x, kAxisY));
         QPainterPath triangle;
-        triangle.moveTo(item.x - 5, kAxisY - 8);
-        triangle.lineTo(item.x + 5, kAxisY - 8);
-        triangle.lineTo(item.x, kAxisY);
+        triangle.moveTo(label.x - 5, kAxisY - 8);
+        triangle.lineTo(label.x + 5, kAxisY - 8);
+        triangle.lineTo(label.x, kAxisY);
         triangle.closeSubpath();
-        painter.fillPath(triangle, item.marker->color);
-        const QRectF box(left, top, textWidth, kLabelRowHeight - 2);
-        painter.setPen(Qt::NoPen);
-        painter.setBrush(item.marker->color);
-        painter.drawRoundedRect(box, 3, 3);
-        painter.setPen(item.marker->color.lightness() > 150 ? Qt::black : Qt::white);
-        painter.drawText(box, Qt::AlignCenter, label);
+        painter.fillPath(triangle, first);
+        double left = label.left;
+        for (const LabelPart& part : label.parts) {
+            const QRectF box(left, top, part.width, kLabelRowHeight - 2);
+            painter.setPen(Qt::NoPen);
+            painter.setBrush(part.color);
+            painter.drawRoundedRect(box, 3, 3);
+            painter.setPen(part.color.lightness() > 150 ? Qt::black : Qt::white);
+            painter.drawText(box, Qt::AlignCenter, part.name);
+            left += part.width;
+        }
     }
 }
 

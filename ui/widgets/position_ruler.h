@@ -30,6 +30,8 @@ public:
     explicit PositionRuler(QWidget* parent = nullptr);
 
     void setSnapshot(std::shared_ptr<const task::StatusSnapshot> snapshot);
+    // The snapshot drawn (null before the first one); the tests read its marker points.
+    const task::StatusSnapshot* snapshot() const { return snapshot_.get(); }
 
     // The visible part of the axis, in bytes.
     double viewStart() const { return viewStart_; }
@@ -63,7 +65,22 @@ protected:
     bool event(QEvent* event) override;
 
 private:
+    struct LabelPart {
+        QString name;
+        QColor color;
+        double width;
+    };
+    // One marker label, or the joined labels of markers at the same pixel.
+    struct PlacedLabel {
+        double x;     // the markers' position
+        int row;      // label row, from the top
+        double left;  // where the label starts (right of x - width / 2 when it had to move)
+        double width;
+        std::vector<LabelPart> parts;
+    };
+
     std::vector<Marker> markers() const;
+    std::vector<PlacedLabel> placeLabels(const QFontMetrics& metrics, const QRectF& plot) const;
     double axisOfX(double x) const;
     QRectF plotRect() const;
     void zoomAround(double axisValue, double factor);
