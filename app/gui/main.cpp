@@ -13,6 +13,7 @@
 #include "engine/common/version.h"
 #include "ui/engine/engine_adapter.h"
 #include "ui/main/main_window.h"
+#include "ui/models/ui_resources.h"
 
 namespace {
 
@@ -44,6 +45,8 @@ int main(int argc, char** argv) {
     QApplication::setOrganizationName(QStringLiteral("SyncScope"));
     QApplication::setApplicationVersion(QString::fromUtf8(syncscope::kVersion));
     QApplication::setDesktopFileName(QStringLiteral("syncscope"));
+    // Every window and dialog, not only the main window, carries the icon.
+    QApplication::setWindowIcon(syncscope::ui::applicationIcon());
 
     QString error, help;
     bool helpRequested = false, versionRequested = false;
