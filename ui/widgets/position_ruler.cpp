@@ -316,6 +316,17 @@ std::vector<PositionRuler::PlacedLabel> PositionRuler::placeLabels(const QFontMe
     return labels;
 }
 
+std::vector<QRectF> PositionRuler::markerLabelRects() const {
+    std::vector<QRectF> rects;
+    if (axis_.empty() || viewEnd_ <= viewStart_) {
+        return rects;
+    }
+    for (const PlacedLabel& label : placeLabels(fontMetrics(), plotRect())) {
+        rects.emplace_back(label.left, kLabelRowTop + label.row * kLabelRowHeight, label.width, kLabelRowHeight - 2);
+    }
+    return rects;
+}
+
 void PositionRuler::paintMarkers(QPainter& painter, const QRectF& plot) {
     const auto labels = placeLabels(painter.fontMetrics(), plot);
     for (const PlacedLabel& label : labels) {

@@ -42,6 +42,8 @@ public:
     QString describeAt(const QPoint& position) const;
     // Widget x of an axis value; the tests use it to hover over a marker.
     double xOf(double axisValue) const;
+    // Where the marker labels are painted (the tests check that none covers another).
+    std::vector<QRectF> markerLabelRects() const;
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;

@@ -35,6 +35,41 @@ private slots:
         QVERIFY(!ruler.isZoomed());
     }
 
+    void markerLabelsNeverCoverEachOther_data() {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<bool>("zoomed");
+        QTest::addRow("narrow, every file") << 320 << false;
+        QTest::addRow("wide, every file") << 1200 << false;
+        QTest::addRow("wide, zoomed on the global point") << 1200 << true;
+    }
+
+    void markerLabelsNeverCoverEachOther() {
+        QFETCH(int, width);
+        QFETCH(bool, zoomed);
+        // Read, applied, the global points and the exit-safe point a few bytes apart: on a ruler of
+        // megabytes they fall on the same pixels.
+        SimulatedTask task(5);
+        task.start();
+        task.advance(120000, 500);
+        task.flush();
+        task.advance(300, 5);
+        PositionRuler ruler;
+        ruler.resize(width, ruler.sizeHint().height());
+        ruler.setSnapshot(task.status());
+        if (zoomed) {
+            ruler.zoomToGlobal();
+        }
+        const auto labels = ruler.markerLabelRects();
+        QVERIFY(!labels.empty());
+        for (size_t i = 0; i < labels.size(); ++i) {
+            QVERIFY2(labels[i].left() >= 0 && labels[i].right() <= width, qPrintable(QString::number(i)));
+            for (size_t j = i + 1; j < labels.size(); ++j) {
+                QVERIFY2(!labels[i].intersects(labels[j]),
+                         qPrintable(QStringLiteral("label %1 covers label %2").arg(i).arg(j)));
+            }
+        }
+    }
+
     void hoverGivesExactPositionAndFlagsAheadTables() {
         SimulatedTask task(5);
         task.start();
