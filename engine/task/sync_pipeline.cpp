@@ -576,6 +576,10 @@ void SyncPipeline::updateLive(const binlog::Event& event) {
         return;
     }
     lastCountersUpdate_ = now;
+    copyCounters();
+}
+
+void SyncPipeline::copyCounters() {
     apply::ApplyCounters counters = workers_ ? workers_->counters() : apply::ApplyCounters{};
     std::lock_guard lock(liveMutex_);
     live_.rowsApplied = counters.rowsApplied;
@@ -611,6 +615,7 @@ void SyncPipeline::refreshAppliedLocked() const {
 // When the session ends its last live view says what stays unapplied (a failed transaction, or one
 // cut short by a pause), also when the end came faster than the view's refresh.
 void SyncPipeline::settleLiveAtEnd() {
+    copyCounters();  // the session's final counts: the task adds them to its totals
     std::lock_guard lock(liveMutex_);
     refreshAppliedLocked();
 }

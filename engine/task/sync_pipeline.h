@@ -82,6 +82,7 @@ private:
     void updateLive(const binlog::Event& event);
     void refreshAppliedLocked() const;
     void settleLiveAtEnd();
+    void copyCounters();
     [[noreturn]] void failWith(const apply::ApplyFailure& failure);
     SessionOutcome failureOutcome(const std::string& message, bool retryable) const;
 

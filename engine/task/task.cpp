@@ -272,6 +272,7 @@ void Task::runOneSession(std::unique_lock<std::mutex>& lock) {
     lock.unlock();
 
     SessionOutcome outcome;
+    binlog::Location persistedBefore = tracker_.globalPersisted();
     if (std::string problem = applyPendingResumeFrom(); !problem.empty()) {
         outcome.kind = SessionOutcome::Kind::Failed;
         outcome.message = problem;
@@ -290,6 +291,12 @@ void Task::runOneSession(std::unique_lock<std::mutex>& lock) {
         if (!interruptedEarly) {
             endedSession_ = EndedSessionView{last.read, last.oldestUnappliedTimestamp};
         }
+        // Counters run over the task's life, not one session's (Prometheus counters never go back).
+        totals_.eventsRead += last.eventsRead;
+        totals_.rowsApplied += last.rowsApplied;
+        for (const auto& [table, rows] : last.rowsPerTable) {
+            totals_.rowsByTable[table] += rows;
+        }
         lock.unlock();
     }
     tracker_.rollbackToPersisted();
@@ -300,6 +307,9 @@ void Task::runOneSession(std::unique_lock<std::mutex>& lock) {
         return;  // wanted_ says what comes next
     }
     lastFailure_ = outcome;
+    if (!(tracker_.globalPersisted() == persistedBefore)) {
+        retryCount_ = 0;  // the session got somewhere: this is a new outage, not the same one again
+    }
     if (outcome.retryable && wanted_ == Wanted::Running) {
         setStage(Stage::Error, "retryable: " + outcome.message + "; retrying", true);
         waitBeforeRetry(lock);
@@ -357,6 +367,7 @@ std::shared_ptr<const StatusSnapshot> Task::buildSnapshot() {
     UpstreamState upstream = upstreamWatch_.latest();
     std::shared_ptr<SyncSession> session;
     std::optional<EndedSessionView> ended;
+    SessionTotals totals;
     {
         std::lock_guard lock(mutex_);
         snapshot->stage = stage_;
@@ -367,6 +378,7 @@ std::shared_ptr<const StatusSnapshot> Task::buildSnapshot() {
         }
         session = session_;
         ended = endedSession_;
+        totals = totals_;  // with session_ under one lock: an ending session is counted once
     }
     snapshot->sequence = ++sequence_;
     snapshot->takenAt = Clock::now();
@@ -394,7 +406,10 @@ std::shared_ptr<const StatusSnapshot> Task::buildSnapshot() {
         live = session->live();
     }
     // One lookup per table: with thousands of tables a scan per table would cost millions per tick.
-    std::map<checkpoint::TableName, uint64_t> rowsByTable(live.rowsPerTable.begin(), live.rowsPerTable.end());
+    std::map<checkpoint::TableName, uint64_t>& rowsByTable = totals.rowsByTable;
+    for (const auto& [table, rows] : live.rowsPerTable) {
+        rowsByTable[table] += rows;
+    }
     for (const auto& table : points.tables) {
         TablePointView view;
         view.schema = table.table.first;
@@ -420,8 +435,8 @@ std::shared_ptr<const StatusSnapshot> Task::buildSnapshot() {
             point->axis = upstream.axis.bytesOf(binlog::BinlogPosition(point->file, point->pos));
         }
     }
-    snapshot->eventsRead = live.eventsRead;
-    snapshot->rowsApplied = live.rowsApplied;
+    snapshot->eventsRead = totals.eventsRead + live.eventsRead;
+    snapshot->rowsApplied = totals.rowsApplied + live.rowsApplied;
     // A session that has not read yet (connecting) knows less than the one before it.
     EndedSessionView lagFrom = session && live.read.known() ? EndedSessionView{live.read, live.oldestUnappliedTimestamp}
                                                             : ended.value_or(EndedSessionView{});

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -80,6 +81,12 @@ private:
     std::atomic<bool> interrupt_{false};
     std::shared_ptr<SyncSession> session_;          // the running one, for cancel() and live()
     std::optional<EndedSessionView> endedSession_;  // what the last session left unapplied
+    struct SessionTotals {
+        uint64_t eventsRead = 0;
+        uint64_t rowsApplied = 0;
+        std::map<checkpoint::TableName, uint64_t> rowsByTable;
+    };
+    SessionTotals totals_;  // of the sessions that have ended
     std::thread thread_;
 
     std::atomic<bool> publishing_{true};

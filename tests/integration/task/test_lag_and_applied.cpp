@@ -88,6 +88,8 @@ private slots:
         QCOMPARE(count("1 = 1"), std::string("20"));
         auto s = running.status();
         QVERIFY2(s->globalPersisted.pos < s->applied.pos, describe(*s).c_str());
+        QVERIFY2(waitFor([&] { return running.status()->rowsApplied == 20; }),  // refreshed on the heartbeat
+                 std::to_string(running.status()->rowsApplied).c_str());
 
         // Paused while the upstream moves on: the lag grows from when the upstream was seen ahead.
         QVERIFY(running.pause().accepted);
@@ -103,6 +105,9 @@ private slots:
         QVERIFY(running.resume().accepted);
         QVERIFY2(waitFor([&] { return count("id = 21") == "1" && running.status()->lagSeconds == 0; }),
                  describe(*running.status()).c_str());
+        // Counters run over the task's life: the new session adds to what the first one applied.
+        QVERIFY2(waitFor([&] { return running.status()->rowsApplied >= 21; }),
+                 std::to_string(running.status()->rowsApplied).c_str());
 
         // Blocked on a failed row: the lag grows from that transaction's time while nobody acts.
         down_->execute("ALTER TABLE lagtest.a MODIFY v VARCHAR(3)");
@@ -120,6 +125,8 @@ private slots:
         QVERIFY(running.resume().accepted);
         QVERIFY2(waitFor([&] { return count("id = 22") == "1" && running.status()->lagSeconds == 0; }),
                  describe(*running.status()).c_str());
+        QVERIFY2(waitFor([&] { return running.status()->rowsApplied >= 22; }),
+                 std::to_string(running.status()->rowsApplied).c_str());
         QVERIFY(running.stop().accepted);
         running.waitUntilStopped();
     }
