@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/test_env.h"
+
 namespace syncscope::test {
 
 class EngineProcess {
@@ -52,8 +54,7 @@ private:
 // A loopback TCP port nobody listens on right now.
 int freeLoopbackPort();
 
-// Polls condition every 100 ms until it holds or timeoutMs passed; the last evaluation's result.
-bool waitFor(const std::function<bool()>& condition, int timeoutMs);
+// waitFor(): tests/support/test_env.h.
 
 std::string readWholeFile(const std::string& path);
 

@@ -10,15 +10,6 @@ namespace {
 
 constexpr int kRestartTimeoutMs = 180000;
 
-syncscope::ServerSettings engineSettings(const ServerSettings& s) {
-    syncscope::ServerSettings settings;
-    settings.host = s.host;
-    settings.port = s.port;
-    settings.user = s.user;
-    settings.password = s.password;
-    return settings;
-}
-
 }  // namespace
 
 std::unique_ptr<source::UpstreamConnection> connectTo(const ServerSettings& server) {
