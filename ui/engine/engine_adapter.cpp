@@ -1,6 +1,7 @@
 #include "ui/engine/engine_adapter.h"
 
 #include <QFutureWatcher>
+#include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 
@@ -18,9 +19,12 @@ EngineAdapter::EngineAdapter(QObject* parent) : QObject(parent) {
     setRefreshRate(kDefaultRefreshHz);
 }
 
-EngineAdapter::~EngineAdapter() = default;
+EngineAdapter::~EngineAdapter() {
+    releaseTask();
+}
 
 void EngineAdapter::attachTask(std::shared_ptr<task::TaskControl> task) {
+    releaseTask();
     task_ = std::move(task);
     last_.reset();
     if (task_) {
@@ -29,6 +33,17 @@ void EngineAdapter::attachTask(std::shared_ptr<task::TaskControl> task) {
     } else {
         timer_.stop();
     }
+}
+
+void EngineAdapter::releaseTask() {
+    if (!task_) {
+        return;
+    }
+    // This may be the last reference to the engine's Task, whose destructor stops it and joins its
+    // threads (waiting on the network at worst): let it go on a worker thread, never on the GUI thread.
+    // The application's thread pool waits for it at exit.
+    QThreadPool::globalInstance()->start([task = std::move(task_)]() mutable { task.reset(); });
+    task_.reset();
 }
 
 void EngineAdapter::detachTask() {

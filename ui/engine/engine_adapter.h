@@ -65,6 +65,7 @@ signals:
 private:
     using Command = std::function<task::CommandResult(task::TaskControl&)>;
     void runCommand(const QString& name, Command command);
+    void releaseTask();
 
     std::shared_ptr<task::TaskControl> task_;
     std::shared_ptr<LogRing> logRing_;

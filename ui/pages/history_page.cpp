@@ -90,8 +90,24 @@ HistoryPage::HistoryPage(HistoryRecorder* recorder, QWidget* parent) : QWidget(p
                                   "again; a flat persisted line means checkpoints are not flushed"),
                                this));
 
-    connect(recorder_, &HistoryRecorder::samplesChanged, this, &HistoryPage::redraw);
+    connect(recorder_, &HistoryRecorder::samplesChanged, this, &HistoryPage::onSamplesChanged);
     redraw();
+}
+
+void HistoryPage::onSamplesChanged() {
+    // The charts re-layout on every replace; a page nobody looks at waits until it is shown.
+    if (isVisible()) {
+        redraw();
+    } else {
+        stale_ = true;
+    }
+}
+
+void HistoryPage::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (stale_) {
+        redraw();
+    }
 }
 
 int HistoryPage::pointCount() const {
@@ -99,6 +115,7 @@ int HistoryPage::pointCount() const {
 }
 
 void HistoryPage::redraw() {
+    stale_ = false;
     QList<QPointF> lag, rows, upstream, persisted;
     double maxLag = kMinimumLagRange;
     double maxRows = kMinimumRowsRange;

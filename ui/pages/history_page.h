@@ -22,13 +22,20 @@ class HistoryPage : public QWidget {
 public:
     explicit HistoryPage(HistoryRecorder* recorder, QWidget* parent = nullptr);
 
+    // Points drawn; a hidden page draws when it is shown again.
     int pointCount() const;
 
 public slots:
     void redraw();
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
+    void onSamplesChanged();
+
     HistoryRecorder* recorder_;
+    bool stale_ = false;  // samples arrived while the page was hidden
     QLineSeries* lag_ = nullptr;
     QLineSeries* rows_ = nullptr;
     QLineSeries* upstream_ = nullptr;
