@@ -386,8 +386,18 @@ void PositionRuler::paintLegend(QPainter& painter, const QRectF& plot) {
         if (x + itemWidth > summaryLeft) {
             break;
         }
-        painter.fillRect(QRectF(x, kLegendTop + (kLegendHeight - box) / 2, box, box), marker.color);
-        painter.setPen(palette().color(QPalette::WindowText));
+        // A marker that is not drawn (its point is unknown, or in a file the upstream's list does not
+        // have yet: the list is polled) gets a hollow box and a dimmed name, so that nobody looks for it.
+        const QRectF boxRect(x, kLegendTop + (kLegendHeight - box) / 2, box, box);
+        const bool drawn = marker.point->axis.has_value();
+        if (drawn) {
+            painter.fillRect(boxRect, marker.color);
+        } else {
+            painter.setPen(QPen(marker.color, 1.5));
+            painter.setBrush(Qt::NoBrush);
+            painter.drawRect(boxRect.adjusted(0.5, 0.5, -0.5, -0.5));
+        }
+        painter.setPen(palette().color(drawn ? QPalette::WindowText : QPalette::PlaceholderText));
         painter.drawText(QRectF(x + box + 4, kLegendTop, itemWidth, kLegendHeight), Qt::AlignLeft | Qt::AlignVCenter,
                          marker.name);
         x += itemWidth;
