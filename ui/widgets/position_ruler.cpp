@@ -273,23 +273,30 @@ std::vector<PositionRuler::PlacedLabel> PositionRuler::placeLabels(const QFontMe
     std::vector<PlacedLabel> labels;
     const auto all = markers();
     std::vector<std::pair<double, size_t>> byX;
+    // A marker outside the view (zoomed, or the exit-safe mark persisted ahead of the upstream's end)
+    // sits at the edge it is past, with an arrow pointing its way.
     for (size_t i = 0; i < all.size(); ++i) {
         if (all[i].point->axis) {
             const double x = xOf(double(*all[i].point->axis));
-            if (x >= plot.left() - 1 && x <= plot.right() + 1) {
-                byX.push_back({x, i});
-            }
+            byX.push_back({std::clamp(x, plot.left(), plot.right()), i});
         }
     }
     std::stable_sort(byX.begin(), byX.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     for (const auto& [x, index] : byX) {
         const Marker& marker = all[index];
-        const double width = metrics.horizontalAdvance(marker.name) + kLabelPadding;
+        const double trueX = xOf(double(*marker.point->axis));
+        QString name = marker.name;
+        if (trueX < plot.left() - 1) {
+            name = QStringLiteral("\u2039 ") + name;
+        } else if (trueX > plot.right() + 1) {
+            name += QStringLiteral(" \u203a");
+        }
+        const double width = metrics.horizontalAdvance(name) + kLabelPadding;
         if (!labels.empty() && std::abs(labels.back().x - x) < kSamePixel) {
-            labels.back().parts.push_back({marker.name, marker.color, width});
+            labels.back().parts.push_back({name, marker.color, width});
             labels.back().width += width;
         } else {
-            labels.push_back({x, 0, 0, width, {{marker.name, marker.color, width}}});
+            labels.push_back({x, 0, 0, width, {{name, marker.color, width}}});
         }
     }
     std::vector<double> rowEnd(kLabelRows, -1e9);
