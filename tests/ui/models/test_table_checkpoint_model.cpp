@@ -106,6 +106,49 @@ private slots:
         QCOMPARE(reset.count(), 1);
     }
 
+    void onlyChangedColumnsAreAnnouncedAndScatteredRowsAsOneRange() {
+        std::vector<uint64_t> points(100, 1000);
+        std::vector<uint64_t> rows(100, 1);
+        TableCheckpointModel model;
+        TableCheckpointFilterProxy proxy;
+        proxy.setSourceModel(&model);
+        QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        proxy.sort(TableCheckpointModel::RowsAppliedColumn, Qt::DescendingOrder);
+        model.setSnapshot(snapshotWith(points, rows));
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+
+        // Rows applied of rows 10 and 11: one range over that column only.
+        rows[10] = rows[11] = 5;
+        auto result = model.setSnapshot(snapshotWith(points, rows));
+        QCOMPARE(result.changedRows, 2);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(changed.at(0).at(0).toModelIndex(), model.index(10, TableCheckpointModel::RowsAppliedColumn));
+        QCOMPARE(changed.at(0).at(1).toModelIndex(), model.index(11, TableCheckpointModel::RowsAppliedColumn));
+        QCOMPARE(proxy.index(0, TableCheckpointModel::RowsAppliedColumn).data().toString(), QStringLiteral("5"));
+
+        // A row that becomes ahead of the global point changes colour: the whole row.
+        changed.clear();
+        points[50] = 1600000;
+        result = model.setSnapshot(snapshotWith(points, rows));
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(changed.at(0).at(0).toModelIndex(), model.index(50, 0));
+        QCOMPARE(changed.at(0).at(1).toModelIndex(), model.index(50, TableCheckpointModel::ColumnCount - 1));
+        QCOMPARE(model.aheadCount(), 1);
+
+        // Scattered rows: one range per run up to the limit, then one range spanning them all.
+        changed.clear();
+        for (size_t i = 0; i < rows.size(); i += 2) {
+            rows[i] += 10;
+        }
+        result = model.setSnapshot(snapshotWith(points, rows));
+        QCOMPARE(result.changedRows, 50);
+        QCOMPARE(result.dataChangedSignals, 1);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(changed.at(0).at(0).toModelIndex().row(), 0);
+        QCOMPARE(changed.at(0).at(1).toModelIndex().row(), 98);
+        QCOMPARE(proxy.index(0, TableCheckpointModel::RowsAppliedColumn).data().toString(), QStringLiteral("15"));
+    }
+
     void sortsByNumbersNotStrings_data() {
         QTest::addColumn<int>("sortColumn");
         QTest::addColumn<std::vector<uint64_t>>("persisted");
