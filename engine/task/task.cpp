@@ -426,6 +426,7 @@ std::shared_ptr<const StatusSnapshot> Task::buildSnapshot() {
         if (auto rows = rowsByTable.find(table.table); rows != rowsByTable.end()) {
             view.rowsApplied = rows->second;
         }
+        view.lastChange = activity_.lastChange(table.table, view.rowsApplied, snapshot->takenAt);
         snapshot->tables.push_back(std::move(view));
     }
     snapshot->read = live.read;
@@ -437,6 +438,9 @@ std::shared_ptr<const StatusSnapshot> Task::buildSnapshot() {
     }
     snapshot->eventsRead = totals.eventsRead + live.eventsRead;
     snapshot->rowsApplied = totals.rowsApplied + live.rowsApplied;
+    ActivityMeter::Rates rates = activity_.rates(snapshot->rowsApplied, session != nullptr, snapshot->takenAt);
+    snapshot->recentRowsPerSecond = rates.recent;
+    snapshot->totalRowsPerSecond = rates.total;
     // A session that has not read yet (connecting) knows less than the one before it.
     EndedSessionView lagFrom = session && live.read.known() ? EndedSessionView{live.read, live.oldestUnappliedTimestamp}
                                                             : ended.value_or(EndedSessionView{});

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "engine/checkpoint/checkpoint_tracker.h"
+#include "engine/task/activity_meter.h"
 #include "engine/task/audit_log.h"
 #include "engine/task/lag_clock.h"
 #include "engine/task/notice_queue.h"
@@ -92,7 +93,8 @@ private:
     std::atomic<bool> publishing_{true};
     std::thread publisher_thread_;
     uint64_t sequence_ = 0;
-    LagClock lagClock_;  // publisher thread only
+    LagClock lagClock_;       // publisher thread only
+    ActivityMeter activity_;  // publisher thread only
 };
 
 }  // namespace syncscope::task

@@ -90,6 +90,11 @@ private slots:
         QVERIFY2(s->globalPersisted.pos < s->applied.pos, describe(*s).c_str());
         QVERIFY2(waitFor([&] { return running.status()->rowsApplied == 20; }),  // refreshed on the heartbeat
                  std::to_string(running.status()->rowsApplied).c_str());
+        s = running.status();
+        QVERIFY(s->totalRowsPerSecond > 0);
+        QVERIFY(s->recentRowsPerSecond > 0);  // within the last 5 s
+        QCOMPARE(s->tables.size(), size_t(1));
+        QVERIFY(s->tables.front().lastChange.has_value());
 
         // Paused while the upstream moves on: the lag grows from when the upstream was seen ahead.
         QVERIFY(running.pause().accepted);
