@@ -1,6 +1,7 @@
 #include "engine/task/failed_event_view.h"
 
 #include "engine/apply/error_class.h"
+#include "engine/apply/quoted_name.h"
 
 namespace syncscope::task {
 
@@ -13,6 +14,72 @@ RowImageView imageOf(const std::vector<apply::SqlValue>& values) {
         image.values.push_back(value.text());
     }
     return image;
+}
+
+constexpr int kUnknownColumn = 1054;  // ER_BAD_FIELD_ERROR
+
+// The SQL type where the binlog alone tells it exactly; empty otherwise (lengths, precision, charset).
+std::string exactTypeOf(const schema::SchemaColumn& column) {
+    using binlog::ColumnType;
+    std::string type;
+    switch (column.type) {
+        case ColumnType::Tiny:
+            type = "TINYINT";
+            break;
+        case ColumnType::Short:
+            type = "SMALLINT";
+            break;
+        case ColumnType::Int24:
+            type = "MEDIUMINT";
+            break;
+        case ColumnType::Long:
+            type = "INT";
+            break;
+        case ColumnType::LongLong:
+            type = "BIGINT";
+            break;
+        case ColumnType::Float:
+            return "FLOAT";
+        case ColumnType::Double:
+            return "DOUBLE";
+        case ColumnType::Year:
+            return "YEAR";
+        case ColumnType::Date:
+        case ColumnType::NewDate:
+            return "DATE";
+        case ColumnType::Json:
+            return "JSON";
+        default:
+            return {};
+    }
+    return column.isUnsigned ? type + " UNSIGNED" : type;
+}
+
+// For a column the downstream lacks, the statement that would add it: the DBA should still compare it
+// with the upstream's definition (defaults, character set), so it is offered as an example.
+std::string missingColumnHint(const apply::ApplyFailure& failure) {
+    const std::string marker = "Unknown column '";
+    auto begin = failure.message.find(marker);
+    if (begin == std::string::npos || !failure.change.table) {
+        return {};
+    }
+    begin += marker.size();
+    auto end = failure.message.find('\'', begin);
+    if (end == std::string::npos) {
+        return {};
+    }
+    std::string column = failure.message.substr(begin, end - begin);
+    const schema::TableSchema& table = *failure.change.table;
+    std::string type = "<its upstream type>";
+    if (auto index = table.columnIndex(column)) {
+        if (std::string exact = exactTypeOf(table.columns()[*index]); !exact.empty()) {
+            type = exact;
+        }
+    }
+    std::string quoted = apply::quoteTable(table.name());
+    return "the downstream table " + quoted + " lacks column " + apply::quoteName(column) +
+           " that the upstream row has: apply the upstream's DDL downstream, e.g. ALTER TABLE " + quoted +
+           " ADD COLUMN " + apply::quoteName(column) + " " + type + " (as the upstream defines it), then resume";
 }
 
 }  // namespace
@@ -41,7 +108,10 @@ FailedEvent failedEventOf(const apply::ApplyFailure& failure) {
     event.errorCode = failure.code;
     event.errorMessage = failure.message;
     event.errorClass = apply::errorClassName(failure.errorClass);
-    event.hint = apply::hintForDownstreamError(failure.code);
+    event.hint = failure.code == kUnknownColumn ? missingColumnHint(failure) : std::string();
+    if (event.hint.empty()) {
+        event.hint = apply::hintForDownstreamError(failure.code);
+    }
     return event;
 }
 

@@ -160,6 +160,8 @@ private slots:
         QCOMPARE(run.exitCode(), 1);
         QVERIFY2(err.contains(QStringLiteral("1054")), qPrintable(err));
         QVERIFY2(err.contains(QStringLiteral("c4")), qPrintable(err));
+        // The hint names the statement that would add the column.
+        QVERIFY2(err.contains(QStringLiteral("ALTER TABLE `test`.`test1` ADD COLUMN `c4` INT ")), qPrintable(err));
         qInfo().noquote() << "run stopped with:" << err.right(1200);
 
         // No persisted point (global or table, position or GTID) covers the failing row.
