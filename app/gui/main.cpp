@@ -10,6 +10,7 @@
 #include "app/gui/gui_options.h"
 #include "app/gui/task_opener.h"
 #include "engine/common/log_ring_sink.h"
+#include "engine/common/thread_priority.h"
 #include "engine/common/version.h"
 #include "ui/engine/engine_adapter.h"
 #include "ui/main/main_window.h"
@@ -39,6 +40,8 @@ void openInto(syncscope::ui::MainWindow& window, const syncscope::ui::TaskFiles&
 
 }  // namespace
 
+constexpr int kEngineThreadNiceIncrement = 5;
+
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("SyncScope"));
@@ -64,6 +67,10 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "syncscope: %s\n\n%s", qPrintable(error), qPrintable(help));
         return kExitBadArguments;
     }
+
+    // The engine's threads yield a core to the GUI thread first, so that the window stays responsive
+    // while the engine and the servers keep a small machine busy.
+    syncscope::setEngineThreadNiceIncrement(kEngineThreadNiceIncrement);
 
     // The engine logs through spdlog; the GUI drains this ring on its refresh timer.
     auto ring = std::make_shared<syncscope::LogRing>();

@@ -4,6 +4,7 @@
 
 #include "engine/apply/downstream_connection.h"
 #include "engine/common/error.h"
+#include "engine/common/thread_priority.h"
 
 namespace syncscope::apply {
 
@@ -21,7 +22,10 @@ ApplyWorker::ApplyWorker(size_t index, WorkerSettings settings, std::unique_ptr<
     if (settings_.queueCapacity == 0) {
         settings_.queueCapacity = 1;
     }
-    thread_ = std::thread([this] { run(); });
+    thread_ = std::thread([this] {
+        applyEngineThreadPriority();
+        run();
+    });
 }
 
 ApplyWorker::~ApplyWorker() {

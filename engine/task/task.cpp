@@ -7,6 +7,7 @@
 #include <random>
 
 #include "engine/binlog/location.h"
+#include "engine/common/thread_priority.h"
 #include "engine/task/resume_point_writer.h"
 
 namespace syncscope::task {
@@ -244,6 +245,7 @@ void Task::setStage(Stage stage, const std::string& reason, bool isError) {
 }
 
 void Task::threadMain() {
+    applyEngineThreadPriority();
     std::unique_lock lock(mutex_);
     while (true) {
         switch (wanted_) {
@@ -356,6 +358,7 @@ std::string Task::applyPendingResumeFrom() {
 }
 
 void Task::publishLoop() {
+    applyEngineThreadPriority();
     while (publishing_) {
         publisher_.publish(buildSnapshot());
         std::this_thread::sleep_for(kPublishInterval);

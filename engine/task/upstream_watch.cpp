@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "engine/common/thread_priority.h"
 #include "engine/source/upstream_connection.h"
 
 namespace syncscope::task {
@@ -28,6 +29,7 @@ UpstreamState UpstreamWatch::latest() const {
 }
 
 void UpstreamWatch::loop() {
+    applyEngineThreadPriority();
     std::unique_lock lock(mutex_);
     while (!stopping_) {
         lock.unlock();

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "engine/common/log_ring_sink.h"
+#include "engine/common/thread_priority.h"
 #include "tests/support/task_files.h"
 #include "tests/ui/support/real_task.h"
 #include "ui/engine/engine_adapter.h"
@@ -140,6 +141,7 @@ void watchDownstream(std::atomic<bool>& arrived, std::atomic<bool>& stop) {
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
+    syncscope::setEngineThreadNiceIncrement(5);  // as app/gui/main.cpp does
     QApplication::setOrganizationName(QStringLiteral("SyncScopeBench"));
     QApplication::setApplicationName(QStringLiteral("bench_gui_stall"));
     auto ring = std::make_shared<LogRing>();
