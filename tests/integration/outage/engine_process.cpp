@@ -23,6 +23,7 @@ constexpr int kKillWaitMs = 10000;
 constexpr int kStartWaitMs = 30000;
 constexpr auto kHttpConnectTimeout = std::chrono::seconds(5);
 constexpr auto kHttpReadTimeout = std::chrono::seconds(10);
+constexpr int kGetAttempts = 3;
 const char* const kCliPath = SYNCSCOPE_BINARY_DIR "/bin/syncscope-cli";
 
 QProcessEnvironment environmentWith(const QStringList& env) {
@@ -118,6 +119,10 @@ std::string EngineProcess::get(const std::string& path, int* httpStatus) {
     client.set_connection_timeout(kHttpConnectTimeout);
     client.set_read_timeout(kHttpReadTimeout);
     auto res = client.Get(path.c_str());
+    // A GET changes nothing: on a machine busy enough to miss a connect, ask again before giving up.
+    for (int attempt = 1; !res && attempt < kGetAttempts && running(); ++attempt) {
+        res = client.Get(path.c_str());
+    }
     if (httpStatus != nullptr) {
         *httpStatus = res ? res->status : 0;
     }

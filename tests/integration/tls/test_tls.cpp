@@ -183,8 +183,8 @@ private slots:
                      },
                      kWaitMs),
                  (engine.status().dump(2) + engine.stderrText()).c_str());
-        json status = engine.status();
-        QCOMPARE(status.value("stage", std::string()), std::string("Running"));
+        QVERIFY2(waitFor([&] { return engine.stage() == "Running"; }, kWaitMs),
+                 (engine.status().dump(2) + engine.stderrText()).c_str());
         // The upstream's position is read over TLS as well (UpstreamWatch).
         auto master = up.query("SHOW MASTER STATUS");
         std::string masterText = "(" + *master.front()[0] + ", " + *master.front()[1] + ")";
