@@ -41,15 +41,6 @@ constexpr int kHttpConflict = 409;
 const char* const kTaskName = "ctl-task";
 const char* const kToken = "ctl-test-token-0123456789";
 
-syncscope::ServerSettings settingsOf(const syncscope::test::ServerSettings& s) {
-    syncscope::ServerSettings settings;
-    settings.host = s.host;
-    settings.port = s.port;
-    settings.user = s.user;
-    settings.password = s.password;
-    return settings;
-}
-
 int freeLoopbackPort() {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in address{};
@@ -242,8 +233,9 @@ private:
 private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
-        up_ = std::make_unique<UpstreamConnection>(settingsOf(syncscope::test::upstreamRoot()));
-        down_ = std::make_unique<UpstreamConnection>(settingsOf(syncscope::test::downstreamRoot()));
+        up_ = std::make_unique<UpstreamConnection>(syncscope::test::engineSettings(syncscope::test::upstreamRoot()));
+        down_ =
+            std::make_unique<UpstreamConnection>(syncscope::test::engineSettings(syncscope::test::downstreamRoot()));
         for (UpstreamConnection* server : {up_.get(), down_.get()}) {
             server->execute("SET SESSION sql_log_bin = 0");
             server->execute("DROP DATABASE IF EXISTS ctl");

@@ -18,15 +18,6 @@ using syncscope::source::UpstreamConnection;
 
 namespace {
 
-syncscope::ServerSettings settingsOf(const syncscope::test::ServerSettings& s) {
-    syncscope::ServerSettings settings;
-    settings.host = s.host;
-    settings.port = s.port;
-    settings.user = s.user;
-    settings.password = s.password;
-    return settings;
-}
-
 constexpr int kRunTimeoutMs = 60000;
 
 struct RunResult {
@@ -95,23 +86,13 @@ private:
         }
     }
 
-    bool waitFor(const std::function<bool()>& condition, int timeoutMs = 30000) {
-        auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
-        while (std::chrono::steady_clock::now() < deadline) {
-            if (condition()) {
-                return true;
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        }
-        return condition();
-    }
-
     std::string checkpointTable() const { return "`dm_meta`.`" + taskName_.toStdString() + "_syncer_checkpoint`"; }
 
 private slots:
     void init() {
-        up_ = std::make_unique<UpstreamConnection>(settingsOf(syncscope::test::upstreamRoot()));
-        down_ = std::make_unique<UpstreamConnection>(settingsOf(syncscope::test::downstreamRoot()));
+        up_ = std::make_unique<UpstreamConnection>(syncscope::test::engineSettings(syncscope::test::upstreamRoot()));
+        down_ =
+            std::make_unique<UpstreamConnection>(syncscope::test::engineSettings(syncscope::test::downstreamRoot()));
         QVERIFY(dir_.isValid());
     }
 
@@ -147,7 +128,7 @@ private slots:
         up_->execute("ALTER TABLE test.test1 ADD c4 INT");  // ignored by filter-rule-1
         up_->execute("CREATE TABLE test.test2 (id INT PRIMARY KEY, v VARCHAR(20))");
         up_->execute("INSERT INTO test.test2 VALUES (1, 'a'), (2, 'b')");
-        QVERIFY2(waitFor([&] { return value(*down_, "SELECT COUNT(*) FROM test.test2") == "2"; }),
+        QVERIFY2(syncscope::test::waitFor([&] { return value(*down_, "SELECT COUNT(*) FROM test.test2") == "2"; }),
                  run.readAllStandardError().constData());
         std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // more than one flush interval
         up_->execute("INSERT INTO test.test1 VALUES (2, 2, 2, 2)");
@@ -194,7 +175,7 @@ private slots:
         QProcess fixedRun;
         fixedRun.start(QStringLiteral(SYNCSCOPE_BINARY_DIR "/bin/syncscope-cli"), runArgs());
         QVERIFY(fixedRun.waitForStarted());
-        bool landed = waitFor([&] { return value(*down_, "SELECT COUNT(*) FROM test.test1") == "2"; });
+        bool landed = syncscope::test::waitFor([&] { return value(*down_, "SELECT COUNT(*) FROM test.test1") == "2"; });
         fixedRun.terminate();
         QVERIFY(fixedRun.waitForFinished(kRunTimeoutMs));
         QVERIFY2(landed, fixedRun.readAllStandardError().constData());

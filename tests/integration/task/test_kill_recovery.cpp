@@ -26,15 +26,6 @@ constexpr int kTables = 4;
 constexpr int kTableSize = 2000;
 constexpr int kWorkloadSeconds = 45;
 
-syncscope::ServerSettings settingsOf(const syncscope::test::ServerSettings& s) {
-    syncscope::ServerSettings settings;
-    settings.host = s.host;
-    settings.port = s.port;
-    settings.user = s.user;
-    settings.password = s.password;
-    return settings;
-}
-
 std::string valueOf(UpstreamConnection& connection, const std::string& sql) {
     try {
         return connection.queryValue(sql).value_or("NULL");
@@ -67,8 +58,8 @@ class KillRecoveryTest : public QObject {
 
 private slots:
     void tablesEqualUpstreamAfterTenSigkillsDuringSysbench() {
-        UpstreamConnection up(settingsOf(syncscope::test::upstreamRoot()));
-        UpstreamConnection down(settingsOf(syncscope::test::downstreamRoot()));
+        UpstreamConnection up(syncscope::test::engineSettings(syncscope::test::upstreamRoot()));
+        UpstreamConnection down(syncscope::test::engineSettings(syncscope::test::downstreamRoot()));
         for (UpstreamConnection* server : {&up, &down}) {
             server->execute("SET SESSION sql_log_bin = 0");
             server->execute("DROP DATABASE IF EXISTS sbkill");
