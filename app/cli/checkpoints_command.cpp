@@ -266,11 +266,9 @@ void printText(const inspect::InspectionReport& report, std::ostream& out) {
 }
 
 int runCheckpoints(std::span<char*> args) {
-    for (char* arg : args) {
-        if (std::string_view(arg) == "--help" || std::string_view(arg) == "-h") {
-            std::cout << kCheckpointsUsage;
-            return kExitOk;
-        }
+    if (asksForHelp(args)) {
+        std::cout << kCheckpointsUsage;
+        return kExitOk;
     }
     CheckpointsOptions options;
     try {

@@ -21,6 +21,16 @@ struct Command {
 // Every registered command, sorted by name.
 const std::vector<Command>& commands();
 
+// Whether any argument is --help or -h (the command then prints its usage and exits 0).
+inline bool asksForHelp(std::span<char*> args) {
+    for (const char* arg : args) {
+        if (std::string_view(arg) == "--help" || std::string_view(arg) == "-h") {
+            return true;
+        }
+    }
+    return false;
+}
+
 struct CommandRegistration {
     explicit CommandRegistration(Command command);
 };

@@ -309,11 +309,9 @@ void printText(const StatusReport& report, std::ostream& out) {
 }
 
 int runStatus(std::span<char*> args) {
-    for (char* arg : args) {
-        if (std::string_view(arg) == "--help" || std::string_view(arg) == "-h") {
-            std::cout << kStatusUsage;
-            return kExitOk;
-        }
+    if (asksForHelp(args)) {
+        std::cout << kStatusUsage;
+        return kExitOk;
     }
     StatusOptions options;
     try {

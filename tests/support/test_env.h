@@ -33,6 +33,9 @@ std::string outputDir(const std::string& suite);
 // The same settings in the engine's type.
 syncscope::ServerSettings engineSettings(const ServerSettings& settings);
 
+// A loopback TCP port nobody listens on right now (for a server to start on, or for "unreachable").
+int freeLoopbackPort();
+
 // Polls `condition` every 50 ms until it holds or `timeoutMs` have passed; returns its last answer.
 bool waitFor(const std::function<bool()>& condition, int timeoutMs = 30000);
 

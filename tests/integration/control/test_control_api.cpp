@@ -41,22 +41,6 @@ constexpr int kHttpConflict = 409;
 const char* const kTaskName = "ctl-task";
 const char* const kToken = "ctl-test-token-0123456789";
 
-int freeLoopbackPort() {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    address.sin_port = 0;
-    socklen_t length = sizeof address;
-    int port = -1;
-    if (bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
-        getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0) {
-        port = ntohs(address.sin_port);
-    }
-    close(fd);
-    return port;
-}
-
 bool waitFor(const std::function<bool()>& condition, int timeoutMs = kWaitTimeoutMs) {
     auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
     while (std::chrono::steady_clock::now() < deadline) {
@@ -250,7 +234,7 @@ private slots:
         QVERIFY(!master.empty());
         writeFiles(*master.front()[0], std::stoull(*master.front()[1]));
 
-        port_ = freeLoopbackPort();
+        port_ = syncscope::test::freeLoopbackPort();
         QVERIFY(port_ > 0);
         std::filesystem::create_directories(logDir_);
         run_.setStandardOutputFile(QString::fromStdString(logDir_ + "/run-stdout.txt"));

@@ -51,10 +51,7 @@ private:
     std::vector<std::string> answers_;
 };
 
-// A loopback TCP port nobody listens on right now.
-int freeLoopbackPort();
-
-// waitFor(): tests/support/test_env.h.
+// freeLoopbackPort(), waitFor(): tests/support/test_env.h.
 
 std::string readWholeFile(const std::string& path);
 
