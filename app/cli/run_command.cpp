@@ -78,7 +78,16 @@ void setUpLogging(const std::string& logDir, const std::string& taskName) {
     auto file = std::make_shared<spdlog::sinks::rotating_file_sink_mt>(logDir + "/" + taskName + ".log", kLogFileBytes,
                                                                        kLogFilesKept);
     auto logger = std::make_shared<spdlog::logger>("syncscope", spdlog::sinks_init_list{console, file});
-    logger->set_level(spdlog::level::info);
+    // SYNCSCOPE_LOG_LEVEL=debug also logs every checkpoint flush with its duration.
+    auto level = spdlog::level::info;
+    if (const char* asked = std::getenv("SYNCSCOPE_LOG_LEVEL"); asked != nullptr && *asked != '\0') {
+        level = spdlog::level::from_str(asked);
+        if (level == spdlog::level::off && std::string_view(asked) != "off") {
+            throw std::runtime_error("SYNCSCOPE_LOG_LEVEL is '" + std::string(asked) +
+                                     "': use trace, debug, info, warn, error, critical or off");
+        }
+    }
+    logger->set_level(level);
     logger->flush_on(spdlog::level::info);
     spdlog::set_default_logger(logger);
 }

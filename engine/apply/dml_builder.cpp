@@ -1,6 +1,8 @@
 #include "engine/apply/dml_builder.h"
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_map>
 
 #include "engine/apply/quoted_name.h"
 #include "engine/common/error.h"
@@ -19,7 +21,6 @@ struct Step {
     StepKind kind;
     bool replace = false;  // Write: REPLACE instead of INSERT
     const RowChange* change;
-    size_t changeIndex;
     const std::vector<SqlValue>* image;  // Write: after; Delete: before; Update: before (WHERE)
 };
 
@@ -31,35 +32,35 @@ void checkImage(const RowChange& change, const std::vector<SqlValue>& image, con
     }
 }
 
-void expand(const RowChange& change, size_t index, std::vector<Step>& steps) {
+void expand(const RowChange& change, std::vector<Step>& steps) {
     const bool noKey = change.table->rowKey().kind == RowKeyKind::AllColumns;
     switch (change.op) {
         case RowOp::Insert:
             checkImage(change, change.after, "after");
             // Without a key REPLACE is a plain INSERT; deleting an equal row first keeps a replay idempotent.
             if (change.safeMode && noKey) {
-                steps.push_back({StepKind::Delete, false, &change, index, &change.after});
+                steps.push_back({StepKind::Delete, false, &change, &change.after});
             }
-            steps.push_back({StepKind::Write, change.safeMode, &change, index, &change.after});
+            steps.push_back({StepKind::Write, change.safeMode, &change, &change.after});
             return;
         case RowOp::Delete:
             checkImage(change, change.before, "before");
-            steps.push_back({StepKind::Delete, false, &change, index, &change.before});
+            steps.push_back({StepKind::Delete, false, &change, &change.before});
             return;
         case RowOp::Update:
             checkImage(change, change.before, "before");
             checkImage(change, change.after, "after");
             if (!change.safeMode) {
-                steps.push_back({StepKind::Update, false, &change, index, &change.before});
+                steps.push_back({StepKind::Update, false, &change, &change.before});
                 return;
             }
             if (noKey || change.keyChanged()) {
-                steps.push_back({StepKind::Delete, false, &change, index, &change.before});
+                steps.push_back({StepKind::Delete, false, &change, &change.before});
             }
             if (noKey) {
-                steps.push_back({StepKind::Delete, false, &change, index, &change.after});
+                steps.push_back({StepKind::Delete, false, &change, &change.after});
             }
-            steps.push_back({StepKind::Write, true, &change, index, &change.after});
+            steps.push_back({StepKind::Write, true, &change, &change.after});
             return;
     }
 }
@@ -129,6 +130,16 @@ bool sameShape(const TableSchema& a, const TableSchema& b) {
     return true;
 }
 
+// An update that may join others in one INSERT ... ON DUPLICATE KEY UPDATE (as DM's multiple-rows
+// does): its key is unchanged and the downstream has no other unique index that the insert could
+// collide on, so the statement changes exactly the row the UPDATE would. (Where the row is missing
+// downstream it is inserted, so the downstream converges to the upstream instead of silently
+// keeping the gap.) Rows of one statement are applied in order, so even one key twice is right.
+bool upsertable(const Step& step) {
+    return step.kind == StepKind::Update && step.change->table->rowKeyIsOnlyUniqueIndex() &&
+           step.change->table->rowKey().kind != RowKeyKind::AllColumns && !step.change->keyChanged();
+}
+
 // Whether `next` can join the statement that `first` started.
 bool canMerge(const Step& first, const Step& next) {
     if (next.kind != first.kind || !sameShape(*first.change->table, *next.change->table)) {
@@ -142,7 +153,7 @@ bool canMerge(const Step& first, const Step& next) {
         return table.rowKey().kind != RowKeyKind::AllColumns && !keyHasNull(table, *next.image) &&
                !keyHasNull(table, *first.image);
     }
-    return false;
+    return upsertable(first) && upsertable(next);
 }
 
 DmlStatement buildWrite(std::span<const Step> steps) {
@@ -157,7 +168,8 @@ DmlStatement buildWrite(std::span<const Step> steps) {
             statement.sql += ", ";
         }
         appendRowPlaceholders(statement.sql, table.columns().size());
-        for (const SqlValue& value : *steps[row].image) {
+        // The after image: what a write step writes, and what an update merged into an upsert leaves.
+        for (const SqlValue& value : steps[row].change->after) {
             statement.params.push_back(&value);
         }
     }
@@ -217,6 +229,27 @@ DmlStatement buildUpdate(const Step& step) {
     return statement;
 }
 
+DmlStatement buildUpsert(std::span<const Step> steps) {
+    const TableSchema& table = *steps.front().change->table;
+    DmlStatement statement = buildWrite(steps);  // INSERT of the after images: updates are never REPLACE
+    statement.sql += " ON DUPLICATE KEY UPDATE ";
+    const auto& key = table.rowKey().columns;
+    bool wroteOne = false;
+    for (size_t i = 0; i < table.columns().size(); ++i) {
+        bool inKey = std::find(key.begin(), key.end(), i) != key.end();
+        if (inKey && key.size() != table.columns().size()) {
+            continue;  // the key is what matched; a table of key columns only still needs one assignment
+        }
+        statement.sql += wroteOne ? ", " : "";
+        appendQuotedName(statement.sql, table.columns()[i].name);
+        statement.sql += " = VALUES(";
+        appendQuotedName(statement.sql, table.columns()[i].name);
+        statement.sql += ")";
+        wroteOne = true;
+    }
+    return statement;
+}
+
 // Puts the steps of each table together, keeping their order within the table, so that more of them
 // merge into one statement (sysbench-like workloads touch a few tables in turn: one row each). Safe
 // because a batch never spans a DDL (a barrier), foreign key checks are off on the workers (as in DM),
@@ -254,6 +287,120 @@ void groupByTable(std::vector<Step>& steps) {
     steps = std::move(grouped);
 }
 
+// Key values that equal exactly when the downstream thinks them equal: numbers, temporals, decimals,
+// ENUM and SET (bound as their index). Text compared by a collation ('a' = 'A' = 'a ') and floats
+// (-0 = 0) are not, so a table keyed by them keeps its order.
+bool exactKeyType(binlog::ColumnType type) {
+    using binlog::ColumnType;
+    switch (type) {
+        case ColumnType::Tiny:
+        case ColumnType::Short:
+        case ColumnType::Int24:
+        case ColumnType::Long:
+        case ColumnType::LongLong:
+        case ColumnType::Year:
+        case ColumnType::Bit:
+        case ColumnType::Decimal:
+        case ColumnType::NewDecimal:
+        case ColumnType::Date:
+        case ColumnType::NewDate:
+        case ColumnType::Time:
+        case ColumnType::Time2:
+        case ColumnType::DateTime:
+        case ColumnType::DateTime2:
+        case ColumnType::Timestamp:
+        case ColumnType::Timestamp2:
+        case ColumnType::Enum:
+        case ColumnType::Set:
+            return true;
+        default:
+            return false;
+    }
+}
+
+bool reorderable(const Step& step) {
+    const TableSchema& table = *step.change->table;
+    if (!table.rowKeyIsOnlyUniqueIndex() || table.rowKey().kind == RowKeyKind::AllColumns ||
+        (step.change->op == RowOp::Update && step.change->keyChanged())) {
+        return false;
+    }
+    for (size_t column : table.rowKey().columns) {
+        if (!exactKeyType(table.columns()[column].type) || (*step.image)[column].isNull()) {
+            return false;
+        }
+    }
+    return true;
+}
+
+uint64_t keyHash(const Step& step) {
+    uint64_t hash = 14695981039346656037ULL;  // FNV-1a
+    auto mix = [&hash](std::string_view bytes) {
+        for (unsigned char c : bytes) {
+            hash = (hash ^ c) * 1099511628211ULL;
+        }
+    };
+    for (size_t column : step.change->table->rowKey().columns) {
+        const SqlValue& value = (*step.image)[column];
+        uint64_t number = value.asUnsigned();
+        mix(value.kind() == SqlValueKind::Text || value.kind() == SqlValueKind::Bytes
+                ? std::string_view(value.asString())
+                : std::string_view(reinterpret_cast<const char*>(&number), sizeof number));
+        mix(std::string_view("\xff", 1));
+    }
+    return hash;
+}
+
+int kindRank(const Step& step) {
+    switch (step.kind) {
+        case StepKind::Delete:
+            return 0;
+        case StepKind::Write:
+            return step.replace ? 2 : 1;
+        case StepKind::Update:
+            return 3;
+    }
+    return 3;
+}
+
+// In a table whose row key is its only unique index downstream, changes to different key values
+// commute: only the changes of one key value must keep their order. Each step gets its round (how
+// many earlier steps share its key value) and the table's steps are sorted by round, then kind: the
+// order per key is kept and the deletes, inserts and updates of a round come together and merge
+// (sysbench's write-only transaction interleaves UPDATE, UPDATE, DELETE, INSERT). A hash collision
+// only puts two keys in different rounds: more order, never less.
+void orderByKeyRounds(std::span<Step> tableSteps) {
+    if (tableSteps.size() < 3 || !std::all_of(tableSteps.begin(), tableSteps.end(), reorderable)) {
+        return;
+    }
+    std::unordered_map<uint64_t, uint32_t> seen;
+    seen.reserve(tableSteps.size());
+    std::vector<std::pair<uint64_t, size_t>> order;  // (round << 2 | kind rank, original position)
+    order.reserve(tableSteps.size());
+    for (size_t i = 0; i < tableSteps.size(); ++i) {
+        uint32_t round = seen[keyHash(tableSteps[i])]++;
+        order.emplace_back((uint64_t{round} << 2) | static_cast<uint64_t>(kindRank(tableSteps[i])), i);
+    }
+    std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<Step> sorted;
+    sorted.reserve(tableSteps.size());
+    for (const auto& entry : order) {
+        sorted.push_back(tableSteps[entry.second]);
+    }
+    std::copy(sorted.begin(), sorted.end(), tableSteps.begin());
+}
+
+void orderEachTableByKeyRounds(std::vector<Step>& steps) {
+    size_t begin = 0;
+    while (begin < steps.size()) {
+        size_t end = begin + 1;
+        while (end < steps.size() && steps[end].change->table->name() == steps[begin].change->table->name()) {
+            ++end;
+        }
+        orderByKeyRounds(std::span<Step>(steps.data() + begin, end - begin));
+        begin = end;
+    }
+}
+
 }  // namespace
 
 std::string DmlStatement::describe() const {
@@ -271,20 +418,21 @@ std::string DmlStatement::describe() const {
 std::vector<DmlStatement> DmlBuilder::build(std::span<const RowChange> changes) const {
     std::vector<Step> steps;
     steps.reserve(changes.size());
-    for (size_t i = 0; i < changes.size(); ++i) {
-        expand(changes[i], i, steps);
+    for (const RowChange& change : changes) {
+        expand(change, steps);
     }
     if (multipleRows_) {
         groupByTable(steps);
+        orderEachTableByKeyRounds(steps);
     }
     std::vector<DmlStatement> statements;
     size_t begin = 0;
     while (begin < steps.size()) {
         const Step& first = steps[begin];
         size_t end = begin + 1;
-        if (multipleRows_ && first.kind != StepKind::Update) {
-            size_t columnsPerRow = first.kind == StepKind::Write ? first.change->table->columns().size()
-                                                                 : first.change->table->rowKey().columns.size();
+        if (multipleRows_) {
+            size_t columnsPerRow = first.kind == StepKind::Delete ? first.change->table->rowKey().columns.size()
+                                                                  : first.change->table->columns().size();
             size_t limit = std::min(maxRowsPerStatement_, kMaxPlaceholders / std::max<size_t>(columnsPerRow, 1));
             while (end < steps.size() && end - begin < limit && canMerge(first, steps[end])) {
                 ++end;
@@ -293,9 +441,9 @@ std::vector<DmlStatement> DmlBuilder::build(std::span<const RowChange> changes) 
         std::span<const Step> group(steps.data() + begin, end - begin);
         DmlStatement statement = first.kind == StepKind::Write    ? buildWrite(group)
                                  : first.kind == StepKind::Delete ? buildDelete(group)
-                                                                  : buildUpdate(first);
-        statement.firstChange = group.front().changeIndex;
-        statement.changeCount = group.back().changeIndex - group.front().changeIndex + 1;
+                                 : group.size() == 1              ? buildUpdate(first)
+                                                                  : buildUpsert(group);
+        statement.rowCount = group.size();
         statements.push_back(std::move(statement));
         begin = end;
     }

@@ -14,8 +14,7 @@ namespace syncscope::apply {
 struct DmlStatement {
     std::string sql;
     std::vector<const SqlValue*> params;  // point into the RowChanges the statement was built from
-    size_t firstChange = 0;               // the changes it applies, as positions in the built span
-    size_t changeCount = 0;
+    size_t rowCount = 0;                  // the row steps merged into it
 
     // The SQL with its values written after it, for error reports: "... /* values: 1, 'x' */".
     std::string describe() const;

@@ -18,7 +18,7 @@ const char* const kColumnsQuery =
     "WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION";
 
 const char* const kKeysQuery =
-    "SELECT INDEX_NAME, COLUMN_NAME, NON_UNIQUE FROM information_schema.STATISTICS "
+    "SELECT INDEX_NAME, COLUMN_NAME, NON_UNIQUE, SUB_PART IS NOT NULL FROM information_schema.STATISTICS "
     "WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY INDEX_NAME, SEQ_IN_INDEX";
 
 const char* const kPrimaryIndexName = "PRIMARY";
@@ -64,6 +64,7 @@ binlog::ColumnType typeFromName(const std::string& dataType) {
 
 struct IndexColumns {
     bool unique = false;
+    bool partial = false;  // over a column prefix or an expression
     std::vector<std::string> columns;
 };
 
@@ -97,7 +98,8 @@ std::optional<TableSchema> DownstreamSchemaLoader::load(const TableName& table) 
         while (keyRows->next()) {
             auto& index = indexes[keyRows->getString(1)];
             index.unique = keyRows->getInt(3) == 0;
-            index.columns.push_back(keyRows->getString(2));
+            index.partial = index.partial || keyRows->isNull(2) || keyRows->getInt(4) != 0;
+            index.columns.push_back(keyRows->isNull(2) ? std::string() : std::string(keyRows->getString(2)));
         }
     } catch (const sql::SQLException& e) {
         throw SchemaError("cannot read the structure of downstream table " + table.text() + ": " + e.what() + " [" +
@@ -107,10 +109,12 @@ std::optional<TableSchema> DownstreamSchemaLoader::load(const TableName& table) 
     TableSchema byName(table, columns, {}, {}, SchemaOrigin::Downstream);
     std::vector<size_t> primaryKey;
     std::vector<UniqueKey> uniqueKeys;
+    std::vector<std::vector<std::string>> uniqueIndexes;
     for (const auto& [indexName, index] : indexes) {
         if (!index.unique) {
             continue;
         }
+        uniqueIndexes.push_back(index.partial ? std::vector<std::string>{} : index.columns);
         std::vector<size_t> positions;
         bool notNull = true;
         for (const auto& columnName : index.columns) {
@@ -128,8 +132,10 @@ std::optional<TableSchema> DownstreamSchemaLoader::load(const TableName& table) 
             uniqueKeys.push_back({indexName, positions});
         }
     }
-    return TableSchema(table, std::move(columns), std::move(primaryKey), std::move(uniqueKeys),
+    TableSchema schema(table, std::move(columns), std::move(primaryKey), std::move(uniqueKeys),
                        SchemaOrigin::Downstream);
+    schema.setDownstreamUniqueIndexes(std::move(uniqueIndexes));
+    return schema;
 }
 
 std::vector<std::vector<std::string>> DownstreamSchemaLoader::notNullUniqueKeyColumns(const TableName& table) {

@@ -40,20 +40,33 @@ std::shared_ptr<const TableSchema> SchemaTracker::schemaFor(const TableName& ups
 std::shared_ptr<const TableSchema> SchemaTracker::build(const TableName& upstream, const TableName& target,
                                                         const std::vector<binlog::ColumnDef>& tableMapColumns) {
     if (hasColumnNames(tableMapColumns)) {
-        std::vector<std::vector<std::string>> uniqueKeys;
-        // The table map names the primary key but never unique keys; only the downstream can.
-        if (!hasPrimaryKey(tableMapColumns) && lookup_) {
-            if (auto downstream = lookup_(target)) {
-                for (const auto& key : downstream->notNullUniqueKeys()) {
-                    std::vector<std::string> names;
-                    for (size_t position : key.columns) {
-                        names.push_back(downstream->columns()[position].name);
-                    }
-                    uniqueKeys.push_back(std::move(names));
+        // The table map names the primary key but never unique keys; only the downstream can. With a
+        // primary key the downstream is read only to learn whether rows may be reordered in a batch,
+        // so not being able to read it costs speed, never correctness.
+        std::optional<TableSchema> downstream;
+        if (lookup_) {
+            try {
+                downstream = lookup_(target);
+            } catch (const SchemaError&) {
+                if (!hasPrimaryKey(tableMapColumns)) {
+                    throw;
                 }
             }
         }
+        std::vector<std::vector<std::string>> uniqueKeys;
+        if (!hasPrimaryKey(tableMapColumns) && downstream) {
+            for (const auto& key : downstream->notNullUniqueKeys()) {
+                std::vector<std::string> names;
+                for (size_t position : key.columns) {
+                    names.push_back(downstream->columns()[position].name);
+                }
+                uniqueKeys.push_back(std::move(names));
+            }
+        }
         auto schema = TableSchema::fromTableMap(target, tableMapColumns, uniqueKeys);
+        if (downstream) {
+            schema->judgeRowKeyAgainst(*downstream);
+        }
         return std::make_shared<const TableSchema>(std::move(*schema));
     }
 
@@ -77,8 +90,10 @@ std::shared_ptr<const TableSchema> SchemaTracker::build(const TableName& upstrea
     for (size_t i = 0; i < columns.size(); ++i) {
         columns[i].type = tableMapColumns[i].type;
     }
-    return std::make_shared<const TableSchema>(target, std::move(columns), downstream->primaryKey(),
-                                               downstream->notNullUniqueKeys(), SchemaOrigin::Downstream);
+    auto schema = std::make_shared<TableSchema>(target, std::move(columns), downstream->primaryKey(),
+                                                downstream->notNullUniqueKeys(), SchemaOrigin::Downstream);
+    schema->judgeRowKeyAgainst(*downstream);
+    return schema;
 }
 
 void SchemaTracker::forgetTable(const TableName& upstream) {

@@ -1,5 +1,6 @@
 #include "engine/schema/table_schema.h"
 
+#include <algorithm>
 #include <cctype>
 #include <utility>
 
@@ -100,6 +101,25 @@ bool sameColumnName(const std::string& a, const std::string& b) {
 }
 
 }  // namespace
+
+void TableSchema::judgeRowKeyAgainst(const TableSchema& downstream) {
+    rowKeyIsOnlyUniqueIndex_ = false;
+    const auto& indexes = downstream.downstreamUniqueIndexes();
+    if (rowKey_.kind == RowKeyKind::AllColumns || indexes.size() != 1 ||
+        indexes.front().size() != rowKey_.columns.size()) {
+        return;
+    }
+    // The same columns in any order: uniqueness does not depend on the order of an index's columns.
+    for (size_t column : rowKey_.columns) {
+        const std::string& name = columns_[column].name;
+        bool found = std::any_of(indexes.front().begin(), indexes.front().end(),
+                                 [&](const std::string& other) { return sameColumnName(name, other); });
+        if (!found) {
+            return;
+        }
+    }
+    rowKeyIsOnlyUniqueIndex_ = true;
+}
 
 std::optional<size_t> TableSchema::columnIndex(const std::string& columnName) const {
     for (size_t i = 0; i < columns_.size(); ++i) {

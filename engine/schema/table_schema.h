@@ -64,6 +64,20 @@ public:
     // share a value of any of them must be applied in order (causality).
     const std::vector<std::vector<size_t>>& identifyingKeys() const { return identifyingKeys_; }
 
+    // Every unique index of the downstream table (primary key and nullable ones included) as column
+    // names; an index over a column prefix or an expression is an empty list. Only the downstream
+    // loader fills it: a table map never says.
+    const std::vector<std::vector<std::string>>& downstreamUniqueIndexes() const { return downstreamUniqueIndexes_; }
+    void setDownstreamUniqueIndexes(std::vector<std::vector<std::string>> indexes) {
+        downstreamUniqueIndexes_ = std::move(indexes);
+    }
+    // Whether the downstream table's only unique index is exactly the row key (false when unknown). Then
+    // changes to rows with different key values cannot collide downstream: a batch may reorder them
+    // and merge updates into one INSERT ... ON DUPLICATE KEY UPDATE.
+    bool rowKeyIsOnlyUniqueIndex() const { return rowKeyIsOnlyUniqueIndex_; }
+    // Decides rowKeyIsOnlyUniqueIndex from the downstream table's structure.
+    void judgeRowKeyAgainst(const TableSchema& downstream);
+
     std::optional<size_t> columnIndex(const std::string& columnName) const;
     // "schema.table (3 columns, key PRIMARY (id))" for messages.
     std::string describe() const;
@@ -76,6 +90,8 @@ private:
     SchemaOrigin origin_;
     RowKey rowKey_;
     std::vector<std::vector<size_t>> identifyingKeys_;  // computed once: asked for every row
+    std::vector<std::vector<std::string>> downstreamUniqueIndexes_;
+    bool rowKeyIsOnlyUniqueIndex_ = false;
 };
 
 }  // namespace syncscope::schema

@@ -25,6 +25,22 @@ inline std::shared_ptr<const schema::TableSchema> table(const std::string& db, c
                                                        schema::SchemaOrigin::TableMap);
 }
 
+// A table whose downstream twin has no unique index but the primary key: its changes may be
+// reordered by key and its updates merged (DmlBuilder).
+inline std::shared_ptr<const schema::TableSchema> soleKeyTable(const std::string& db, const std::string& name,
+                                                               const std::vector<std::string>& columns,
+                                                               const std::vector<size_t>& key) {
+    schema::TableSchema made = *table(db, name, columns, key);
+    schema::TableSchema downstream = made;
+    std::vector<std::string> keyNames;
+    for (size_t position : key) {
+        keyNames.push_back(columns[position]);
+    }
+    downstream.setDownstreamUniqueIndexes({keyNames});
+    made.judgeRowKeyAgainst(downstream);
+    return std::make_shared<const schema::TableSchema>(std::move(made));
+}
+
 inline std::vector<SqlValue> ints(std::initializer_list<long> values) {
     std::vector<SqlValue> row;
     for (long v : values) {

@@ -86,19 +86,40 @@ private slots:
         QVERIFY(!TableSchema::fromTableMap(kTarget, {unnamed}).has_value());
     }
 
-    void tableMapNamesWinAndTheDownstreamIsNotAskedWhenThereIsAPrimaryKey() {
+    void tableMapNamesWinAndTheDownstreamOnlySaysWhetherRowsMayBeReordered_data() {
+        QTest::addColumn<int>("downstream");  // 0: only PRIMARY (id); 1: also UNIQUE (v); 2: cannot be read
+        QTest::addColumn<bool>("reorderable");
+        QTest::addRow("primary key is the only unique index") << 0 << true;
+        QTest::addRow("a second unique index") << 1 << false;
+        QTest::addRow("downstream unreadable: slower, never wrong") << 2 << false;
+    }
+    void tableMapNamesWinAndTheDownstreamOnlySaysWhetherRowsMayBeReordered() {
+        QFETCH(int, downstream);
+        QFETCH(bool, reorderable);
         int lookups = 0;
-        SchemaTracker tracker([&](const TableName&) {
+        SchemaTracker tracker([&](const TableName& target) {
             ++lookups;
-            return std::optional<TableSchema>();
+            if (downstream == 2) {
+                throw SchemaError("cannot read the structure of downstream table " + target.text());
+            }
+            // Other column names downstream: the table map's names must win all the same.
+            std::vector<SchemaColumn> columns{{"ID", ColumnType::Long, "int", false, false},
+                                              {"other", ColumnType::Long, "int", false, true}};
+            TableSchema table(target, columns, {0}, {}, SchemaOrigin::Downstream);
+            table.setDownstreamUniqueIndexes(downstream == 0 ? std::vector<std::vector<std::string>>{{"ID"}}
+                                                             : std::vector<std::vector<std::string>>{{"ID"}, {"v"}});
+            return std::optional<TableSchema>(table);
         });
-        auto schema = tracker.schemaFor(kUpstream, kTarget, {column("id", ColumnType::Long, true), column("v")});
-        QCOMPARE(lookups, 0);
+        std::vector<ColumnDef> columns{column("id", ColumnType::Long, true), column("v")};
+        auto schema = tracker.schemaFor(kUpstream, kTarget, columns);
+        QCOMPARE(tracker.schemaFor(kUpstream, kTarget, columns).get(), schema.get());
+        QCOMPARE(lookups, 1);  // once per table, until a DDL makes the tracker forget it
         QCOMPARE(schema->name(), kTarget);
         QCOMPARE(schema->columns().size(), size_t(2));
         QCOMPARE(schema->columns()[1].name, std::string("v"));
         QCOMPARE(int(schema->rowKey().kind), int(RowKeyKind::PrimaryKey));
         QCOMPARE(int(schema->origin()), int(SchemaOrigin::TableMap));
+        QCOMPARE(schema->rowKeyIsOnlyUniqueIndex(), reorderable);
     }
 
     void cachedSchemaIsReusedUntilTheTableMapChanges() {

@@ -118,6 +118,13 @@ class ApplyDownstreamTest : public QObject {
         return std::make_shared<const schema::TableSchema>(*loaded);
     }
 
+    // As the schema tracker hands it to the workers: judged against the downstream's unique indexes.
+    std::shared_ptr<const schema::TableSchema> loadJudged(const std::string& table) {
+        schema::TableSchema judged = *load(table);
+        judged.judgeRowKeyAgainst(judged);
+        return std::make_shared<const schema::TableSchema>(std::move(judged));
+    }
+
 private slots:
     void initTestCase() {
         observer_ = connectDownstream(toSettings(test::downstreamRoot()));
@@ -255,7 +262,8 @@ private slots:
 
     void orderPerRowHoldsAcrossFourWorkers() {
         exec("CREATE TABLE " + quoteTableName("ordered") + " (id INT PRIMARY KEY, v INT NOT NULL)");
-        auto schema = load("ordered");
+        auto schema = loadJudged("ordered");  // batches reorder by key and merge updates
+        QVERIFY(schema->rowKeyIsOnlyUniqueIndex());
         constexpr int kRows = 500;
         constexpr int kChanges = 10000;
         std::mt19937 random(4711);
@@ -308,6 +316,71 @@ private slots:
         qInfo("4 workers: %llu transactions, %llu conflicts, %llu barriers",
               static_cast<unsigned long long>(counters.transactionsCommitted),
               static_cast<unsigned long long>(counters.conflicts), static_cast<unsigned long long>(counters.barriers));
+    }
+
+    // Batches of a table whose only unique index is its key are reordered by key and merge updates into
+    // INSERT ... ON DUPLICATE KEY UPDATE: the rows must end exactly as applying the changes one by one
+    // would leave them, with few keys so that one key changes many times inside a batch.
+    void reorderedBatchesEndAsTheChangesInOrder() {
+        exec("CREATE TABLE " + quoteTableName("rounds") + " (id INT PRIMARY KEY, v INT NOT NULL, k INT, KEY (k))");
+        auto schema = loadJudged("rounds");
+        QVERIFY(schema->rowKeyIsOnlyUniqueIndex());
+        std::mt19937 random(90210);
+        std::map<long, long> current;
+        WorkerPool pool(poolSettings(2, 100, std::chrono::milliseconds(5), true));
+        for (int step = 1; step <= 6000; ++step) {
+            long id = static_cast<long>(random() % 40);
+            auto it = current.find(id);
+            if (it == current.end()) {
+                QVERIFY(pool.dispatch(change(schema, RowOp::Insert, {}, ints({id, step, id}))));
+                current[id] = step;
+            } else if (random() % 4 == 0) {
+                QVERIFY(pool.dispatch(change(schema, RowOp::Delete, ints({id, it->second, id}), {})));
+                current.erase(it);
+            } else {
+                QVERIFY(pool.dispatch(change(schema, RowOp::Update, ints({id, it->second, id}), ints({id, step, id}))));
+                it->second = step;
+            }
+        }
+        auto result = pool.barrier();
+        QVERIFY2(result.ok(), result.failure ? result.failure->describe().c_str() : "");
+        std::vector<std::vector<std::string>> want;
+        for (const auto& [id, v] : current) {
+            want.push_back({std::to_string(id), std::to_string(v)});
+        }
+        QCOMPARE(rows("SELECT id, v FROM " + quoteTableName("rounds") + " ORDER BY id"), want);
+    }
+
+    // A second unique index downstream: moving an update after an insert would collide on it (the
+    // update frees u = 1 that the insert takes), so nothing of such a table is reordered or upserted.
+    void aSecondUniqueIndexKeepsTheBatchInItsOrder() {
+        exec("CREATE TABLE " + quoteTableName("two keys") + " (id INT PRIMARY KEY, u INT NOT NULL, UNIQUE KEY (u))");
+        exec("INSERT INTO " + quoteTableName("two keys") + " VALUES (1, 1), (2, 2)");
+        auto schema = loadJudged("two keys");
+        QVERIFY(!schema->rowKeyIsOnlyUniqueIndex());
+        auto applyBatch = [&](const std::shared_ptr<const schema::TableSchema>& table) {
+            WorkerPool pool(poolSettings(1, 1000, std::chrono::seconds(30), true));
+            pool.dispatch(change(table, RowOp::Update, ints({1, 1}), ints({1, 10})));
+            pool.dispatch(change(table, RowOp::Update, ints({2, 2}), ints({2, 20})));
+            pool.dispatch(change(table, RowOp::Insert, {}, ints({3, 1})));
+            pool.dispatch(change(table, RowOp::Insert, {}, ints({4, 2})));
+            return pool.barrier();
+        };
+        // Why the guard matters: judged as if the primary key were the only unique index, the inserts
+        // go first and collide on u (and nothing of the batch commits).
+        schema::TableSchema misjudged = *schema;
+        schema::TableSchema onlyPrimary = *schema;
+        onlyPrimary.setDownstreamUniqueIndexes({{"id"}});
+        misjudged.judgeRowKeyAgainst(onlyPrimary);
+        auto wrong = applyBatch(std::make_shared<const schema::TableSchema>(misjudged));
+        QVERIFY(!wrong.ok());
+        QCOMPARE(wrong.failure->code, 1062);
+        QCOMPARE(count("two keys"), 2L);
+
+        auto result = applyBatch(schema);
+        QVERIFY2(result.ok(), result.failure ? result.failure->describe().c_str() : "");
+        QCOMPARE(rows("SELECT id, u FROM " + quoteTableName("two keys") + " ORDER BY id"),
+                 (std::vector<std::vector<std::string>>{{"1", "10"}, {"2", "20"}, {"3", "1"}, {"4", "2"}}));
     }
 
     void failingRowInTheMiddleOfABatchIsNamedAndNothingCommits() {
