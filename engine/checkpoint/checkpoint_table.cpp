@@ -6,6 +6,7 @@
 #include <cppconn/resultset.h>
 #include <cppconn/statement.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "engine/apply/quoted_name.h"
@@ -39,7 +40,9 @@ constexpr const char* kColumnDefinitions =
 // INSERT ... ON DUPLICATE KEY UPDATE rather than REPLACE keeps create_time, as DM does.
 constexpr const char* kUpsertColumns =
     " (id, cp_schema, cp_table, binlog_name, binlog_pos, binlog_gtid, exit_safe_binlog_name, exit_safe_binlog_pos,"
-    " exit_safe_binlog_gtid, table_info, is_global) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " exit_safe_binlog_gtid, table_info, is_global) VALUES ";
+constexpr const char* kUpsertRow = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+constexpr const char* kUpsertAssignments =
     " ON DUPLICATE KEY UPDATE binlog_name = VALUES(binlog_name), binlog_pos = VALUES(binlog_pos),"
     " binlog_gtid = VALUES(binlog_gtid), exit_safe_binlog_name = VALUES(exit_safe_binlog_name),"
     " exit_safe_binlog_pos = VALUES(exit_safe_binlog_pos), exit_safe_binlog_gtid = VALUES(exit_safe_binlog_gtid),"
@@ -66,6 +69,8 @@ struct CheckpointTable::Row {
     const binlog::Location* location = nullptr;
     const binlog::Location* exitSafePoint = nullptr;  // global row only
     bool isGlobal = false;
+
+    std::string where() const;  // "global row", "row of table db.t"
 };
 
 CheckpointTable::CheckpointTable(sql::Connection& connection, std::string metaSchema, std::string taskName)
@@ -155,35 +160,52 @@ PersistedCheckpoint CheckpointTable::load(const std::string& sourceId) {
     return checkpoint;
 }
 
-void CheckpointTable::writeRow(const Row& row) {
-    const std::string statement = "INSERT INTO " + qualifiedName_ + kUpsertColumns;
-    const binlog::Location& location = *row.location;
+std::string CheckpointTable::Row::where() const {
+    return isGlobal ? std::string("global row") : "row of table " + schema + "." + table;
+}
+
+void CheckpointTable::writeRows(std::span<const Row> rows) {
+    std::string statement = "INSERT INTO " + qualifiedName_ + kUpsertColumns;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        statement += i == 0 ? kUpsertRow : std::string(", ") + kUpsertRow;
+    }
+    statement += kUpsertAssignments;
     static const binlog::Location kNoExitSafePoint;
-    const binlog::Location& exitSafe = row.exitSafePoint != nullptr ? *row.exitSafePoint : kNoExitSafePoint;
-    std::string where = row.isGlobal ? std::string("global row") : "row of table " + row.schema + "." + row.table;
-    for (const binlog::Location* point : {&location, &exitSafe}) {
-        if (point->position().offset() > kMaxStoredBinlogOffset) {
-            fail("source '" + row.sourceId + "', " + where + ": binlog offset " + point->position().toString() +
-                     " does not fit DM's INT UNSIGNED column",
-                 statement, 0, {});
+    for (const Row& row : rows) {
+        const binlog::Location& exitSafe = row.exitSafePoint != nullptr ? *row.exitSafePoint : kNoExitSafePoint;
+        for (const binlog::Location* point : {row.location, &exitSafe}) {
+            if (point->position().offset() > kMaxStoredBinlogOffset) {
+                fail("source '" + row.sourceId + "', " + row.where() + ": binlog offset " +
+                         point->position().toString() + " does not fit DM's INT UNSIGNED column",
+                     statement, 0, {});
+            }
         }
     }
     try {
         std::unique_ptr<sql::PreparedStatement> upsert(connection_.prepareStatement(statement));
-        upsert->setString(1, row.sourceId);
-        upsert->setString(2, row.isGlobal ? std::string() : row.schema);
-        upsert->setString(3, row.isGlobal ? std::string() : row.table);
-        upsert->setString(4, location.position().file());
-        upsert->setUInt(5, static_cast<uint32_t>(location.position().offset()));
-        upsert->setString(6, location.gtidText());
-        upsert->setString(7, exitSafe.position().file());
-        upsert->setUInt(8, static_cast<uint32_t>(exitSafe.position().offset()));
-        upsert->setString(9, exitSafe.gtidText());
-        upsert->setString(10, std::string(kNoTableInfo));
-        upsert->setBoolean(11, row.isGlobal);
+        unsigned int index = 0;
+        for (const Row& row : rows) {
+            const binlog::Location& location = *row.location;
+            const binlog::Location& exitSafe = row.exitSafePoint != nullptr ? *row.exitSafePoint : kNoExitSafePoint;
+            upsert->setString(++index, row.sourceId);
+            upsert->setString(++index, row.isGlobal ? std::string() : row.schema);
+            upsert->setString(++index, row.isGlobal ? std::string() : row.table);
+            upsert->setString(++index, location.position().file());
+            upsert->setUInt(++index, static_cast<uint32_t>(location.position().offset()));
+            upsert->setString(++index, location.gtidText());
+            upsert->setString(++index, exitSafe.position().file());
+            upsert->setUInt(++index, static_cast<uint32_t>(exitSafe.position().offset()));
+            upsert->setString(++index, exitSafe.gtidText());
+            upsert->setString(++index, std::string(kNoTableInfo));
+            upsert->setBoolean(++index, row.isGlobal);
+        }
         upsert->executeUpdate();
     } catch (const sql::SQLException& e) {
-        fail("cannot write the " + where + " of source '" + row.sourceId + "' at " + location.toString(), statement,
+        const Row& last = rows.back();
+        std::string what = rows.size() == 1
+                               ? "the " + last.where()
+                               : std::to_string(rows.size()) + " rows (the last: the " + last.where() + ")";
+        fail("cannot write " + what + " of source '" + last.sourceId + "' at " + last.location->toString(), statement,
              e.getErrorCode(), e.what());
     }
 }
@@ -191,7 +213,19 @@ void CheckpointTable::writeRow(const Row& row) {
 void CheckpointTable::flush(const std::string& sourceId, const std::vector<TablePoint>& tablePoints,
                             const binlog::Location& globalPoint, const binlog::Location& exitSafePoint) {
     checkSourceId(sourceId);
-    // Autocommit off makes the rows one transaction; any failure rolls all of them back.
+    std::vector<Row> rows;
+    rows.reserve(tablePoints.size() + 1);
+    for (const TablePoint& point : tablePoints) {
+        rows.push_back(Row{sourceId, point.table.first, point.table.second, &point.location, nullptr, false});
+    }
+    // The global row last: a reader that sees it sees every table row of the same flush.
+    rows.push_back(Row{sourceId, {}, {}, &globalPoint, &exitSafePoint, true});
+    std::span<const Row> all(rows);
+    if (rows.size() <= kRowsPerStatement) {
+        writeRows(all);  // one statement: atomic by itself, one round trip (a flush a second stays cheap)
+        return;
+    }
+    // Autocommit off makes the statements one transaction; any failure rolls all of them back.
     try {
         connection_.setAutoCommit(false);
     } catch (const sql::SQLException& e) {
@@ -205,11 +239,9 @@ void CheckpointTable::flush(const std::string& sourceId, const std::vector<Table
         }
     };
     try {
-        for (const TablePoint& point : tablePoints) {
-            writeRow(Row{sourceId, point.table.first, point.table.second, &point.location, nullptr, false});
+        for (size_t begin = 0; begin < rows.size(); begin += kRowsPerStatement) {
+            writeRows(all.subspan(begin, std::min(kRowsPerStatement, rows.size() - begin)));
         }
-        // The global row last: a reader that sees it sees every table row of the same flush.
-        writeRow(Row{sourceId, {}, {}, &globalPoint, &exitSafePoint, true});
         try {
             connection_.commit();
         } catch (const sql::SQLException& e) {
@@ -235,7 +267,8 @@ void CheckpointTable::flush(const std::string& sourceId, const FlushPlan& plan) 
 void CheckpointTable::flushExitSafePoint(const std::string& sourceId, const binlog::Location& persistedGlobalPoint,
                                          const binlog::Location& exitSafePoint) {
     checkSourceId(sourceId);
-    writeRow(Row{sourceId, {}, {}, &persistedGlobalPoint, &exitSafePoint, true});
+    Row global{sourceId, {}, {}, &persistedGlobalPoint, &exitSafePoint, true};
+    writeRows(std::span<const Row>(&global, 1));
 }
 
 void CheckpointTable::removeMeta(const std::string& sourceId) {

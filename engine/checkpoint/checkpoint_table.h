@@ -3,6 +3,7 @@
 // with empty schema and table and is_global = 1. Written through MySQL Connector/C++.
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -45,8 +46,13 @@ public:
     // row throw CheckpointTableError: where to resume is unknown, and guessing could skip rows.
     PersistedCheckpoint load(const std::string& sourceId);
 
-    // Writes the table rows, then the global row (with the exit-safe point), in ONE transaction, by
-    // INSERT ... ON DUPLICATE KEY UPDATE as DM does (create_time kept). Values are bound. On any
+    // Rows per INSERT: a flush of up to this many rows (tables + global) is one statement; more
+    // tables take several statements in one transaction. 11 values a row keeps it far below 65,535.
+    static constexpr size_t kRowsPerStatement = 512;
+
+    // Writes the table rows, then the global row (with the exit-safe point), in ONE transaction (one
+    // multi-row statement up to kRowsPerStatement rows), by INSERT ... ON DUPLICATE KEY UPDATE as DM
+    // does (create_time kept). Values are bound. On any
     // failure the transaction is rolled back, so the previous checkpoint stays whole.
     // Table rows are written with table_info "null" (DM then reads the structure from downstream).
     void flush(const std::string& sourceId, const std::vector<TablePoint>& tablePoints,
@@ -62,7 +68,7 @@ public:
 
 private:
     struct Row;
-    void writeRow(const Row& row);
+    void writeRows(std::span<const Row> rows);
     void checkSourceId(const std::string& sourceId) const;
     [[noreturn]] void fail(const std::string& what, const std::string& sql, int code,
                            const std::string& serverMessage) const;

@@ -78,7 +78,7 @@ private slots:
     void cleanupTestCase() {
         if (connection_) {
             for (const char* schema : {"cp_shape", "cp_roundtrip", "cp_atomic", "cp_remove", "meta `odd` schema",
-                                       "cp_noglobal", "cp_missing"}) {
+                                       "cp_noglobal", "cp_missing", "cp_many"}) {
                 execute(*connection_, "DROP SCHEMA IF EXISTS " + apply::quoteName(schema));
             }
         }
@@ -198,6 +198,39 @@ private slots:
         // The connection is usable again, in autocommit mode.
         table.flush(kSource, {}, at("mariadb-bin.000002:700", "0-1-21"), binlog::Location());
         QCOMPARE(table.load(kSource).globalPoint, at("mariadb-bin.000002:700", "0-1-21"));
+        QCOMPARE(column(*connection_, "SELECT @@autocommit"), std::vector<std::string>{"1"});
+    }
+
+    // More tables than one statement takes: several statements, still one transaction.
+    void flushOfManyTablesIsWholeOrNothing() {
+        execute(*connection_, "DROP SCHEMA IF EXISTS cp_many");
+        CheckpointTable table(*connection_, "cp_many", "task1");
+        table.ensureTable();
+        execute(*connection_,
+                "CREATE TRIGGER cp_many.fail_global BEFORE INSERT ON cp_many.task1_syncer_checkpoint FOR EACH ROW "
+                "BEGIN IF NEW.is_global = 1 AND NEW.binlog_pos = 666 THEN "
+                "SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'injected failure of the global row'; END IF; END");
+        const size_t tableCount = 2 * CheckpointTable::kRowsPerStatement + 7;
+        auto pointsAt = [&](const binlog::Location& location) {
+            std::vector<TablePoint> points;
+            for (size_t i = 0; i < tableCount; ++i) {
+                points.push_back({{"shop", "t" + std::to_string(i)}, location});
+            }
+            return points;
+        };
+        auto before = at("mariadb-bin.000002:100", "0-1-10");
+        table.flush(kSource, pointsAt(before), before, binlog::Location());
+        auto loaded = table.load(kSource);
+        QCOMPARE(loaded.tablePoints.size(), tableCount);
+        QCOMPARE(loaded.globalPoint, before);
+
+        auto after = at("mariadb-bin.000002:666", "0-1-20");
+        QVERIFY_THROWS_EXCEPTION(CheckpointTableError, table.flush(kSource, pointsAt(after), after, after));
+        QCOMPARE(
+            column(*connection_,
+                   "SELECT COUNT(*) FROM cp_many.task1_syncer_checkpoint WHERE binlog_pos = 100 AND is_global = 0"),
+            std::vector<std::string>{std::to_string(tableCount)});
+        QCOMPARE(table.load(kSource).globalPoint, before);
         QCOMPARE(column(*connection_, "SELECT @@autocommit"), std::vector<std::string>{"1"});
     }
 
