@@ -118,6 +118,13 @@ void TableSchema::judgeRowKeyAgainst(const TableSchema& downstream) {
             return;
         }
     }
+    // A column only the downstream has may be NOT NULL without a default: an INSERT ... ON DUPLICATE KEY
+    // UPDATE fails on it (1364) even where the row exists and a plain UPDATE works.
+    for (const SchemaColumn& column : downstream.columns()) {
+        if (!columnIndex(column.name)) {
+            return;
+        }
+    }
     rowKeyIsOnlyUniqueIndex_ = true;
 }
 

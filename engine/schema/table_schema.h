@@ -71,9 +71,9 @@ public:
     void setDownstreamUniqueIndexes(std::vector<std::vector<std::string>> indexes) {
         downstreamUniqueIndexes_ = std::move(indexes);
     }
-    // Whether the downstream table's only unique index is exactly the row key (false when unknown). Then
-    // changes to rows with different key values cannot collide downstream: a batch may reorder them
-    // and merge updates into one INSERT ... ON DUPLICATE KEY UPDATE.
+    // Whether the downstream table's only unique index is exactly the row key and it has no column of
+    // its own (false when unknown). Then changes to rows with different key values cannot collide
+    // downstream: a batch may reorder them and merge updates into one INSERT ... ON DUPLICATE KEY UPDATE.
     bool rowKeyIsOnlyUniqueIndex() const { return rowKeyIsOnlyUniqueIndex_; }
     // Decides rowKeyIsOnlyUniqueIndex from the downstream table's structure.
     void judgeRowKeyAgainst(const TableSchema& downstream);

@@ -87,11 +87,13 @@ private slots:
     }
 
     void tableMapNamesWinAndTheDownstreamOnlySaysWhetherRowsMayBeReordered_data() {
-        QTest::addColumn<int>("downstream");  // 0: only PRIMARY (id); 1: also UNIQUE (v); 2: cannot be read
+        // 0: only PRIMARY (id); 1: also UNIQUE (v); 2: cannot be read; 3: a column of its own
+        QTest::addColumn<int>("downstream");
         QTest::addColumn<bool>("reorderable");
         QTest::addRow("primary key is the only unique index") << 0 << true;
         QTest::addRow("a second unique index") << 1 << false;
         QTest::addRow("downstream unreadable: slower, never wrong") << 2 << false;
+        QTest::addRow("a column only the downstream has (may be NOT NULL without default)") << 3 << false;
     }
     void tableMapNamesWinAndTheDownstreamOnlySaysWhetherRowsMayBeReordered() {
         QFETCH(int, downstream);
@@ -102,12 +104,15 @@ private slots:
             if (downstream == 2) {
                 throw SchemaError("cannot read the structure of downstream table " + target.text());
             }
-            // Other column names downstream: the table map's names must win all the same.
+            // Names in another case downstream: the table map's names must win all the same.
             std::vector<SchemaColumn> columns{{"ID", ColumnType::Long, "int", false, false},
-                                              {"other", ColumnType::Long, "int", false, true}};
+                                              {"V", ColumnType::Long, "int", false, true}};
+            if (downstream == 3) {
+                columns.push_back({"extra", ColumnType::Long, "int", false, false});
+            }
             TableSchema table(target, columns, {0}, {}, SchemaOrigin::Downstream);
-            table.setDownstreamUniqueIndexes(downstream == 0 ? std::vector<std::vector<std::string>>{{"ID"}}
-                                                             : std::vector<std::vector<std::string>>{{"ID"}, {"v"}});
+            table.setDownstreamUniqueIndexes(downstream == 1 ? std::vector<std::vector<std::string>>{{"ID"}, {"V"}}
+                                                             : std::vector<std::vector<std::string>>{{"ID"}});
             return std::optional<TableSchema>(table);
         });
         std::vector<ColumnDef> columns{column("id", ColumnType::Long, true), column("v")};

@@ -383,6 +383,39 @@ private slots:
                  (std::vector<std::vector<std::string>>{{"1", "10"}, {"2", "20"}, {"3", "1"}, {"4", "2"}}));
     }
 
+    // A NOT NULL column without default that only the downstream has: INSERT ... ON DUPLICATE KEY UPDATE
+    // fails on it (1364) even for rows that exist, a plain UPDATE does not; such a table keeps UPDATEs.
+    void aColumnOnlyTheDownstreamHasKeepsPlainUpdates() {
+        exec("CREATE TABLE " + quoteTableName("extra") + " (id INT PRIMARY KEY, v INT, own INT NOT NULL)");
+        exec("INSERT INTO " + quoteTableName("extra") + " VALUES (1, 0, 7), (2, 0, 7), (3, 0, 7)");
+        auto downstream = load("extra");
+        std::vector<schema::SchemaColumn> upstreamColumns{downstream->columns()[0], downstream->columns()[1]};
+        schema::TableSchema upstream(downstream->name(), upstreamColumns, {0}, {}, schema::SchemaOrigin::TableMap);
+        upstream.judgeRowKeyAgainst(*downstream);
+        QVERIFY(!upstream.rowKeyIsOnlyUniqueIndex());
+        auto applyUpdates = [&](const schema::TableSchema& table, long value) {
+            auto shared = std::make_shared<const schema::TableSchema>(table);
+            WorkerPool pool(poolSettings(1, 1000, std::chrono::seconds(30), true));
+            for (long id = 1; id <= 3; ++id) {
+                pool.dispatch(change(shared, RowOp::Update, ints({id, 0}), ints({id, value})));
+            }
+            return pool.barrier();
+        };
+        schema::TableSchema misjudged = upstream;
+        schema::TableSchema sameColumns(downstream->name(), upstreamColumns, {0}, {}, schema::SchemaOrigin::Downstream);
+        sameColumns.setDownstreamUniqueIndexes({{"id"}});
+        misjudged.judgeRowKeyAgainst(sameColumns);
+        QVERIFY(misjudged.rowKeyIsOnlyUniqueIndex());
+        auto wrong = applyUpdates(misjudged, 5);
+        QVERIFY(!wrong.ok());
+        QCOMPARE(wrong.failure->code, 1364);
+
+        auto result = applyUpdates(upstream, 9);
+        QVERIFY2(result.ok(), result.failure ? result.failure->describe().c_str() : "");
+        QCOMPARE(rows("SELECT id, v, own FROM " + quoteTableName("extra") + " ORDER BY id"),
+                 (std::vector<std::vector<std::string>>{{"1", "9", "7"}, {"2", "9", "7"}, {"3", "9", "7"}}));
+    }
+
     void failingRowInTheMiddleOfABatchIsNamedAndNothingCommits() {
         exec("CREATE TABLE " + quoteTableName("test1") + " (c INT PRIMARY KEY, c2 INT, c3 INT)");
         auto downstream = load("test1");
