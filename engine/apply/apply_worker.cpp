@@ -36,6 +36,9 @@ void ApplyWorker::waitForRoom(std::unique_lock<std::mutex>& lock) {
     if (queue_.size() < settings_.queueCapacity || stopping_) {
         return;
     }
+    if (waitingForWork_) {
+        itemAvailable_.notify_one();  // a full queue is always worth waking for
+    }
     ++producersWaiting_;
     roomAvailable_.wait(lock, [&] { return queue_.size() < settings_.queueCapacity || stopping_; });
     --producersWaiting_;
@@ -49,9 +52,18 @@ void ApplyWorker::push(RowChange change, uint64_t sequence) {
     }
     queue_.push_back(Item{std::move(change), sequence});
     pushedSequence_.store(sequence, std::memory_order_release);
-    if (waitingForWork_) {
+    if (waitingForWork_ && worthWaking()) {
         itemAvailable_.notify_one();
     }
+}
+
+// A worker that holds a partial batch waits for its idle deadline anyway: waking it for every row
+// would cost two context switches a row. It is woken for its first row (which starts the idle clock),
+// when the rows it holds and the queued ones fill a batch, and when the queue is full.
+bool ApplyWorker::worthWaking() const {
+    size_t held = pendingCount_.load(std::memory_order_relaxed);
+    return (held == 0 && queue_.size() == 1) || held + queue_.size() >= settings_.batch ||
+           queue_.size() >= settings_.queueCapacity;
 }
 
 void ApplyWorker::pushBarrier(uint64_t generation) {

@@ -79,6 +79,7 @@ private:
     };
 
     void waitForRoom(std::unique_lock<std::mutex>& lock);
+    bool worthWaking() const;  // with queueMutex_ held
     void run();
     void flush();
     void commitPending();

@@ -506,6 +506,46 @@ private slots:
         QVERIFY(pool.counters().transactionsCommitted <= 4);  // one transaction per worker that had rows
     }
 
+    // Workers holding a partial batch are not woken for each row: the rows must still commit at the
+    // idle tick with nothing more arriving, a trickle must still commit, and a full queue must wake them.
+    void partialBatchesCommitAtTheIdleTickAndAFullQueueWakesTheWorker() {
+        exec("CREATE TABLE " + quoteTableName("trickle") + " (id INT PRIMARY KEY)");
+        auto schema = loadJudged("trickle");
+        auto waitForCount = [&](long want) {
+            for (int i = 0; i < 300 && count("trickle") != want; ++i) {
+                QTest::qWait(10);
+            }
+            return count("trickle");
+        };
+        {
+            WorkerPool pool(poolSettings(1, 1000, std::chrono::milliseconds(50), true));
+            for (long id = 1; id <= 3; ++id) {
+                QVERIFY(pool.dispatch(change(schema, RowOp::Insert, {}, ints({id}))));
+            }
+            QCOMPARE(waitForCount(3), 3L);  // no barrier: the idle tick committed them
+            QCOMPARE(pool.counters().transactionsCommitted, uint64_t(1));
+            for (long id = 4; id <= 13; ++id) {
+                QVERIFY(pool.dispatch(change(schema, RowOp::Insert, {}, ints({id}))));
+                QTest::qWait(20);
+            }
+            QCOMPARE(waitForCount(13), 13L);
+        }
+        {
+            WorkerPoolSettings settings = poolSettings(1, 1000, std::chrono::seconds(60), true);
+            settings.worker.queueCapacity = 4;
+            WorkerPool pool(settings);
+            QElapsedTimer timer;
+            timer.start();
+            for (long id = 100; id < 200; ++id) {
+                QVERIFY(pool.dispatch(change(schema, RowOp::Insert, {}, ints({id}))));
+            }
+            // Without the wake the producer would wait for the 60 s idle tick at every full queue.
+            QVERIFY2(timer.elapsed() < 30000, std::to_string(timer.elapsed()).c_str());
+            QVERIFY(pool.barrier().ok());
+            QCOMPARE(count("trickle"), 113L);
+        }
+    }
+
     void throughputOfSingleRowInsertsIsReported() {
         exec("CREATE TABLE " + quoteTableName("sbtest") +
              " (id INT PRIMARY KEY, k INT NOT NULL, c CHAR(120) NOT NULL, pad CHAR(60) NOT NULL, KEY k (k))");
