@@ -1,5 +1,6 @@
 #include "engine/apply/apply_worker.h"
 
+#include <algorithm>
 #include <span>
 
 #include "engine/apply/downstream_connection.h"
@@ -136,7 +137,8 @@ void ApplyWorker::run() {
             if (pending_.empty()) {
                 itemAvailable_.wait(lock, hasWork);
             } else {
-                idle = !itemAvailable_.wait_until(lock, pendingSince_ + settings_.idleFlush, hasWork);
+                auto deadline = std::min(lastTaken_ + settings_.idleFlush, pendingSince_ + maxBatchAge());
+                idle = !itemAvailable_.wait_until(lock, deadline, hasWork);
             }
             waitingForWork_ = false;
             if (idle) {
@@ -163,14 +165,19 @@ void ApplyWorker::run() {
         if (pending_.empty()) {
             pendingSince_ = now;
         }
+        lastTaken_ = now;
         pending_.push_back(std::move(*item.change));
         pendingLastSequence_ = item.sequence;
         pendingCount_.store(pending_.size(), std::memory_order_relaxed);
-        if (pending_.size() >= settings_.batch || now >= pendingSince_ + settings_.idleFlush) {
+        if (pending_.size() >= settings_.batch || now >= pendingSince_ + maxBatchAge()) {
             flush();
         }
         lock.lock();
     }
+}
+
+std::chrono::milliseconds ApplyWorker::maxBatchAge() const {
+    return std::max(settings_.maxBatchAge, settings_.idleFlush);
 }
 
 void ApplyWorker::flush() {

@@ -32,7 +32,11 @@ struct WorkerSettings {
 
     size_t batch = 100;
     size_t queueCapacity = 4096;
+    // A partial batch is committed once no row has come for idleFlush, and at the latest maxBatchAge
+    // after its first row (never sooner than idleFlush): a worker that gets a row every few ms still
+    // fills its batches instead of committing a few rows at a time.
     std::chrono::milliseconds idleFlush{10};
+    std::chrono::milliseconds maxBatchAge{100};
     bool multipleRows = true;
     int lockRetries = kDefaultLockRetries;
     std::chrono::milliseconds lockRetryPause = kDefaultLockRetryPause;
@@ -80,6 +84,7 @@ private:
 
     void waitForRoom(std::unique_lock<std::mutex>& lock);
     bool worthWaking() const;  // with queueMutex_ held
+    std::chrono::milliseconds maxBatchAge() const;
     void run();
     void flush();
     void commitPending();
@@ -107,7 +112,8 @@ private:
     std::unique_ptr<DmlExecutor> executor_;
     std::vector<RowChange> pending_;  // taken from the queue, not yet committed
     uint64_t pendingLastSequence_ = 0;
-    std::chrono::steady_clock::time_point pendingSince_;
+    std::chrono::steady_clock::time_point pendingSince_;  // when the batch got its first row
+    std::chrono::steady_clock::time_point lastTaken_;     // when the worker last took a row
     std::atomic<size_t> pendingCount_{0};
     std::atomic<uint64_t> committedSequence_{0};
     std::atomic<uint64_t> pushedSequence_{0};

@@ -507,7 +507,8 @@ private slots:
     }
 
     // Workers holding a partial batch are not woken for each row: the rows must still commit at the
-    // idle tick with nothing more arriving, a trickle must still commit, and a full queue must wake them.
+    // idle tick with nothing more arriving, a steady trickle must commit by the batch's age (in a few
+    // transactions), and a full queue must wake them.
     void partialBatchesCommitAtTheIdleTickAndAFullQueueWakesTheWorker() {
         exec("CREATE TABLE " + quoteTableName("trickle") + " (id INT PRIMARY KEY)");
         auto schema = loadJudged("trickle");
@@ -518,17 +519,24 @@ private slots:
             return count("trickle");
         };
         {
-            WorkerPool pool(poolSettings(1, 1000, std::chrono::milliseconds(50), true));
+            WorkerPoolSettings settings = poolSettings(1, 1000, std::chrono::milliseconds(50), true);
+            settings.worker.maxBatchAge = std::chrono::milliseconds(400);
+            WorkerPool pool(settings);
             for (long id = 1; id <= 3; ++id) {
                 QVERIFY(pool.dispatch(change(schema, RowOp::Insert, {}, ints({id}))));
             }
             QCOMPARE(waitForCount(3), 3L);  // no barrier: the idle tick committed them
             QCOMPARE(pool.counters().transactionsCommitted, uint64_t(1));
-            for (long id = 4; id <= 13; ++id) {
+            // A row every 10 ms never leaves the worker idle for 50 ms: the batch age (400 ms) commits them,
+            // a few transactions (committing 50 ms after a batch's first row would take about 11).
+            for (long id = 4; id <= 53; ++id) {
                 QVERIFY(pool.dispatch(change(schema, RowOp::Insert, {}, ints({id}))));
-                QTest::qWait(20);
+                QTest::qWait(10);
             }
-            QCOMPARE(waitForCount(13), 13L);
+            QCOMPARE(waitForCount(53), 53L);
+            uint64_t trickleTransactions = pool.counters().transactionsCommitted - 1;
+            qInfo("50 rows 10 ms apart: %llu transactions", static_cast<unsigned long long>(trickleTransactions));
+            QVERIFY2(trickleTransactions >= 1 && trickleTransactions <= 6, std::to_string(trickleTransactions).c_str());
         }
         {
             WorkerPoolSettings settings = poolSettings(1, 1000, std::chrono::seconds(60), true);
@@ -542,7 +550,7 @@ private slots:
             // Without the wake the producer would wait for the 60 s idle tick at every full queue.
             QVERIFY2(timer.elapsed() < 30000, std::to_string(timer.elapsed()).c_str());
             QVERIFY(pool.barrier().ok());
-            QCOMPARE(count("trickle"), 113L);
+            QCOMPARE(count("trickle"), 153L);
         }
     }
 
