@@ -372,6 +372,13 @@ void orderByKeyRounds(std::span<Step> tableSteps) {
     if (tableSteps.size() < 3 || !std::all_of(tableSteps.begin(), tableSteps.end(), reorderable)) {
         return;
     }
+    // One structure for the whole run (a table map can change without a DDL the task applies, e.g. a
+    // filtered ALTER): key values are compared column for column.
+    const TableSchema& first = *tableSteps.front().change->table;
+    if (!std::all_of(tableSteps.begin(), tableSteps.end(),
+                     [&](const Step& step) { return sameShape(first, *step.change->table); })) {
+        return;
+    }
     std::unordered_map<uint64_t, uint32_t> seen;
     seen.reserve(tableSteps.size());
     std::vector<std::pair<uint64_t, size_t>> order;  // (round << 2 | kind rank, original position)

@@ -320,6 +320,19 @@ private slots:
         QCOMPARE(toList(sqlOf(statements)), expected);  // nothing moved, each update on its own
     }
 
+    void aTableWhoseStructureChangesInsideTheBatchKeepsItsOrder() {
+        // The upstream added c4 behind a filtered ALTER: the same table with two structures in one batch.
+        auto before = soleKeyTable("db", "t", {"id", "v"}, {0});
+        auto after = soleKeyTable("db", "t", {"id", "v", "c4"}, {0});
+        std::vector<RowChange> changes{update(before, ints({1, 0}), ints({1, 1})), erase(before, ints({3, 0})),
+                                       insert(after, ints({3, 1, 1})), update(after, ints({2, 0, 0}), ints({2, 1, 1}))};
+        QCOMPARE(
+            toList(sqlOf(DmlBuilder(true).build(changes))),
+            (QStringList{"UPDATE `db`.`t` SET `id` = ?, `v` = ? WHERE `id` = ?", "DELETE FROM `db`.`t` WHERE `id` = ?",
+                         "INSERT INTO `db`.`t` (`id`, `v`, `c4`) VALUES (?, ?, ?)",
+                         "UPDATE `db`.`t` SET `id` = ?, `v` = ?, `c4` = ? WHERE `id` = ?"}));
+    }
+
     void aTableOfKeyColumnsOnlyStillGetsAnAssignment() {
         auto t = soleKeyTable("db", "t", {"a", "b"}, {0, 1});
         std::vector<RowChange> changes{update(t, ints({1, 1}), ints({1, 1})), update(t, ints({2, 2}), ints({2, 2}))};
