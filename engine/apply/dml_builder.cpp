@@ -1,9 +1,8 @@
 #include "engine/apply/dml_builder.h"
 
 #include <algorithm>
-#include <string_view>
-#include <unordered_map>
 
+#include "engine/apply/key_rounds.h"
 #include "engine/apply/quoted_name.h"
 #include "engine/common/error.h"
 
@@ -287,69 +286,6 @@ void groupByTable(std::vector<Step>& steps) {
     steps = std::move(grouped);
 }
 
-// Key values that equal exactly when the downstream thinks them equal: numbers, temporals, decimals,
-// ENUM and SET (bound as their index). Text compared by a collation ('a' = 'A' = 'a ') and floats
-// (-0 = 0) are not, so a table keyed by them keeps its order.
-bool exactKeyType(binlog::ColumnType type) {
-    using binlog::ColumnType;
-    switch (type) {
-        case ColumnType::Tiny:
-        case ColumnType::Short:
-        case ColumnType::Int24:
-        case ColumnType::Long:
-        case ColumnType::LongLong:
-        case ColumnType::Year:
-        case ColumnType::Bit:
-        case ColumnType::Decimal:
-        case ColumnType::NewDecimal:
-        case ColumnType::Date:
-        case ColumnType::NewDate:
-        case ColumnType::Time:
-        case ColumnType::Time2:
-        case ColumnType::DateTime:
-        case ColumnType::DateTime2:
-        case ColumnType::Timestamp:
-        case ColumnType::Timestamp2:
-        case ColumnType::Enum:
-        case ColumnType::Set:
-            return true;
-        default:
-            return false;
-    }
-}
-
-bool reorderable(const Step& step) {
-    const TableSchema& table = *step.change->table;
-    if (!table.rowKeyIsOnlyUniqueIndex() || table.rowKey().kind == RowKeyKind::AllColumns ||
-        (step.change->op == RowOp::Update && step.change->keyChanged())) {
-        return false;
-    }
-    for (size_t column : table.rowKey().columns) {
-        if (!exactKeyType(table.columns()[column].type) || (*step.image)[column].isNull()) {
-            return false;
-        }
-    }
-    return true;
-}
-
-uint64_t keyHash(const Step& step) {
-    uint64_t hash = 14695981039346656037ULL;  // FNV-1a
-    auto mix = [&hash](std::string_view bytes) {
-        for (unsigned char c : bytes) {
-            hash = (hash ^ c) * 1099511628211ULL;
-        }
-    };
-    for (size_t column : step.change->table->rowKey().columns) {
-        const SqlValue& value = (*step.image)[column];
-        uint64_t number = value.asUnsigned();
-        mix(value.kind() == SqlValueKind::Text || value.kind() == SqlValueKind::Bytes
-                ? std::string_view(value.asString())
-                : std::string_view(reinterpret_cast<const char*>(&number), sizeof number));
-        mix(std::string_view("\xff", 1));
-    }
-    return hash;
-}
-
 int kindRank(const Step& step) {
     switch (step.kind) {
         case StepKind::Delete:
@@ -362,48 +298,34 @@ int kindRank(const Step& step) {
     return 3;
 }
 
-// In a table whose row key is its only unique index downstream, changes to different key values
-// commute: only the changes of one key value must keep their order. Each step gets its round (how
-// many earlier steps share its key value) and the table's steps are sorted by round, then kind: the
-// order per key is kept and the deletes, inserts and updates of a round come together and merge
-// (sysbench's write-only transaction interleaves UPDATE, UPDATE, DELETE, INSERT). A hash collision
-// only puts two keys in different rounds: more order, never less.
-void orderByKeyRounds(std::span<Step> tableSteps) {
-    if (tableSteps.size() < 3 || !std::all_of(tableSteps.begin(), tableSteps.end(), reorderable)) {
-        return;
-    }
-    // One structure for the whole run (a table map can change without a DDL the task applies, e.g. a
-    // filtered ALTER): key values are compared column for column.
-    const TableSchema& first = *tableSteps.front().change->table;
-    if (!std::all_of(tableSteps.begin(), tableSteps.end(),
-                     [&](const Step& step) { return sameShape(first, *step.change->table); })) {
-        return;
-    }
-    std::unordered_map<uint64_t, uint32_t> seen;
-    seen.reserve(tableSteps.size());
-    std::vector<std::pair<uint64_t, size_t>> order;  // (round << 2 | kind rank, original position)
-    order.reserve(tableSteps.size());
-    for (size_t i = 0; i < tableSteps.size(); ++i) {
-        uint32_t round = seen[keyHash(tableSteps[i])]++;
-        order.emplace_back((uint64_t{round} << 2) | static_cast<uint64_t>(kindRank(tableSteps[i])), i);
-    }
-    std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::vector<Step> sorted;
-    sorted.reserve(tableSteps.size());
-    for (const auto& entry : order) {
-        sorted.push_back(tableSteps[entry.second]);
-    }
-    std::copy(sorted.begin(), sorted.end(), tableSteps.begin());
-}
-
+// Each table's run of steps in key-round order where that is safe (engine/apply/key_rounds.h), so that
+// the deletes, inserts and updates of a round come together and merge.
 void orderEachTableByKeyRounds(std::vector<Step>& steps) {
+    std::vector<KeyedStep> keyed;
     size_t begin = 0;
     while (begin < steps.size()) {
         size_t end = begin + 1;
         while (end < steps.size() && steps[end].change->table->name() == steps[begin].change->table->name()) {
             ++end;
         }
-        orderByKeyRounds(std::span<Step>(steps.data() + begin, end - begin));
+        // One structure for the whole run (a table map can change without a DDL the task applies, e.g. a
+        // filtered ALTER): key values are compared column for column.
+        const TableSchema& first = *steps[begin].change->table;
+        bool oneShape = std::all_of(steps.begin() + static_cast<std::ptrdiff_t>(begin),
+                                    steps.begin() + static_cast<std::ptrdiff_t>(end),
+                                    [&](const Step& step) { return sameShape(first, *step.change->table); });
+        keyed.clear();
+        for (size_t i = begin; oneShape && i < end; ++i) {
+            keyed.push_back({steps[i].change, steps[i].image, kindRank(steps[i])});
+        }
+        if (auto order = oneShape ? keyRoundOrder(keyed) : std::nullopt) {
+            std::vector<Step> sorted;
+            sorted.reserve(order->size());
+            for (size_t position : *order) {
+                sorted.push_back(steps[begin + position]);
+            }
+            std::copy(sorted.begin(), sorted.end(), steps.begin() + static_cast<std::ptrdiff_t>(begin));
+        }
         begin = end;
     }
 }

@@ -1,8 +1,9 @@
 // Turns row changes into downstream SQL with every value bound and every name quoted. Safe mode makes
 // a change idempotent (INSERT as REPLACE, UPDATE as DELETE by the old key + REPLACE when the key
 // changed, else REPLACE); `multiple-rows` puts a batch's changes of each table together (order kept
-// within each table) and merges consecutive inserts of one table into one multi-row INSERT/REPLACE and
-// consecutive deletes into one DELETE ... WHERE key IN (...).
+// within each table), orders them by key round where the downstream allows it (key_rounds.h), and
+// merges consecutive inserts into one multi-row INSERT/REPLACE, deletes into one DELETE ... WHERE key
+// IN (...) and key-keeping updates of such tables into one INSERT ... ON DUPLICATE KEY UPDATE.
 #pragma once
 
 #include <span>

@@ -1,0 +1,104 @@
+#include "engine/apply/key_rounds.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+
+namespace syncscope::apply {
+
+namespace {
+
+// Key values that equal exactly when the downstream thinks them equal: numbers, temporals, decimals,
+// ENUM and SET (bound as their index). Text compared by a collation ('a' = 'A' = 'a ') and floats
+// (-0 = 0) are not, so a table keyed by them keeps its order.
+bool exactKeyType(binlog::ColumnType type) {
+    using binlog::ColumnType;
+    switch (type) {
+        case ColumnType::Tiny:
+        case ColumnType::Short:
+        case ColumnType::Int24:
+        case ColumnType::Long:
+        case ColumnType::LongLong:
+        case ColumnType::Year:
+        case ColumnType::Bit:
+        case ColumnType::Decimal:
+        case ColumnType::NewDecimal:
+        case ColumnType::Date:
+        case ColumnType::NewDate:
+        case ColumnType::Time:
+        case ColumnType::Time2:
+        case ColumnType::DateTime:
+        case ColumnType::DateTime2:
+        case ColumnType::Timestamp:
+        case ColumnType::Timestamp2:
+        case ColumnType::Enum:
+        case ColumnType::Set:
+            return true;
+        default:
+            return false;
+    }
+}
+
+bool reorderable(const KeyedStep& step) {
+    const schema::TableSchema& table = *step.change->table;
+    if (!table.rowKeyIsOnlyUniqueIndex() || table.rowKey().kind == schema::RowKeyKind::AllColumns ||
+        (step.change->op == RowOp::Update && step.change->keyChanged())) {
+        return false;
+    }
+    for (size_t column : table.rowKey().columns) {
+        if (!exactKeyType(table.columns()[column].type) || (*step.image)[column].isNull()) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// FNV-1a over the key's values. Equal keys always hash alike; a collision only puts two keys in
+// different rounds: more order, never less.
+uint64_t keyHash(const KeyedStep& step) {
+    constexpr uint64_t kFnvOffset = 14695981039346656037ULL;
+    constexpr uint64_t kFnvPrime = 1099511628211ULL;
+    uint64_t hash = kFnvOffset;
+    auto mix = [&hash](std::string_view bytes) {
+        for (unsigned char c : bytes) {
+            hash = (hash ^ c) * kFnvPrime;
+        }
+    };
+    for (size_t column : step.change->table->rowKey().columns) {
+        const SqlValue& value = (*step.image)[column];
+        uint64_t number = value.asUnsigned();
+        mix(value.kind() == SqlValueKind::Text || value.kind() == SqlValueKind::Bytes
+                ? std::string_view(value.asString())
+                : std::string_view(reinterpret_cast<const char*>(&number), sizeof number));
+        mix(std::string_view("\xff", 1));  // value separator
+    }
+    return hash;
+}
+
+}  // namespace
+
+std::optional<std::vector<size_t>> keyRoundOrder(std::span<const KeyedStep> steps) {
+    constexpr size_t kFewestWorthSorting = 3;
+    if (steps.size() < kFewestWorthSorting || !std::all_of(steps.begin(), steps.end(), reorderable)) {
+        return std::nullopt;
+    }
+    std::unordered_map<uint64_t, uint32_t> seen;
+    seen.reserve(steps.size());
+    std::vector<std::pair<uint64_t, size_t>> order;  // (round << 2 | kind rank, original position)
+    order.reserve(steps.size());
+    for (size_t i = 0; i < steps.size(); ++i) {
+        uint32_t round = seen[keyHash(steps[i])]++;
+        order.emplace_back((uint64_t{round} << 2) | static_cast<uint64_t>(steps[i].kindRank & 3), i);
+    }
+    std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<size_t> positions;
+    positions.reserve(order.size());
+    for (const auto& entry : order) {
+        positions.push_back(entry.second);
+    }
+    return positions;
+}
+
+}  // namespace syncscope::apply
