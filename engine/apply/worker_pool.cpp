@@ -76,6 +76,10 @@ std::unique_ptr<DmlExecutor> WorkerPool::connectWorker() const {
         }
         executor->executeText("SET SESSION " + name + " = " + literal);
     }
+    // A row whose AUTO_INCREMENT key is 0 upstream must stay 0: without this mode an INSERT (or an
+    // update merged into INSERT ... ON DUPLICATE KEY UPDATE) of id 0 would take the next value instead.
+    executor->executeText(
+        "SET SESSION sql_mode = CONCAT_WS(',', NULLIF(@@SESSION.sql_mode, ''), 'NO_AUTO_VALUE_ON_ZERO')");
     return executor;
 }
 

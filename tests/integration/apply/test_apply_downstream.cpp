@@ -424,6 +424,23 @@ private slots:
                  (std::vector<std::vector<std::string>>{{"1", "9", "7"}, {"2", "9", "7"}, {"3", "9", "7"}}));
     }
 
+    // Rows keyed 0 in an AUTO_INCREMENT column (legal upstream under NO_AUTO_VALUE_ON_ZERO) keep key 0,
+    // inserted and updated (the updates merged into INSERT ... ON DUPLICATE KEY UPDATE).
+    void anAutoIncrementKeyOfZeroStaysZero() {
+        exec("CREATE TABLE " + quoteTableName("zero") + " (id INT AUTO_INCREMENT PRIMARY KEY, v INT NOT NULL)");
+        auto schema = loadJudged("zero");
+        QVERIFY(schema->rowKeyIsOnlyUniqueIndex());
+        WorkerPool pool(poolSettings(1, 1000, std::chrono::seconds(30), true));
+        QVERIFY(pool.dispatch(change(schema, RowOp::Insert, {}, ints({0, 1}))));
+        QVERIFY(pool.dispatch(change(schema, RowOp::Insert, {}, ints({7, 1}))));
+        QVERIFY(pool.dispatch(change(schema, RowOp::Update, ints({0, 1}), ints({0, 2}))));
+        QVERIFY(pool.dispatch(change(schema, RowOp::Update, ints({7, 1}), ints({7, 2}))));
+        auto result = pool.barrier();
+        QVERIFY2(result.ok(), result.failure ? result.failure->describe().c_str() : "");
+        QCOMPARE(rows("SELECT id, v FROM " + quoteTableName("zero") + " ORDER BY id"),
+                 (std::vector<std::vector<std::string>>{{"0", "2"}, {"7", "2"}}));
+    }
+
     void failingRowInTheMiddleOfABatchIsNamedAndNothingCommits() {
         exec("CREATE TABLE " + quoteTableName("test1") + " (c INT PRIMARY KEY, c2 INT, c3 INT)");
         auto downstream = load("test1");
