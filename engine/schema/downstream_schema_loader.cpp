@@ -21,6 +21,9 @@ const char* const kKeysQuery =
     "SELECT INDEX_NAME, COLUMN_NAME, NON_UNIQUE, SUB_PART IS NOT NULL FROM information_schema.STATISTICS "
     "WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY INDEX_NAME, SEQ_IN_INDEX";
 
+const char* const kTriggersQuery =
+    "SELECT COUNT(*) FROM information_schema.TRIGGERS WHERE EVENT_OBJECT_SCHEMA = ? AND EVENT_OBJECT_TABLE = ?";
+
 const char* const kPrimaryIndexName = "PRIMARY";
 
 // information_schema DATA_TYPE to the binlog's type code, as far as the apply layer cares.
@@ -73,6 +76,7 @@ struct IndexColumns {
 std::optional<TableSchema> DownstreamSchemaLoader::load(const TableName& table) {
     std::vector<SchemaColumn> columns;
     std::map<std::string, IndexColumns> indexes;
+    bool hasTriggers = false;
     try {
         std::unique_ptr<sql::PreparedStatement> columnsStatement(connection_.prepareStatement(kColumnsQuery));
         columnsStatement->setString(1, table.schema);
@@ -101,6 +105,11 @@ std::optional<TableSchema> DownstreamSchemaLoader::load(const TableName& table) 
             index.partial = index.partial || keyRows->isNull(2) || keyRows->getInt(4) != 0;
             index.columns.push_back(keyRows->isNull(2) ? std::string() : std::string(keyRows->getString(2)));
         }
+        std::unique_ptr<sql::PreparedStatement> triggersStatement(connection_.prepareStatement(kTriggersQuery));
+        triggersStatement->setString(1, table.schema);
+        triggersStatement->setString(2, table.table);
+        std::unique_ptr<sql::ResultSet> triggerRows(triggersStatement->executeQuery());
+        hasTriggers = triggerRows->next() && triggerRows->getInt64(1) > 0;
     } catch (const sql::SQLException& e) {
         throw SchemaError("cannot read the structure of downstream table " + table.text() + ": " + e.what() + " [" +
                           std::to_string(e.getErrorCode()) + "]");
@@ -135,6 +144,7 @@ std::optional<TableSchema> DownstreamSchemaLoader::load(const TableName& table) 
     TableSchema schema(table, std::move(columns), std::move(primaryKey), std::move(uniqueKeys),
                        SchemaOrigin::Downstream);
     schema.setDownstreamUniqueIndexes(std::move(uniqueIndexes));
+    schema.setDownstreamHasTriggers(hasTriggers);
     return schema;
 }
 

@@ -105,7 +105,7 @@ bool sameColumnName(const std::string& a, const std::string& b) {
 void TableSchema::judgeRowKeyAgainst(const TableSchema& downstream) {
     rowKeyIsOnlyUniqueIndex_ = false;
     const auto& indexes = downstream.downstreamUniqueIndexes();
-    if (rowKey_.kind == RowKeyKind::AllColumns || indexes.size() != 1 ||
+    if (rowKey_.kind == RowKeyKind::AllColumns || downstream.downstreamHasTriggers() || indexes.size() != 1 ||
         indexes.front().size() != rowKey_.columns.size()) {
         return;
     }

@@ -71,8 +71,11 @@ public:
     void setDownstreamUniqueIndexes(std::vector<std::vector<std::string>> indexes) {
         downstreamUniqueIndexes_ = std::move(indexes);
     }
-    // Whether the downstream table's only unique index is exactly the row key and it has no column of
-    // its own (false when unknown). Then changes to rows with different key values cannot collide
+    // Whether the downstream table has triggers (an upsert fires INSERT triggers, then UPDATE ones).
+    bool downstreamHasTriggers() const { return downstreamHasTriggers_; }
+    void setDownstreamHasTriggers(bool value) { downstreamHasTriggers_ = value; }
+    // Whether the downstream table's only unique index is exactly the row key, and it has no column of
+    // its own and no trigger (false when unknown). Then changes to rows with different key values cannot collide
     // downstream: a batch may reorder them and merge updates into one INSERT ... ON DUPLICATE KEY UPDATE.
     bool rowKeyIsOnlyUniqueIndex() const { return rowKeyIsOnlyUniqueIndex_; }
     // Decides rowKeyIsOnlyUniqueIndex from the downstream table's structure.
@@ -91,6 +94,7 @@ private:
     RowKey rowKey_;
     std::vector<std::vector<size_t>> identifyingKeys_;  // computed once: asked for every row
     std::vector<std::vector<std::string>> downstreamUniqueIndexes_;
+    bool downstreamHasTriggers_ = false;
     bool rowKeyIsOnlyUniqueIndex_ = false;
 };
 

@@ -392,7 +392,8 @@ private slots:
     }
 
     // A NOT NULL column without default that only the downstream has: INSERT ... ON DUPLICATE KEY UPDATE
-    // fails on it (1364) even for rows that exist, a plain UPDATE does not; such a table keeps UPDATEs.
+    // fails on it (1364) even for rows that exist, a plain UPDATE does not; such a table keeps UPDATEs,
+    // and so does a table with a trigger.
     void aColumnOnlyTheDownstreamHasKeepsPlainUpdates() {
         exec("CREATE TABLE " + quoteTableName("extra") + " (id INT PRIMARY KEY, v INT, own INT NOT NULL)");
         exec("INSERT INTO " + quoteTableName("extra") + " VALUES (1, 0, 7), (2, 0, 7), (3, 0, 7)");
@@ -417,6 +418,14 @@ private slots:
         auto wrong = applyUpdates(misjudged, 5);
         QVERIFY(!wrong.ok());
         QCOMPARE(wrong.failure->code, 1364);
+
+        // A trigger downstream (an upsert would fire INSERT triggers too) also keeps plain statements.
+        exec("CREATE TABLE " + quoteTableName("with trigger") + " (id INT PRIMARY KEY, v INT)");
+        exec("CREATE TRIGGER " + quoteTableName("audit") + " BEFORE INSERT ON " + quoteTableName("with trigger") +
+             " FOR EACH ROW SET NEW.v = NEW.v");
+        QVERIFY(!loadJudged("with trigger")->rowKeyIsOnlyUniqueIndex());
+        exec("DROP TRIGGER " + quoteTableName("audit"));
+        QVERIFY(loadJudged("with trigger")->rowKeyIsOnlyUniqueIndex());
 
         auto result = applyUpdates(upstream, 9);
         QVERIFY2(result.ok(), result.failure ? result.failure->describe().c_str() : "");
