@@ -23,6 +23,7 @@ ApplyWorker::ApplyWorker(size_t index, WorkerSettings settings, std::unique_ptr<
     if (settings_.queueCapacity == 0) {
         settings_.queueCapacity = 1;
     }
+    settings_.maxBatchAge = std::max(settings_.maxBatchAge, settings_.idleFlush);  // never sooner than idle
     thread_ = std::thread([this] {
         applyEngineThreadPriority();
         run();
@@ -137,7 +138,7 @@ void ApplyWorker::run() {
             if (pending_.empty()) {
                 itemAvailable_.wait(lock, hasWork);
             } else {
-                auto deadline = std::min(lastTaken_ + settings_.idleFlush, pendingSince_ + maxBatchAge());
+                auto deadline = std::min(lastTaken_ + settings_.idleFlush, pendingSince_ + settings_.maxBatchAge);
                 idle = !itemAvailable_.wait_until(lock, deadline, hasWork);
             }
             waitingForWork_ = false;
@@ -169,15 +170,11 @@ void ApplyWorker::run() {
         pending_.push_back(std::move(*item.change));
         pendingLastSequence_ = item.sequence;
         pendingCount_.store(pending_.size(), std::memory_order_relaxed);
-        if (pending_.size() >= settings_.batch || now >= pendingSince_ + maxBatchAge()) {
+        if (pending_.size() >= settings_.batch || now >= pendingSince_ + settings_.maxBatchAge) {
             flush();
         }
         lock.lock();
     }
-}
-
-std::chrono::milliseconds ApplyWorker::maxBatchAge() const {
-    return std::max(settings_.maxBatchAge, settings_.idleFlush);
 }
 
 void ApplyWorker::flush() {

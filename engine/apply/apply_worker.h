@@ -84,7 +84,6 @@ private:
 
     void waitForRoom(std::unique_lock<std::mutex>& lock);
     bool worthWaking() const;  // with queueMutex_ held
-    std::chrono::milliseconds maxBatchAge() const;
     void run();
     void flush();
     void commitPending();

@@ -12,12 +12,14 @@ namespace syncscope {
 
 namespace {
 
+constexpr int kLowestPriorityNice = 19;  // the largest nice value Linux allows
+
 std::atomic<int> niceIncrement{0};
 
 }  // namespace
 
 void setEngineThreadNiceIncrement(int increment) {
-    niceIncrement = std::clamp(increment, 0, 19);
+    niceIncrement = std::clamp(increment, 0, kLowestPriorityNice);
 }
 
 void applyEngineThreadPriority() {
@@ -32,7 +34,8 @@ void applyEngineThreadPriority() {
     if (errno != 0) {
         return;
     }
-    setpriority(PRIO_PROCESS, thread, std::min(current + increment, 19));  // best effort: the engine works without
+    setpriority(PRIO_PROCESS, thread,
+                std::min(current + increment, kLowestPriorityNice));  // best effort: the engine works without
 }
 
 }  // namespace syncscope

@@ -148,20 +148,4 @@ std::optional<TableSchema> DownstreamSchemaLoader::load(const TableName& table) 
     return schema;
 }
 
-std::vector<std::vector<std::string>> DownstreamSchemaLoader::notNullUniqueKeyColumns(const TableName& table) {
-    std::vector<std::vector<std::string>> keys;
-    auto schema = load(table);
-    if (!schema) {
-        return keys;
-    }
-    for (const auto& key : schema->notNullUniqueKeys()) {
-        std::vector<std::string> names;
-        for (size_t position : key.columns) {
-            names.push_back(schema->columns()[position].name);
-        }
-        keys.push_back(std::move(names));
-    }
-    return keys;
-}
-
 }  // namespace syncscope::schema

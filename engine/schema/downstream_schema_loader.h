@@ -28,9 +28,6 @@ public:
     // nullopt when the table does not exist downstream; throws SchemaError when the query fails.
     std::optional<TableSchema> load(const TableName& table);
 
-    // The column names of each unique key whose columns are all NOT NULL, primary key excluded.
-    std::vector<std::vector<std::string>> notNullUniqueKeyColumns(const TableName& table);
-
 private:
     sql::Connection& connection_;
 };

@@ -55,13 +55,7 @@ std::shared_ptr<const TableSchema> SchemaTracker::build(const TableName& upstrea
         }
         std::vector<std::vector<std::string>> uniqueKeys;
         if (!hasPrimaryKey(tableMapColumns) && downstream) {
-            for (const auto& key : downstream->notNullUniqueKeys()) {
-                std::vector<std::string> names;
-                for (size_t position : key.columns) {
-                    names.push_back(downstream->columns()[position].name);
-                }
-                uniqueKeys.push_back(std::move(names));
-            }
+            uniqueKeys = downstream->notNullUniqueKeyColumnNames();
         }
         auto schema = TableSchema::fromTableMap(target, tableMapColumns, uniqueKeys);
         if (downstream) {

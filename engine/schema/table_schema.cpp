@@ -102,6 +102,18 @@ bool sameColumnName(const std::string& a, const std::string& b) {
 
 }  // namespace
 
+std::vector<std::vector<std::string>> TableSchema::notNullUniqueKeyColumnNames() const {
+    std::vector<std::vector<std::string>> keys;
+    for (const auto& key : uniqueKeys_) {
+        std::vector<std::string> names;
+        for (size_t position : key.columns) {
+            names.push_back(columns_[position].name);
+        }
+        keys.push_back(std::move(names));
+    }
+    return keys;
+}
+
 void TableSchema::judgeRowKeyAgainst(const TableSchema& downstream) {
     rowKeyIsOnlyUniqueIndex_ = false;
     const auto& indexes = downstream.downstreamUniqueIndexes();

@@ -56,6 +56,8 @@ public:
     const std::vector<SchemaColumn>& columns() const { return columns_; }
     const std::vector<size_t>& primaryKey() const { return primaryKey_; }
     const std::vector<UniqueKey>& notNullUniqueKeys() const { return uniqueKeys_; }
+    // The same keys as column names (what fromTableMap takes).
+    std::vector<std::vector<std::string>> notNullUniqueKeyColumnNames() const;
     SchemaOrigin origin() const { return origin_; }
 
     // Primary key, else the first not-null unique key, else all columns.

@@ -41,6 +41,19 @@ inline std::shared_ptr<const schema::TableSchema> soleKeyTable(const std::string
     return std::make_shared<const schema::TableSchema>(std::move(made));
 }
 
+// The same with a VARCHAR key: the downstream compares it by a collation ('a' = 'A'), so only its
+// type holds a batch back from reordering.
+inline std::shared_ptr<const schema::TableSchema> textKeySoleTable(const std::string& db, const std::string& name) {
+    schema::TableSchema made = *soleKeyTable(db, name, {"id", "v"}, {0});
+    std::vector<schema::SchemaColumn> columns = made.columns();
+    columns[0].type = binlog::ColumnType::VarChar;
+    schema::TableSchema text(made.name(), columns, {0}, {}, schema::SchemaOrigin::TableMap);
+    schema::TableSchema downstream = text;
+    downstream.setDownstreamUniqueIndexes({{"id"}});
+    text.judgeRowKeyAgainst(downstream);
+    return std::make_shared<const schema::TableSchema>(std::move(text));
+}
+
 inline std::vector<SqlValue> ints(std::initializer_list<long> values) {
     std::vector<SqlValue> row;
     for (long v : values) {

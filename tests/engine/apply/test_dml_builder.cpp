@@ -299,15 +299,8 @@ private slots:
             QVERIFY(!made.rowKeyIsOnlyUniqueIndex());
             t = std::make_shared<const schema::TableSchema>(made);
         } else if (shape == 3) {
-            schema::TableSchema made = *table("db", "t", {"id", "v"}, {0});
-            std::vector<schema::SchemaColumn> columns = made.columns();
-            columns[0].type = binlog::ColumnType::VarChar;
-            schema::TableSchema text(made.name(), columns, {0}, {}, schema::SchemaOrigin::TableMap);
-            schema::TableSchema downstream = text;
-            downstream.setDownstreamUniqueIndexes({{"id"}});
-            text.judgeRowKeyAgainst(downstream);
-            QVERIFY(text.rowKeyIsOnlyUniqueIndex());
-            t = std::make_shared<const schema::TableSchema>(text);
+            t = textKeySoleTable("db", "t");
+            QVERIFY(t->rowKeyIsOnlyUniqueIndex());
         } else {
             t = shape == 1 ? table("db", "t", {"id", "v"}, {0}) : soleKeyTable("db", "t", {"id", "v"}, {0});
         }

@@ -50,15 +50,8 @@ private slots:
         if (shape == 0) {
             t = table("db", "t", {"id", "v"}, {0});
         } else if (shape == 2) {
-            schema::TableSchema made = *t;
-            std::vector<schema::SchemaColumn> columns = made.columns();
-            columns[0].type = binlog::ColumnType::VarChar;
-            schema::TableSchema text(made.name(), columns, {0}, {}, schema::SchemaOrigin::TableMap);
-            schema::TableSchema downstream = made;
-            downstream.setDownstreamUniqueIndexes({{"id"}});
-            text.judgeRowKeyAgainst(downstream);
-            QVERIFY(text.rowKeyIsOnlyUniqueIndex());  // only the key's type holds it back
-            t = std::make_shared<const schema::TableSchema>(text);
+            t = textKeySoleTable("db", "t");
+            QVERIFY(t->rowKeyIsOnlyUniqueIndex());  // only the key's type holds it back
         }
         std::vector<RowChange> changes{update(t, ints({1, 0}), ints({shape == 1 ? 9 : 1, 1})), erase(t, ints({2, 0})),
                                        insert(t, ints({3, 0}))};
