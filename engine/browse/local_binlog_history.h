@@ -1,0 +1,29 @@
+// A binlog history made of binlog files on disk, in the order given (as mariadb-binlog reads several
+// files); the files' sizes are taken when the history is made.
+#pragma once
+
+#include <filesystem>
+#include <vector>
+
+#include "engine/browse/binlog_history.h"
+
+namespace syncscope::browse {
+
+class LocalBinlogHistory : public BinlogHistory {
+public:
+    // Throws BrowseError when a file cannot be read or two files have the same name.
+    explicit LocalBinlogHistory(std::vector<std::filesystem::path> files);
+
+    std::vector<binlog::BinlogFileSize> files() override { return sizes_; }
+    std::unique_ptr<EventStream> openAt(const BrowsePoint& start) override;
+    std::unique_ptr<EventStream> openAfterGtid(const std::string&) override { return nullptr; }
+    std::string currentGtidPosition() override { return {}; }
+    std::string oldestGtidPosition() override { return {}; }
+    std::string describe() const override;
+
+private:
+    std::vector<std::filesystem::path> paths_;
+    std::vector<binlog::BinlogFileSize> sizes_;
+};
+
+}  // namespace syncscope::browse
