@@ -15,8 +15,10 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <thread>
 
 #include "app/cli/cli_commands.h"
+#include "engine/common/state_directory.h"
 #include "engine/control/control_server.h"
 #include "engine/control/listen_address.h"
 #include "engine/task/task.h"
@@ -24,6 +26,21 @@
 
 namespace syncscope::cli {
 namespace {
+
+// The status snapshot is published a few times a second: wait until it shows the error the task
+// stands in (bounded), rather than sleeping and hoping it did.
+std::shared_ptr<const syncscope::task::StatusSnapshot> publishedError(syncscope::task::Task& task) {
+    constexpr auto kPublishWait = std::chrono::seconds(5);
+    constexpr auto kPoll = std::chrono::milliseconds(10);
+    auto deadline = std::chrono::steady_clock::now() + kPublishWait;
+    auto status = task.status();
+    while ((status->stage != syncscope::task::Stage::Error || !status->failedEvent) &&
+           std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(kPoll);
+        status = task.status();
+    }
+    return status;
+}
 
 constexpr size_t kLogFileBytes = 64 * 1024 * 1024;
 constexpr size_t kLogFilesKept = 5;
@@ -35,8 +52,9 @@ const char* const kRunUsage =
     "Runs the task's sync unit in the foreground. It starts from the persisted checkpoint, else the\n"
     "task's meta, else the upstream's current position. SIGTERM or SIGINT stops it gracefully\n"
     "(checkpoint flushed behind a barrier); an error that needs the DBA prints the failed event and\n"
-    "exits 1. Logs go to stderr and DIR/<task>.log (default ./syncscope-logs); operator actions go\n"
-    "to DIR/<task>-audit.jsonl.\n"
+    "exits 1. Logs go to stderr and DIR/<task>.log; operator actions go to DIR/<task>-audit.jsonl.\n"
+    "DIR defaults to $XDG_STATE_HOME/syncscope/logs (~/.local/state/syncscope/logs); the folder in\n"
+    "use is logged at start.\n"
     "--listen serves the HTTP control API on HOST:PORT (127.0.0.1 unless told otherwise):\n"
     "GET /api/v1/status, GET /metrics, POST /api/v1/{start,pause,resume,stop,skip,resume-from}.\n"
     "Any address other than loopback needs --token-file F (first line: a token of 16 or more\n"
@@ -52,7 +70,7 @@ struct UsageError : std::runtime_error {
 struct RunOptions {
     std::string taskFile;
     std::string sourceFile;
-    std::string logDir = "syncscope-logs";
+    std::string logDir = defaultLogDirectory();
     bool removeMeta = false;
     std::string listen;
     std::string tokenFile;
@@ -162,6 +180,7 @@ int runTask(std::span<char*> args) {
     pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
 
     setUpLogging(options.logDir, setup.taskName);
+    spdlog::info("logs in {}/{}.log, operator actions in {}", options.logDir, setup.taskName, setup.auditLogPath);
     for (const std::string& warning : warnings) {
         spdlog::warn("{}", warning);
     }
@@ -199,17 +218,14 @@ int runTask(std::span<char*> args) {
             // The DBA steers through the API: show each failure once and keep serving.
             bool waiting = runningTask.waitingForDba();
             if (waiting && !failureShown) {
-                std::this_thread::sleep_for(std::chrono::milliseconds(2 * kSignalPollNanoseconds / 1'000'000));
-                printFailedEvent(*runningTask.status());
+                printFailedEvent(*publishedError(runningTask));
                 std::cerr << "  waiting for the DBA on " << controlServer->url() << " (resume, skip, stop)\n";
             }
             failureShown = waiting;
             continue;
         }
         if (runningTask.waitingForDba()) {
-            // Let the publisher catch the failed event before it is printed.
-            std::this_thread::sleep_for(std::chrono::milliseconds(2 * kSignalPollNanoseconds / 1'000'000));
-            printFailedEvent(*runningTask.status());
+            printFailedEvent(*publishedError(runningTask));
             runningTask.stop();
             runningTask.waitUntilStopped();
             return kExitFailure;

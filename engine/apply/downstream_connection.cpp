@@ -2,6 +2,8 @@
 
 #include <cppconn/connection.h>
 #include <cppconn/exception.h>
+#include <cppconn/resultset.h>
+#include <cppconn/statement.h>
 #include <mysql_driver.h>
 
 #include <fstream>
@@ -95,6 +97,18 @@ std::unique_ptr<sql::Connection> connectDownstream(const ServerSettings& setting
         throw DownstreamError("target database " + settings.describe() + ": cannot connect: " + e.what() + " [" +
                                   std::to_string(e.getErrorCode()) + "]" +
                                   connectHint(settings, e.getErrorCode(), e.what()),
+                              e.getErrorCode());
+    }
+}
+
+std::string downstreamServerVersion(const ServerSettings& settings) {
+    auto connection = connectDownstream(settings);
+    try {
+        std::unique_ptr<sql::Statement> statement(connection->createStatement());
+        std::unique_ptr<sql::ResultSet> rows(statement->executeQuery("SELECT VERSION()"));
+        return rows->next() ? std::string(rows->getString(1)) : std::string("?");
+    } catch (const sql::SQLException& e) {
+        throw DownstreamError("downstream " + settings.describe() + ": SELECT VERSION() failed: " + e.what(),
                               e.getErrorCode());
     }
 }

@@ -35,4 +35,8 @@ private:
 // Connects or throws DownstreamError naming the server (never the password).
 std::unique_ptr<sql::Connection> connectDownstream(const ServerSettings& settings);
 
+// Connects as the engine would and returns the server's VERSION() (for "test connection" checks);
+// throws DownstreamError naming the server when it cannot.
+std::string downstreamServerVersion(const ServerSettings& settings);
+
 }  // namespace syncscope::apply

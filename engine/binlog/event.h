@@ -89,7 +89,8 @@ struct MariaDbGtidEvent {
     std::optional<uint64_t> commitId;  // group commit id when kGroupCommitId
     std::string xid;                   // XA xid bytes (gtrid + bqual) when an XA flag is set
     uint32_t xidFormatId = 0;
-    uint8_t flagsExtra = 0;  // MariaDB 10.5+ extra flags
+    uint8_t xidGtridLength = 0;  // the first xidGtridLength bytes of xid are the gtrid, the rest the bqual
+    uint8_t flagsExtra = 0;      // MariaDB 10.5+ extra flags
     std::optional<uint64_t> startAlterSequence;
     std::string text() const;  // "domain-server-seq"
 };

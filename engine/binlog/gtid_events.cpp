@@ -39,6 +39,7 @@ MariaDbGtidEvent decodeMariaDbGtid(ByteReader& body, const EventHeader& header) 
         if (gtridLength > kMariaDbXidMaxPart || bqualLength > kMariaDbXidMaxPart) {
             throw EventFormatError("XA xid part longer than 64 bytes");
         }
+        gtid.xidGtridLength = gtridLength;
         gtid.xid.assign(body.bytes(gtridLength + bqualLength, "XA xid"));
     }
     // MariaDB 10.5+: extra flags after the fixed part (zero padding in older events).

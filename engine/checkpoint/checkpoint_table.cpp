@@ -225,11 +225,19 @@ void CheckpointTable::flush(const std::string& sourceId, const std::vector<Table
         writeRows(all);  // one statement: atomic by itself, one round trip (a flush a second stays cheap)
         return;
     }
-    // Autocommit off makes the statements one transaction; any failure rolls all of them back.
+    inOneTransaction("the flush of source '" + sourceId + "' at " + globalPoint.toString(), [&] {
+        for (size_t begin = 0; begin < rows.size(); begin += kRowsPerStatement) {
+            writeRows(all.subspan(begin, std::min(kRowsPerStatement, rows.size() - begin)));
+        }
+    });
+}
+
+// Autocommit off makes the statements one transaction; any failure rolls all of them back.
+void CheckpointTable::inOneTransaction(const std::string& what, const std::function<void()>& statements) {
     try {
         connection_.setAutoCommit(false);
     } catch (const sql::SQLException& e) {
-        fail("cannot start the flush transaction", "SET autocommit = 0", e.getErrorCode(), e.what());
+        fail("cannot start the transaction of " + what, "SET autocommit = 0", e.getErrorCode(), e.what());
     }
     auto restoreAutocommit = [this] {
         try {
@@ -239,14 +247,11 @@ void CheckpointTable::flush(const std::string& sourceId, const std::vector<Table
         }
     };
     try {
-        for (size_t begin = 0; begin < rows.size(); begin += kRowsPerStatement) {
-            writeRows(all.subspan(begin, std::min(kRowsPerStatement, rows.size() - begin)));
-        }
+        statements();
         try {
             connection_.commit();
         } catch (const sql::SQLException& e) {
-            fail("cannot commit the flush of source '" + sourceId + "' at " + globalPoint.toString(), "COMMIT",
-                 e.getErrorCode(), e.what());
+            fail("cannot commit " + what, "COMMIT", e.getErrorCode(), e.what());
         }
     } catch (...) {
         try {
@@ -258,6 +263,23 @@ void CheckpointTable::flush(const std::string& sourceId, const std::vector<Table
         throw;
     }
     restoreAutocommit();
+}
+
+void CheckpointTable::replaceWithGlobalPoint(const std::string& sourceId, const binlog::Location& globalPoint,
+                                             const binlog::Location& exitSafePoint) {
+    checkSourceId(sourceId);
+    const std::string statement = "DELETE FROM " + qualifiedName_ + " WHERE id = ?";
+    inOneTransaction("moving source '" + sourceId + "' to " + globalPoint.toString(), [&] {
+        try {
+            std::unique_ptr<sql::PreparedStatement> remove(connection_.prepareStatement(statement));
+            remove->setString(1, sourceId);
+            remove->executeUpdate();
+        } catch (const sql::SQLException& e) {
+            fail("cannot remove the checkpoint of source '" + sourceId + "'", statement, e.getErrorCode(), e.what());
+        }
+        Row global{sourceId, {}, {}, &globalPoint, &exitSafePoint, true};
+        writeRows(std::span<const Row>(&global, 1));
+    });
 }
 
 void CheckpointTable::flush(const std::string& sourceId, const FlushPlan& plan) {

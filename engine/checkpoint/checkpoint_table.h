@@ -3,6 +3,7 @@
 // with empty schema and table and is_global = 1. Written through MySQL Connector/C++.
 #pragma once
 
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -63,12 +64,18 @@ public:
     void flushExitSafePoint(const std::string& sourceId, const binlog::Location& persistedGlobalPoint,
                             const binlog::Location& exitSafePoint);
 
+    // The DBA's resume-from: every row of `sourceId` replaced by one global row, in ONE transaction (a
+    // failure leaves the previous checkpoint whole).
+    void replaceWithGlobalPoint(const std::string& sourceId, const binlog::Location& globalPoint,
+                                const binlog::Location& exitSafePoint);
+
     // Deletes every row of `sourceId` (DM's --remove-meta); a missing table is not an error.
     void removeMeta(const std::string& sourceId);
 
 private:
     struct Row;
     void writeRows(std::span<const Row> rows);
+    void inOneTransaction(const std::string& what, const std::function<void()>& statements);
     void checkSourceId(const std::string& sourceId) const;
     [[noreturn]] void fail(const std::string& what, const std::string& sql, int code,
                            const std::string& serverMessage) const;

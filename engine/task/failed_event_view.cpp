@@ -108,6 +108,7 @@ FailedEvent failedEventOf(const apply::ApplyFailure& failure) {
     event.errorCode = failure.code;
     event.errorMessage = failure.message;
     event.errorClass = apply::errorClassName(failure.errorClass);
+    event.rowIdentified = failure.rowIdentified;
     event.hint = failure.code == kUnknownColumn ? missingColumnHint(failure) : std::string();
     if (event.hint.empty()) {
         event.hint = apply::hintForDownstreamError(failure.code);

@@ -76,6 +76,9 @@ struct FailedEvent {
     std::string errorMessage;
     std::string errorClass;  // "retryable" or "needs the DBA"
     std::string hint;        // e.g. the DDL that would fix a missing column
+    // False when the failing row could not be told apart from the rest of its batch (the error came
+    // at COMMIT, or did not repeat row by row): a skip would guess, so it is refused.
+    bool rowIdentified = true;
 };
 
 struct BinlogFileSize {
@@ -108,11 +111,15 @@ struct StatusSnapshot {
     uint64_t readQueueDepth = 0;
     std::vector<uint64_t> workerQueueDepths;
     bool safeMode = false;
+    std::string safeModeReason;  // why safe mode is on ("" when off)
+    PointView safeModeUntil;     // the end of the replay window when that is the reason
     std::optional<Clock::time_point> lastFlush;
     double lastFlushMilliseconds = 0;
 
     std::optional<FailedEvent> failedEvent;
     std::string lastError;
+    // The global point the last resume-from replaced (resume-from it again to undo); empty when none.
+    PointView globalBeforeResumeFrom;
 };
 
 }  // namespace syncscope::task

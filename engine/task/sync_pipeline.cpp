@@ -1,5 +1,7 @@
 #include "engine/task/sync_pipeline.h"
 
+#include <algorithm>
+
 #include <cppconn/connection.h>
 #include <cppconn/exception.h>
 #include <cppconn/statement.h>
@@ -14,6 +16,7 @@
 #include "engine/schema/schema_tracker.h"
 #include "engine/source/binlog_server_source.h"
 #include "engine/source/upstream_connection.h"
+#include "engine/task/ddl_applier.h"
 #include "engine/task/ddl_statement.h"
 #include "engine/task/failed_event_view.h"
 #include "engine/task/row_change_builder.h"
@@ -36,6 +39,7 @@ bool atOrBefore(const Location& event, const Location& limit) {
 }
 
 constexpr const char* kFlushAtStop = "stop";
+constexpr uint64_t kFirstEventOffset = 4;  // after the binlog file's magic bytes
 constexpr std::chrono::milliseconds kLiveCountersInterval{50};
 
 // The later of two locations; `a` when they cannot be ordered or `b` is empty.
@@ -44,31 +48,6 @@ Location latest(const Location& a, const Location& b) {
         return b;
     }
     return !b.isEmpty() && b.compare(a) == PositionOrder::After ? b : a;
-}
-
-// What a DDL that already ran answers when it runs again: exists / does not exist / duplicate name.
-bool isAlreadyAppliedDdlError(int code) {
-    constexpr int kDatabaseExists = 1007;
-    constexpr int kDatabaseMissing = 1008;
-    constexpr int kTableExists = 1050;
-    constexpr int kTableMissing = 1051;
-    constexpr int kDuplicateColumn = 1060;
-    constexpr int kDuplicateKeyName = 1061;
-    constexpr int kCannotDropField = 1091;
-    constexpr int kNoSuchTable = 1146;
-    switch (code) {
-        case kDatabaseExists:
-        case kDatabaseMissing:
-        case kTableExists:
-        case kTableMissing:
-        case kDuplicateColumn:
-        case kDuplicateKeyName:
-        case kCannotDropField:
-        case kNoSuchTable:
-            return true;
-        default:
-            return false;
-    }
 }
 
 }  // namespace
@@ -102,6 +81,41 @@ SessionOutcome SyncPipeline::failureOutcome(const std::string& message, bool ret
     outcome.retryable = retryable;
     outcome.message = message;
     return outcome;
+}
+
+// The window of events that may have been applied before this session: from the persisted global
+// point to the persisted exit-safe point, but never past the upstream's end now (an unclean session
+// cannot have applied what was not written yet; the mark runs ahead of it in large steps).
+void SyncPipeline::openSafeModeWindow(const Location& global, const Location& exitSafe) {
+    safeModeUntil_ = exitSafe;
+    uncleanStart_ = exitSafe.compare(global) == PositionOrder::After;
+    if (!uncleanStart_) {
+        return;
+    }
+    if (setup_.syncer.safeModeDuration.count() == 0) {
+        throw Error(
+            "your `safe-mode-duration` in task.yaml is set to 0s, the task can't be re-processed without "
+            "safe mode currently: events up to the exit-safe point " +
+            exitSafe.toString() + " may have been applied before an unclean stop (global point " + global.toString() +
+            "); remove the setting for this restart");
+    }
+    try {
+        source::UpstreamConnection upstream(setup_.upstream);
+        auto master = upstream.query("SHOW MASTER STATUS");
+        if (!master.empty() && master.front().size() >= 2 && master.front()[0] && master.front()[1]) {
+            Location upstreamEnd(binlog::BinlogPosition(*master.front()[0], std::stoull(*master.front()[1])));
+            if (upstreamEnd.compare(exitSafe) == PositionOrder::Before) {
+                safeModeUntil_ = upstreamEnd;
+            }
+        }
+    } catch (const source::UpstreamError& e) {
+        spdlog::warn(
+            "task {}: cannot read the upstream's end to narrow the safe-mode window ({}); safe mode stays "
+            "on up to the exit-safe point {}",
+            setup_.taskName, e.what(), exitSafe.toString());
+    }
+    spdlog::warn("task {}: the last stop was unclean: safe mode is on from the global point {} until {}",
+                 setup_.taskName, global.toString(), safeModeUntil_.toString());
 }
 
 Location SyncPipeline::prepare() {
@@ -141,9 +155,10 @@ Location SyncPipeline::prepare() {
         persisted.exitSafePoint = start;
     }
     tracker_.reset(persisted.globalPoint, persisted.tablePoints, persisted.exitSafePoint);
-    safeModeUntil_ = persisted.exitSafePoint;
     exitSafeMark_ = persisted.exitSafePoint;
-    gtids_ = start.gtids();
+    persistedExitSafeAtStart_ = persisted.exitSafePoint;
+    openSafeModeWindow(persisted.globalPoint, persisted.exitSafePoint);
+    groups_ = TransactionTracker(start.gtids());
     currentFile_ = start.position().file();
 
     apply::WorkerPoolSettings pool;
@@ -192,7 +207,7 @@ SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
             std::optional<binlog::RawEvent> raw = stream_->next();
             checkWorkers();
             if (!raw) {
-                if (!inTransaction_) {
+                if (!groups_.inGroup()) {
                     maybeFlush();  // an idle stream still persists what has committed
                 }
                 updateLive({});
@@ -224,7 +239,7 @@ SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
 Location SyncPipeline::locationAt(const binlog::Event& event) const {
     std::string file = event.file.empty() ? currentFile_ : std::string(event.file);
     Location location(binlog::BinlogPosition(file, event.endPos));
-    location.setGtids(gtids_);
+    location.setGtids(groups_.gtids());
     return location;
 }
 
@@ -233,7 +248,7 @@ void SyncPipeline::handle(const binlog::Event& event) {
         lastEventTimestamp_ = event.header.timestamp;
     }
     if (event.as<binlog::HeartbeatEvent>() != nullptr) {
-        if (!inTransaction_) {
+        if (!groups_.inGroup()) {
             maybeFlush();  // idle upstream: persist what has committed
         }
         updateLive({});
@@ -246,41 +261,81 @@ void SyncPipeline::handle(const binlog::Event& event) {
     if (!event.file.empty()) {
         currentFile_ = std::string(event.file);
     }
+    if (event.as<binlog::FormatDescriptionEvent>() != nullptr) {
+        followRotation(event);  // a new file begins (the source names it; a rotate's own name may carry a checksum)
+        return;
+    }
     if (const auto* gtid = event.as<binlog::MariaDbGtidEvent>()) {
-        beginTransaction(event);
-        transactionGtid_ = binlog::MariaDbGtid{gtid->domainId, gtid->serverId, gtid->sequence};
-        if ((gtid->flags & binlog::MariaDbGtidEvent::kStandalone) != 0) {
-            // A DDL or other standalone statement: its QUERY event ends the group.
-            inTransaction_ = true;
-        }
+        closeDanglingGroup(event);
+        groups_.onMariaDbGtid(*gtid, startOf(event), timestampOf(event));
+        onGroupOpened();
     } else if (const auto* mysqlGtid = event.as<binlog::MySqlGtidEvent>()) {
-        beginTransaction(event);
-        if (!mysqlGtid->anonymous) {
-            transactionMySqlGtid_ = std::make_pair(binlog::uuidText(mysqlGtid->uuid), mysqlGtid->gno);
-        }
+        closeDanglingGroup(event);
+        groups_.onMySqlGtid(*mysqlGtid, startOf(event), timestampOf(event));
+        onGroupOpened();
     } else if (const auto* query = event.as<binlog::QueryEvent>()) {
         onQuery(event, *query);
     } else if (const auto* rows = event.as<binlog::RowsEvent>()) {
         onRows(event, *rows);
     } else if (event.as<binlog::XidEvent>() != nullptr) {
         endTransaction(event);
+    } else if (event.type() == binlog::EventType::XaPrepare && groups_.inGroup()) {
+        endTransaction(event);  // an XA branch's group ends at XA PREPARE
     }
     updateLive(event);
 }
 
-void SyncPipeline::beginTransaction(const binlog::Event& event) {
-    inTransaction_ = true;
-    ++transactionSeq_;
-    transactionStart_ = binlog::BinlogPosition(event.file.empty() ? currentFile_ : std::string(event.file), event.pos);
-    transactionTimestamp_ = event.header.timestamp != 0 ? event.header.timestamp : lastEventTimestamp_;
+// Between groups a rotation moves the global point into the new file, so that an idle upstream that
+// rotated (FLUSH BINARY LOGS, a restart) does not leave the checkpoint in a file that may be purged
+// next. Positions only move forward: the fake rotation a dump starts with never moves them back.
+void SyncPipeline::followRotation(const binlog::Event& formatDescription) {
+    std::string file = formatDescription.file.empty() ? currentFile_ : std::string(formatDescription.file);
+    if (groups_.inGroup() || file.empty()) {
+        return;
+    }
+    Location next(binlog::BinlogPosition(file, kFirstEventOffset));
+    next.setGtids(groups_.gtids());
+    Location global = preparedXa_.globalBefore(tracker_.globalInMemory());
+    try {
+        if (next.compare(global) == PositionOrder::After) {
+            takePoints(preparedXa_.groupEnded(next, {}));
+        }
+    } catch (const binlog::PositionError& e) {
+        spdlog::debug("task {}: the checkpoint stays in its file at the start of {}: {}", setup_.taskName, file,
+                      e.what());
+    }
+}
+
+binlog::BinlogPosition SyncPipeline::startOf(const binlog::Event& event) const {
+    return binlog::BinlogPosition(event.file.empty() ? currentFile_ : std::string(event.file), event.pos);
+}
+
+uint32_t SyncPipeline::timestampOf(const binlog::Event& event) const {
+    return event.header.timestamp != 0 ? event.header.timestamp : lastEventTimestamp_;
+}
+
+// A group still open when the next GTID comes was cut short upstream (a server crash) or opened by a
+// DDL that had no terminator: it ends here, so its GTID is never lost.
+void SyncPipeline::closeDanglingGroup(const binlog::Event& nextGtid) {
+    if (!groups_.inGroup()) {
+        return;
+    }
+    spdlog::warn("task {}: the event group at {} has no terminator before the GTID at {}; it ends there",
+                 setup_.taskName, groups_.group()->start.toString(), startOf(nextGtid).toString());
+    endTransaction(nextGtid);
+}
+
+void SyncPipeline::onGroupOpened() {
+    const OpenGroup& group = *groups_.group();
+    transactionStart_ = group.start;
     {
         std::lock_guard lock(liveMutex_);
-        openTransactionTimestamp_ = transactionTimestamp_;
+        openTransactionTimestamp_ = group.timestamp;
     }
-    transactionStarts_[transactionSeq_] = transactionStart_;
-    transactionGtid_.reset();
-    transactionMySqlGtid_.reset();
+    transactionStarts_[group.seq] = group.start;
     transactionTablePoints_.clear();
+    branchChanges_.clear();
+    branchTables_.clear();
     skippingTransaction_ = skip_ && skip_->transactionStart == transactionStart_;
     if (skippingTransaction_) {
         spdlog::warn("task {}: skipping the transaction at {} as the DBA asked", setup_.taskName,
@@ -289,52 +344,57 @@ void SyncPipeline::beginTransaction(const binlog::Event& event) {
 }
 
 void SyncPipeline::endTransaction(const binlog::Event& event) {
-    // The GTID state after this transaction.
-    if (transactionGtid_) {
-        binlog::GtidPosition* position = std::get_if<binlog::GtidPosition>(&gtids_);
-        if (position == nullptr) {
-            gtids_ = binlog::GtidPosition();
-            position = std::get_if<binlog::GtidPosition>(&gtids_);
-        }
-        position->update(
-            binlog::Gtid{transactionGtid_->domainId, transactionGtid_->serverId, transactionGtid_->sequence});
-    } else if (transactionMySqlGtid_) {
-        binlog::GtidSet* set = std::get_if<binlog::GtidSet>(&gtids_);
-        if (set == nullptr) {
-            gtids_ = binlog::GtidSet();
-            set = std::get_if<binlog::GtidSet>(&gtids_);
-        }
-        set->add(transactionMySqlGtid_->first, static_cast<uint64_t>(transactionMySqlGtid_->second));
+    if (!groups_.inGroup()) {
+        return;  // a terminator without a group (the stream began inside one): nothing to end
     }
+    OpenGroup ended = groups_.end();
     Location end = locationAt(event);
-    for (const auto& [table, location] : transactionTablePoints_) {
-        tracker_.advanceTable(table, location);
+    if (ended.kind == GroupKind::XaPrepare && !skippingTransaction_ && !branchChanges_.empty()) {
+        // The branch's rows wait for its outcome; the checkpoint holds before its group from now on.
+        PreparedBranch branch;
+        branch.groupSeq = ended.seq;
+        branch.prepareStart = ended.start;
+        branch.changes = std::move(branchChanges_);
+        branch.tables = std::move(branchTables_);
+        branch.globalBefore = preparedXa_.globalBefore(tracker_.globalInMemory());
+        preparedXa_.prepare(ended.branch, std::move(branch));
+        spdlog::info("task {}: XA branch {} prepared at {}: its rows wait for XA COMMIT", setup_.taskName, ended.branch,
+                     ended.start.toString());
     }
+    branchChanges_.clear();
+    branchTables_.clear();
+    takePoints(preparedXa_.groupEnded(end, transactionTablePoints_));
     transactionTablePoints_.clear();
-    tracker_.advanceGlobal(end);
     {
         std::lock_guard lock(liveMutex_);
         frontier_.ended(workers_ ? workers_->lastDispatchedSequence() : 0,
                         PointView{end.position().file(), end.position().offset(), {}, {}},
-                        transactionTimestamp_ != 0 ? transactionTimestamp_ : lastEventTimestamp_);
+                        ended.timestamp != 0 ? ended.timestamp : lastEventTimestamp_);
         openTransactionTimestamp_ = 0;
     }
     if (skippingTransaction_) {
         skip_.reset();
         skippingTransaction_ = false;
     }
-    inTransaction_ = false;
-    transactionGtid_.reset();
-    transactionMySqlGtid_.reset();
     maybeFlush();
+}
+
+void SyncPipeline::takePoints(const HeldPointsRelease& release) {
+    for (const auto& [table, location] : release.tables) {
+        tracker_.advanceTable(table, location);
+    }
+    if (release.global) {
+        tracker_.advanceGlobal(*release.global);
+    }
 }
 
 void SyncPipeline::onQuery(const binlog::Event& event, const binlog::QueryEvent& query) {
     using Kind = binlog::QueryEvent::Kind;
     switch (query.kind) {
         case Kind::Begin:
-            if (!inTransaction_ || transactionStart_.isEmpty()) {
-                beginTransaction(event);
+            if (!groups_.inGroup()) {
+                groups_.onBegin(startOf(event), timestampOf(event));
+                onGroupOpened();
             }
             return;
         case Kind::Commit:
@@ -342,6 +402,8 @@ void SyncPipeline::onQuery(const binlog::Event& event, const binlog::QueryEvent&
             endTransaction(event);
             return;
         case Kind::Xa:
+            onXaStatement(event, query);
+            return;
         case Kind::Savepoint:
             return;
         case Kind::Ddl:
@@ -349,6 +411,63 @@ void SyncPipeline::onQuery(const binlog::Event& event, const binlog::QueryEvent&
             onDdl(event, query);
             return;
     }
+}
+
+void SyncPipeline::onXaStatement(const binlog::Event& event, const binlog::QueryEvent& query) {
+    if (std::string branch = xaStartBranch(query.query); !branch.empty()) {
+        // MySQL logs XA START as a statement inside the branch's group.
+        if (!groups_.inGroup()) {
+            groups_.onBegin(startOf(event), timestampOf(event));
+            onGroupOpened();
+        }
+        groups_.markXaBranch(std::move(branch));
+        return;
+    }
+    std::optional<XaOutcome> outcome = xaOutcomeOf(query.query);
+    if (!outcome) {
+        return;  // XA END: the branch goes on to its XA PREPARE
+    }
+    if (!groups_.inGroup()) {
+        groups_.openForDdl(startOf(event), timestampOf(event));
+        onGroupOpened();
+    }
+    HeldPointsRelease release;
+    std::optional<PreparedBranch> branch = preparedXa_.resolve(outcome->branch, release);
+    takePoints(release);
+    if (!branch) {
+        // Prepared before this session's start point (or all its rows were filtered out): nothing of it
+        // waits here. Our own checkpoints never start between a PREPARE and its outcome (they are held).
+        spdlog::warn(
+            "task {}: XA {} of branch {} at {}: its XA PREPARE was not read in this session (it lies "
+            "before the start point, or none of its rows passed the filters)",
+            setup_.taskName, outcome->commit ? "COMMIT" : "ROLLBACK", outcome->branch, startOf(event).toString());
+    } else if (outcome->commit && !skippingTransaction_) {
+        Location at = locationAt(event);
+        raiseExitSafeMarkPast(at.position());
+        bool safeMode = safeModeAt(at);
+        for (apply::RowChange& change : branch->changes) {
+            change.transactionSeq = groups_.group()->seq;
+            change.safeMode = safeMode;
+            if (!workers_->dispatch(std::move(change))) {
+                checkWorkers();
+            }
+        }
+        for (const auto& table : branch->tables) {
+            transactionTablePoints_[table] = at;
+        }
+        lastDispatched_ = at;
+        spdlog::info("task {}: XA COMMIT of branch {} at {}: {} rows applied", setup_.taskName, outcome->branch,
+                     at.toString(), branch->changes.size());
+    } else {
+        spdlog::info("task {}: XA ROLLBACK of branch {} at {}: its {} rows are dropped", setup_.taskName,
+                     outcome->branch, startOf(event).toString(), branch->changes.size());
+    }
+    endTransaction(event);
+}
+
+bool SyncPipeline::safeModeAt(const Location& at) {
+    inSafeMode_ = atOrBefore(at, safeModeUntil_);
+    return setup_.syncer.safeMode || inSafeMode_;
 }
 
 void SyncPipeline::onRows(const binlog::Event& event, const binlog::RowsEvent& rows) {
@@ -369,20 +488,22 @@ void SyncPipeline::onRows(const binlog::Event& event, const binlog::RowsEvent& r
     if (tracker_.coveredByTablePoint(table, at)) {
         return;  // applied before the last flush of this table's point (DESIGN.md invariant 4)
     }
-    raiseExitSafeMarkPast(at.position());
-    inSafeMode_ = atOrBefore(at, safeModeUntil_);
-    bool safeMode = setup_.syncer.safeMode || inSafeMode_;
+    const OpenGroup* group = groups_.group();
+    uint64_t groupSeq = group != nullptr ? group->seq : groups_.lastSeq();
     // The failed-event report names the row's own transaction, not the GTID state before it.
-    std::string transactionGtid;
-    if (transactionGtid_) {
-        transactionGtid = std::to_string(transactionGtid_->domainId) + "-" +
-                          std::to_string(transactionGtid_->serverId) + "-" + std::to_string(transactionGtid_->sequence);
-    } else if (transactionMySqlGtid_) {
-        transactionGtid = transactionMySqlGtid_->first + ":" + std::to_string(transactionMySqlGtid_->second);
+    apply::SourcePoint source{at.position().file(), at.position().offset(), group != nullptr ? group->gtidText : ""};
+    if (group != nullptr && group->kind == GroupKind::XaPrepare) {
+        // Kept until the branch's outcome is read (safe mode is decided then).
+        rowChanges_->build(rows, source, groupSeq, false, branchChanges_);
+        if (std::find(branchTables_.begin(), branchTables_.end(), table) == branchTables_.end()) {
+            branchTables_.push_back(table);
+        }
+        return;
     }
-    apply::SourcePoint source{at.position().file(), at.position().offset(), transactionGtid};
+    raiseExitSafeMarkPast(at.position());
+    bool safeMode = safeModeAt(at);
     changes_.clear();
-    rowChanges_->build(rows, source, transactionSeq_, safeMode, changes_);
+    rowChanges_->build(rows, source, groupSeq, safeMode, changes_);
     for (apply::RowChange& change : changes_) {
         if (!workers_->dispatch(std::move(change))) {
             checkWorkers();
@@ -392,54 +513,49 @@ void SyncPipeline::onRows(const binlog::Event& event, const binlog::RowsEvent& r
     lastDispatched_ = at;
 }
 
+void SyncPipeline::failOnDdl(const binlog::Event& event, const binlog::QueryEvent& query, const Location& at,
+                             const std::string& sql, int code, const std::string& message, bool retryable) {
+    SessionFailure failure{failureOutcome(message, retryable)};
+    failure.outcome.failedTransactionStart = groups_.inGroup() ? transactionStart_ : startOf(event);
+    failure.outcome.failedEvent = ddlFailedEvent(at, query, sql, code, message);
+    throw failure;
+}
+
 void SyncPipeline::onDdl(const binlog::Event& event, const binlog::QueryEvent& query) {
+    bool ownGroup = groups_.ddlIsOwnGroup();
     if (skippingTransaction_) {
-        endTransaction(event);
+        if (ownGroup) {
+            endTransaction(event);
+        }
         return;
     }
     DdlPlan plan = planDdl(setup_, query.schema, query.query);
     Location at = locationAt(event);
     if (plan.action == DdlPlan::Action::Error) {
-        SessionFailure failure{failureOutcome(plan.reason + " at " + at.toString() + ": " + query.query, false)};
-        failure.outcome.failedTransactionStart =
-            transactionStart_.isEmpty() ? binlog::BinlogPosition(at.position().file(), event.pos) : transactionStart_;
-        failure.outcome.failedEvent = ddlFailedEvent(at, query, query.query, 0, plan.reason);
-        throw failure;
+        failOnDdl(event, query, at, query.query, 0, plan.reason + " at " + at.toString() + ": " + query.query, false);
     }
     if (plan.action == DdlPlan::Action::Apply) {
-        // Every row before the DDL must be downstream before the table changes shape.
-        apply::BarrierResult barrier = workers_->barrier();
-        if (!barrier.ok()) {
-            failWith(*barrier.failure);
-        }
-        raiseExitSafeMarkPast(at.position());
+        // Every row before the DDL must be downstream before the table changes shape, and the points
+        // before it persisted, with the exit-safe point at this DDL: after a kill during it, exactly this
+        // DDL counts as possibly applied (ddl_applier.h).
+        flush("before ddl", at);
         lastDispatched_ = at;
-        bool alreadyApplied = false;
-        try {
-            std::unique_ptr<sql::Statement> statement(control_->createStatement());
-            if (!plan.defaultSchema.empty()) {
-                statement->execute("USE " + plan.quotedDefaultSchema());
-            }
-            statement->execute(plan.sql);
-        } catch (const sql::SQLException& e) {
-            if (atOrBefore(at, safeModeUntil_) && isAlreadyAppliedDdlError(e.getErrorCode())) {
-                // Inside the safe-mode window this DDL may have been applied before an unclean stop.
-                spdlog::warn("task {}: DDL at {} was applied before the last stop ({}); going on: {}", setup_.taskName,
-                             at.toString(), e.what(), plan.sql);
-                alreadyApplied = true;
-            } else {
-                SessionFailure failure{
-                    failureOutcome("DDL failed downstream at " + at.toString() + ": " + e.what() + " [" +
-                                       std::to_string(e.getErrorCode()) + "]: " + plan.sql,
-                                   apply::classifyDownstreamError(e.getErrorCode()) == apply::ErrorClass::Retryable)};
-                failure.outcome.failedTransactionStart = transactionStart_.isEmpty()
-                                                             ? binlog::BinlogPosition(at.position().file(), event.pos)
-                                                             : transactionStart_;
-                failure.outcome.failedEvent = ddlFailedEvent(at, query, plan.sql, e.getErrorCode(), e.what());
-                throw failure;
-            }
-        }
-        if (!alreadyApplied) {
+        // Only the first DDL after an unclean stop can have run unpersisted: each DDL persists the points
+        // before it, so a later one would have moved the global point past the first.
+        bool possiblyApplied = uncleanStart_ && !appliedDdlThisSession_ && atOrBefore(at, persistedExitSafeAtStart_);
+        appliedDdlThisSession_ = true;
+        DdlOutcome outcome = DdlApplier(*control_).apply(plan, possiblyApplied);
+        if (outcome.appliedBefore) {
+            spdlog::warn(
+                "task {}: DDL at {} had run before the last unclean stop (the persisted exit-safe point "
+                "names it); going on: {}",
+                setup_.taskName, at.toString(), plan.sql);
+        } else if (!outcome.applied) {
+            failOnDdl(event, query, at, plan.sql, outcome.errorCode,
+                      "DDL failed downstream at " + at.toString() + ": " + outcome.error + " [" +
+                          std::to_string(outcome.errorCode) + "]: " + plan.sql,
+                      apply::classifyDownstreamError(outcome.errorCode) == apply::ErrorClass::Retryable);
+        } else {
             spdlog::info("task {}: applied DDL at {}: {}", setup_.taskName, at.toString(), plan.sql);
         }
         for (const auto& table : plan.tables) {
@@ -451,8 +567,14 @@ void SyncPipeline::onDdl(const binlog::Event& event, const binlog::QueryEvent& q
     } else {
         spdlog::info("task {}: ignored DDL at {} ({}): {}", setup_.taskName, at.toString(), plan.reason, query.query);
     }
-    if (!inTransaction_) {
-        beginTransaction(event);
+    if (!ownGroup) {
+        // CREATE TABLE ... SELECT: the group's rows follow; the group ends at its terminator.
+        groups_.markDdlInGroup();
+        return;
+    }
+    if (!groups_.inGroup()) {
+        groups_.openForDdl(startOf(event), timestampOf(event));
+        onGroupOpened();
     }
     endTransaction(event);
     flush("ddl");
@@ -473,7 +595,7 @@ void SyncPipeline::maybeFlush() {
         return;
     }
     pendingFlush_ =
-        PendingFlush{tracker_.planFlush(exitSafeMark_), workers_->lastDispatchedSequence(), transactionSeq_};
+        PendingFlush{tracker_.planFlush(exitSafeMark_), workers_->lastDispatchedSequence(), groups_.lastSeq()};
     completePendingFlush();  // nothing in flight: written at once
 }
 
@@ -495,7 +617,7 @@ void SyncPipeline::completePendingFlush() {
     persist(std::move(plan), "interval", transactionSeq);
 }
 
-void SyncPipeline::flush(const char* why) {
+void SyncPipeline::flush(const char* why, const Location& ddlAt) {
     if (!workers_ || !checkpointTable_) {
         return;
     }
@@ -509,12 +631,17 @@ void SyncPipeline::flush(const char* why) {
     binlog::Location exitSafe = exitSafeMark_;
     if (std::string_view(why) == kFlushAtStop) {
         // Nothing past the last dispatched event was applied by this session; an earlier, unclean one
-        // may have applied up to the mark it started with. Safe mode needs to cover no more than that.
+        // may have applied up to the window this session opened with (safeModeUntil_, which
+        // never reaches past the upstream's end at the start). A clean stop after everything is
+        // committed leaves exit-safe = global, so the next start is not in safe mode.
         exitSafe = latest(latest(tracker_.globalInMemory(), lastDispatched_), safeModeUntil_);
+    } else if (!ddlAt.isEmpty()) {
+        // Before a DDL: nothing past it is dispatched, so the mark may stand exactly at it (ddl_applier.h).
+        exitSafe = latest(Location(ddlAt.position()), safeModeUntil_);
     }
     // The global point in memory is the end of the last complete transaction; table points of a
     // transaction cut short were never moved (they move at the transaction's end).
-    persist(tracker_.planFlush(exitSafe), why, transactionSeq_);
+    persist(tracker_.planFlush(exitSafe), why, groups_.lastSeq());
 }
 
 void SyncPipeline::persist(checkpoint::FlushPlan plan, const char* why, uint64_t transactionSeq) {
@@ -589,6 +716,16 @@ void SyncPipeline::copyCounters() {
         live_.rowsPerTable.push_back({{table.schema, table.table}, rows});
     }
     live_.safeMode = setup_.syncer.safeMode || inSafeMode_;
+    if (setup_.syncer.safeMode) {
+        live_.safeModeReason = "the task sets safe-mode: true";
+        live_.safeModeUntil = {};
+    } else if (inSafeMode_) {
+        live_.safeModeReason = "replaying events that may have been applied before an unclean stop";
+        live_.safeModeUntil = PointView{safeModeUntil_.position().file(), safeModeUntil_.position().offset(), {}, {}};
+    } else {
+        live_.safeModeReason.clear();
+        live_.safeModeUntil = {};
+    }
 }
 
 // Under liveMutex_, from the pipeline's thread or the status publisher's (so that the view stays

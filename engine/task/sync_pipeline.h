@@ -25,8 +25,10 @@
 #include "engine/checkpoint/checkpoint_tracker.h"
 #include "engine/task/applied_frontier.h"
 #include "engine/task/binlog_stream.h"
+#include "engine/task/prepared_xa_store.h"
 #include "engine/task/sync_session.h"
 #include "engine/task/task_setup.h"
+#include "engine/task/transaction_tracker.h"
 
 namespace sql {
 class Connection;
@@ -66,15 +68,26 @@ public:
 private:
     SessionOutcome stream(const std::atomic<bool>& interrupt);
     binlog::Location prepare();
+    void openSafeModeWindow(const binlog::Location& global, const binlog::Location& exitSafe);
     void handle(const binlog::Event& event);
-    void beginTransaction(const binlog::Event& event);
+    binlog::BinlogPosition startOf(const binlog::Event& event) const;
+    uint32_t timestampOf(const binlog::Event& event) const;
+    void closeDanglingGroup(const binlog::Event& nextGtid);
+    void followRotation(const binlog::Event& formatDescription);
+    void onGroupOpened();
     void endTransaction(const binlog::Event& event);
+    void takePoints(const HeldPointsRelease& release);
     void onQuery(const binlog::Event& event, const binlog::QueryEvent& query);
+    void onXaStatement(const binlog::Event& event, const binlog::QueryEvent& query);
     void onRows(const binlog::Event& event, const binlog::RowsEvent& rows);
     void onDdl(const binlog::Event& event, const binlog::QueryEvent& query);
+    [[noreturn]] void failOnDdl(const binlog::Event& event, const binlog::QueryEvent& query, const binlog::Location& at,
+                                const std::string& sql, int code, const std::string& message, bool retryable);
+    bool safeModeAt(const binlog::Location& at);
     void maybeFlush();
     void completePendingFlush();
-    void flush(const char* why);
+    // A barrier flush; `ddlAt` (before a DDL) puts the exit-safe point exactly at that DDL.
+    void flush(const char* why, const binlog::Location& ddlAt = {});
     void persist(checkpoint::FlushPlan plan, const char* why, uint64_t transactionSeq);
     void raiseExitSafeMarkPast(const binlog::BinlogPosition& position);
     void checkWorkers();
@@ -104,18 +117,23 @@ private:
 
     // Where the stream stands.
     std::string currentFile_;
-    binlog::GtidState gtids_;  // after the last complete transaction
-    bool inTransaction_ = false;
-    binlog::BinlogPosition transactionStart_;
-    std::optional<binlog::MariaDbGtid> transactionGtid_;
-    std::optional<std::pair<std::string, uint64_t>> transactionMySqlGtid_;
-    uint64_t transactionSeq_ = 0;
+    TransactionTracker groups_{binlog::GtidState{}};  // event groups and the GTID state after the last one
+    binlog::BinlogPosition transactionStart_;         // of the open (or last) group
     bool skippingTransaction_ = false;
     std::optional<SkipRequest> skip_;
-    std::map<checkpoint::TableName, binlog::Location> transactionTablePoints_;
+    TablePoints transactionTablePoints_;
     std::map<uint64_t, binlog::BinlogPosition> transactionStarts_;  // since the last flush
+    // XA branches prepared and waiting for their outcome; the rows of the branch being read.
+    PreparedXaStore preparedXa_;
+    std::vector<apply::RowChange> branchChanges_;
+    std::vector<checkpoint::TableName> branchTables_;
 
-    binlog::Location safeModeUntil_;  // the exit-safe mark persisted when the session started
+    // Safe mode's window: events up to here may have been applied before this session started (the
+    // exit-safe point persisted then, narrowed to the upstream's end; see openSafeModeWindow).
+    binlog::Location safeModeUntil_;
+    binlog::Location persistedExitSafeAtStart_;
+    bool uncleanStart_ = false;           // the last stop left exit-safe past the global point
+    bool appliedDdlThisSession_ = false;  // only the first DDL of a session may have run before it
     bool inSafeMode_ = false;
     binlog::Location lastDispatched_;  // the last rows event or DDL handed to the workers
     binlog::Location exitSafeMark_;
@@ -129,7 +147,6 @@ private:
     };
     std::optional<PendingFlush> pendingFlush_;
     uint32_t lastEventTimestamp_ = 0;
-    uint32_t transactionTimestamp_ = 0;  // upstream time of the open transaction's first event
     std::chrono::steady_clock::time_point lastCountersUpdate_{};
 
     // The live view: written by the pipeline's thread, refreshed from the workers' progress also by

@@ -44,6 +44,8 @@ struct SessionLiveView {
     uint64_t readQueueDepth = 0;
     std::vector<uint64_t> workerQueueDepths;
     bool safeMode = false;
+    std::string safeModeReason;  // why safe mode is on ("" when off)
+    PointView safeModeUntil;     // the end of the replay window when that is the reason
     std::optional<Clock::time_point> lastFlush;
     double lastFlushMilliseconds = 0;
     std::vector<std::pair<checkpoint::TableName, uint64_t>> rowsPerTable;

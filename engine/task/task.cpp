@@ -70,14 +70,14 @@ nlohmann::json failedEventJson(const FailedEvent& failed) {
 }  // namespace
 
 Task::Task(TaskSetup setup) : setup_(std::move(setup)), audit_(setup_.auditLogPath), upstreamWatch_(setup_.upstream) {
-    publisher_thread_ = std::thread(&Task::publishLoop, this);
+    publisherThread_ = std::thread(&Task::publishLoop, this);
 }
 
 Task::~Task() {
     stop();
     waitUntilStopped();
     publishing_ = false;
-    publisher_thread_.join();
+    publisherThread_.join();
 }
 
 Stage Task::stage() const {
@@ -130,19 +130,20 @@ CommandResult Task::start() {
 }
 
 CommandResult Task::pause() {
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
     if (stage_ != Stage::Running && stage_ != Stage::Error) {
         return refuse("pause");
     }
     wanted_ = Wanted::Paused;
     interruptSession();
-    audit("pause", tracker_.globalPersisted().toString());
     wake_.notify_all();
+    lock.unlock();  // the audit line is fsynced without the state lock: the status never waits on a disk
+    audit("pause", tracker_.globalPersisted().toString());
     return {true, "pausing: flushing what has committed"};
 }
 
 CommandResult Task::resume() {
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
     if (stage_ != Stage::Paused && stage_ != Stage::Error) {
         return refuse("resume");
     }
@@ -151,50 +152,74 @@ CommandResult Task::resume() {
     }
     wanted_ = Wanted::Running;
     retryCount_ = 0;
-    audit("resume", tracker_.globalPersisted().toString());
     wake_.notify_all();
+    lock.unlock();
+    audit("resume", tracker_.globalPersisted().toString());
     return {true, "resuming from the persisted global point " + tracker_.globalPersisted().toString()};
 }
 
 CommandResult Task::stop() {
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
     if (!thread_.joinable() || stage_ == Stage::Stopped || stage_ == Stage::New) {
         return refuse("stop");
     }
     wanted_ = Wanted::Stopped;
     interruptSession();
-    audit("stop", tracker_.globalPersisted().toString());
     wake_.notify_all();
+    lock.unlock();
+    audit("stop", tracker_.globalPersisted().toString());
     return {true, "stopping: flushing what has committed"};
 }
 
 CommandResult Task::skipFailedEvent() {
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
     if (stage_ != Stage::Error || !lastFailure_ || !lastFailure_->failedEvent ||
         lastFailure_->failedTransactionStart.isEmpty()) {
         return stage_ == Stage::Error ? CommandResult{false, "the error has no failed event to skip"}
                                       : refuse("skip the failed event");
     }
-    pendingSkip_ = SkipRequest{lastFailure_->failedTransactionStart};
-    audit("skip", "transaction at " + lastFailure_->failedTransactionStart.toString() + " skipped",
-          failedEventJson(*lastFailure_->failedEvent));
+    if (lastFailure_->retryable) {
+        return {false, "the error is retryable and the task resumes by itself (" + lastFailure_->message +
+                           "); skipping would throw away a transaction that can still apply"};
+    }
+    if (!lastFailure_->failedEvent->rowIdentified) {
+        return {false,
+                "the failing row could not be told apart from the rest of its batch (the error came at "
+                "COMMIT or did not repeat row by row), so the transaction to skip is not known; fix the "
+                "cause and resume, or resume from an explicit position"};
+    }
+    binlog::BinlogPosition skipped = lastFailure_->failedTransactionStart;
+    pendingSkip_ = SkipRequest{skipped};
+    nlohmann::json skippedRows = failedEventJson(*lastFailure_->failedEvent);
+    lastFailure_.reset();  // the status no longer shows it: the skip is in the audit log
     wanted_ = Wanted::Running;
     retryCount_ = 0;
     wake_.notify_all();
-    return {true, "skipping the transaction at " + lastFailure_->failedTransactionStart.toString()};
+    lock.unlock();
+    audit("skip", "transaction at " + skipped.toString() + " skipped", std::move(skippedRows));
+    return {true, "skipping the transaction at " + skipped.toString()};
 }
 
 CommandResult Task::resumeFrom(const ResumeTarget& target) {
+    {
+        std::lock_guard lock(mutex_);
+        if (stage_ != Stage::Paused && stage_ != Stage::Stopped) {
+            return refuse("resume from a position");
+        }
+    }
+    // Checked before anything is written, and without the state lock (the status must not wait on it).
+    std::string problem = validateResumeTarget(target);
+    if (problem.empty()) {
+        problem = checkResumeTargetUpstream(setup_, target);
+    }
+    if (!problem.empty()) {
+        return {false, "resume-from " + describeResumeTarget(target) + " refused, nothing changed: " + problem};
+    }
     std::lock_guard lock(mutex_);
     if (stage_ != Stage::Paused && stage_ != Stage::Stopped) {
         return refuse("resume from a position");
     }
-    std::string problem = validateResumeTarget(target);
-    if (!problem.empty()) {
-        return {false, problem};
-    }
-    pendingResumeFrom_ = target;
-    audit("resume-from", describeResumeTarget(target));
+    pendingResumeFrom_ = target;  // audited when written (applyPendingResumeFrom), with the point it replaces
     if (stage_ == Stage::Stopped) {
         if (thread_.joinable()) {
             thread_.join();
@@ -350,7 +375,13 @@ std::string Task::applyPendingResumeFrom() {
         return {};
     }
     try {
-        writeResumePoint(setup_, *target);
+        binlog::Location previous = writeResumePoint(setup_, *target);
+        // The undo: resume-from this point again (the table points it had are not restored: a resume from
+        // it replays their events in safe mode, which leaves the same rows).
+        audit("resume-from", describeResumeTarget(*target),
+              {{"previous_global_point", previous.toString()}, {"undo", "resume-from " + previous.toString()}});
+        std::lock_guard lock(mutex_);
+        previousGlobalPoint_ = previous;
         return {};
     } catch (const std::exception& e) {
         return "resume-from " + describeResumeTarget(*target) + " failed: " + e.what();
@@ -452,6 +483,17 @@ std::shared_ptr<const StatusSnapshot> Task::buildSnapshot() {
     snapshot->readQueueDepth = live.readQueueDepth;
     snapshot->workerQueueDepths = live.workerQueueDepths;
     snapshot->safeMode = live.safeMode || setup_.syncer.safeMode;
+    snapshot->safeModeReason = setup_.syncer.safeMode ? "the task sets safe-mode: true" : live.safeModeReason;
+    snapshot->safeModeUntil = live.safeModeUntil;
+    {
+        std::lock_guard lock(mutex_);
+        if (!previousGlobalPoint_.isEmpty()) {
+            snapshot->globalBeforeResumeFrom = PointView{previousGlobalPoint_.position().file(),
+                                                         previousGlobalPoint_.position().offset(),
+                                                         previousGlobalPoint_.gtidText(),
+                                                         {}};
+        }
+    }
     snapshot->lastFlush = live.lastFlush;
     snapshot->lastFlushMilliseconds = live.lastFlushMilliseconds;
     return snapshot;

@@ -78,6 +78,7 @@ private:
     std::optional<SessionOutcome> lastFailure_;
     std::optional<SkipRequest> pendingSkip_;
     std::optional<ResumeTarget> pendingResumeFrom_;
+    binlog::Location previousGlobalPoint_;  // what the last resume-from replaced: its undo
     int retryCount_ = 0;
     std::atomic<bool> interrupt_{false};
     std::shared_ptr<SyncSession> session_;          // the running one, for cancel() and live()
@@ -91,7 +92,7 @@ private:
     std::thread thread_;
 
     std::atomic<bool> publishing_{true};
-    std::thread publisher_thread_;
+    std::thread publisherThread_;
     uint64_t sequence_ = 0;
     LagClock lagClock_;       // publisher thread only
     ActivityMeter activity_;  // publisher thread only

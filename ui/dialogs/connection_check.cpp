@@ -1,11 +1,5 @@
 #include "ui/dialogs/connection_check.h"
 
-#include <cppconn/connection.h>
-#include <cppconn/resultset.h>
-#include <cppconn/statement.h>
-
-#include <memory>
-
 #include "engine/apply/downstream_connection.h"
 #include "engine/source/upstream_connection.h"
 #include "engine/source/upstream_settings_check.h"
@@ -57,10 +51,7 @@ SideCheck checkTarget(const NewTaskSpec& spec, const std::string& directory) {
     const std::string where = std::string(kTargetSide) + " " + settings.describe();
     try {
         settings.password = spec.target.resolvePassword(directory);
-        auto connection = apply::connectDownstream(settings);
-        std::unique_ptr<sql::Statement> statement(connection->createStatement());
-        std::unique_ptr<sql::ResultSet> rows(statement->executeQuery("SELECT VERSION()"));
-        const std::string version = rows->next() ? std::string(rows->getString(1)) : std::string("?");
+        const std::string version = apply::downstreamServerVersion(settings);
         check.ok = true;
         check.message = where + ": OK, " + version;
     } catch (const std::exception& e) {

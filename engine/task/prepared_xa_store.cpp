@@ -1,0 +1,71 @@
+#include "engine/task/prepared_xa_store.h"
+
+namespace syncscope::task {
+
+size_t PreparedXaStore::waitingChanges() const {
+    size_t changes = 0;
+    for (const auto& [key, branch] : branches_) {
+        changes += branch.changes.size();
+    }
+    return changes;
+}
+
+std::optional<binlog::BinlogPosition> PreparedXaStore::oldestStart() const {
+    if (byAge_.empty()) {
+        return std::nullopt;
+    }
+    return branches_.at(byAge_.begin()->second).prepareStart;
+}
+
+binlog::Location PreparedXaStore::globalBefore(const binlog::Location& trackerGlobal) const {
+    return holding() ? heldGlobal_ : trackerGlobal;
+}
+
+void PreparedXaStore::prepare(const std::string& branch, PreparedBranch prepared) {
+    if (auto existing = branches_.find(branch); existing != branches_.end()) {
+        byAge_.erase(existing->second.groupSeq);  // the same xid prepared again: the newer one counts
+    }
+    prepared.tablesBefore = heldTables_;
+    byAge_[prepared.groupSeq] = branch;
+    branches_[branch] = std::move(prepared);
+}
+
+HeldPointsRelease PreparedXaStore::groupEnded(const binlog::Location& end, const TablePoints& tables) {
+    if (!holding()) {
+        return HeldPointsRelease{end, tables};
+    }
+    heldGlobal_ = end;
+    for (const auto& [table, location] : tables) {
+        heldTables_[table] = location;
+    }
+    return {};
+}
+
+std::optional<PreparedBranch> PreparedXaStore::resolve(const std::string& branch, HeldPointsRelease& release) {
+    release = {};
+    auto it = branches_.find(branch);
+    if (it == branches_.end()) {
+        return std::nullopt;
+    }
+    bool wasOldest = byAge_.begin()->first == it->second.groupSeq;
+    PreparedBranch resolved = std::move(it->second);
+    byAge_.erase(resolved.groupSeq);
+    branches_.erase(it);
+    if (!wasOldest) {
+        return resolved;
+    }
+    if (byAge_.empty()) {
+        // Nothing older waits: every point kept aside may be taken.
+        release.global = heldGlobal_;
+        release.tables = std::move(heldTables_);
+        heldTables_.clear();
+        heldGlobal_ = {};
+    } else {
+        const PreparedBranch& next = branches_.at(byAge_.begin()->second);
+        release.global = next.globalBefore;
+        release.tables = next.tablesBefore;
+    }
+    return resolved;
+}
+
+}  // namespace syncscope::task
