@@ -3,8 +3,6 @@
 #include <algorithm>
 
 #include <cppconn/connection.h>
-#include <cppconn/exception.h>
-#include <cppconn/statement.h>
 #include <spdlog/spdlog.h>
 
 #include "engine/apply/apply_failure.h"
@@ -20,6 +18,7 @@
 #include "engine/task/ddl_statement.h"
 #include "engine/task/failed_event_view.h"
 #include "engine/task/row_change_builder.h"
+#include "engine/task/start_point.h"
 
 namespace syncscope::task {
 
@@ -27,28 +26,9 @@ namespace {
 
 using binlog::Location;
 using binlog::PositionOrder;
-using Steady = std::chrono::steady_clock;
-
-bool atOrBefore(const Location& event, const Location& limit) {
-    if (limit.isEmpty()) {
-        return false;
-    }
-    PositionOrder order = event.compare(limit);
-    // Incomparable: stay safe (safe mode is on for anything that cannot be ordered).
-    return order == PositionOrder::Before || order == PositionOrder::Same || order == PositionOrder::Incomparable;
-}
 
 constexpr const char* kFlushAtStop = "stop";
 constexpr uint64_t kFirstEventOffset = 4;  // after the binlog file's magic bytes
-constexpr std::chrono::milliseconds kLiveCountersInterval{50};
-
-// The later of two locations; `a` when they cannot be ordered or `b` is empty.
-Location latest(const Location& a, const Location& b) {
-    if (a.isEmpty()) {
-        return b;
-    }
-    return !b.isEmpty() && b.compare(a) == PositionOrder::After ? b : a;
-}
 
 }  // namespace
 
@@ -70,9 +50,7 @@ void SyncPipeline::cancel() {
 }
 
 SessionLiveView SyncPipeline::live() const {
-    std::lock_guard lock(liveMutex_);
-    refreshAppliedLocked();
-    return live_;
+    return live_.current();
 }
 
 SessionOutcome SyncPipeline::failureOutcome(const std::string& message, bool retryable) const {
@@ -83,81 +61,35 @@ SessionOutcome SyncPipeline::failureOutcome(const std::string& message, bool ret
     return outcome;
 }
 
-// The window of events that may have been applied before this session: from the persisted global
-// point to the persisted exit-safe point, but never past the upstream's end now (an unclean session
-// cannot have applied what was not written yet; the mark runs ahead of it in large steps).
+// After an unclean stop the safe-mode window ends at the persisted exit-safe point, narrowed to the
+// upstream's end now (flush_coordinator.h); with safe-mode-duration 0s such a start is refused as in DM.
 void SyncPipeline::openSafeModeWindow(const Location& global, const Location& exitSafe) {
-    safeModeUntil_ = exitSafe;
-    uncleanStart_ = exitSafe.compare(global) == PositionOrder::After;
-    if (!uncleanStart_) {
-        return;
-    }
-    if (setup_.syncer.safeModeDuration.count() == 0) {
+    std::optional<Location> upstreamEnd;
+    bool unclean = exitSafe.compare(global) == PositionOrder::After;
+    if (unclean && setup_.syncer.safeModeDuration.count() == 0) {
         throw Error(
             "your `safe-mode-duration` in task.yaml is set to 0s, the task can't be re-processed without "
             "safe mode currently: events up to the exit-safe point " +
             exitSafe.toString() + " may have been applied before an unclean stop (global point " + global.toString() +
             "); remove the setting for this restart");
     }
-    try {
-        source::UpstreamConnection upstream(setup_.upstream);
-        auto master = upstream.query("SHOW MASTER STATUS");
-        if (!master.empty() && master.front().size() >= 2 && master.front()[0] && master.front()[1]) {
-            Location upstreamEnd(binlog::BinlogPosition(*master.front()[0], std::stoull(*master.front()[1])));
-            if (upstreamEnd.compare(exitSafe) == PositionOrder::Before) {
-                safeModeUntil_ = upstreamEnd;
-            }
-        }
-    } catch (const source::UpstreamError& e) {
-        spdlog::warn(
-            "task {}: cannot read the upstream's end to narrow the safe-mode window ({}); safe mode stays "
-            "on up to the exit-safe point {}",
-            setup_.taskName, e.what(), exitSafe.toString());
+    if (unclean) {
+        upstreamEnd = upstreamEndNow(setup_);
     }
-    spdlog::warn("task {}: the last stop was unclean: safe mode is on from the global point {} until {}",
-                 setup_.taskName, global.toString(), safeModeUntil_.toString());
+    flushes_->openSafeModeWindow(global, exitSafe, upstreamEnd);
+    if (unclean) {
+        spdlog::warn("task {}: the last stop was unclean: safe mode is on from the global point {} until {}",
+                     setup_.taskName, global.toString(), flushes_->safeModeUntil().toString());
+    }
 }
 
 Location SyncPipeline::prepare() {
     control_ = apply::connectDownstream(setup_.downstream);
     checkpointTable_ = std::make_unique<checkpoint::CheckpointTable>(*control_, setup_.metaSchema, setup_.taskName);
     checkpointTable_->ensureTable();
-    checkpoint::PersistedCheckpoint persisted = checkpointTable_->load(setup_.sourceId);
-
-    Location start;
-    if (persisted.hasGlobalRow) {
-        start = persisted.globalPoint;
-        spdlog::info("task {}: resuming from the persisted global point {}", setup_.taskName, start.toString());
-    } else {
-        if (!setup_.metaBinlogName.empty() || !setup_.metaBinlogGtid.empty()) {
-            start = Location::fromParts(setup_.metaBinlogName, setup_.metaBinlogPos,
-                                        setup_.enableGtid ? setup_.metaBinlogGtid : "");
-            spdlog::info("task {}: no checkpoint yet; starting from the task's meta {}", setup_.taskName,
-                         start.toString());
-        } else {
-            source::UpstreamConnection upstream(setup_.upstream);
-            auto master = upstream.query("SHOW MASTER STATUS");
-            if (master.empty() || master.front().size() < 2 || !master.front()[0] || !master.front()[1]) {
-                throw Error("upstream " + setup_.upstream.describe() +
-                            ": SHOW MASTER STATUS returned nothing; is the binary log on?");
-            }
-            std::string gtid =
-                setup_.enableGtid ? upstream.queryValue("SELECT @@GLOBAL.gtid_binlog_pos").value_or("") : "";
-            start = Location::fromParts(*master.front()[0], std::stoull(*master.front()[1]), gtid);
-            spdlog::warn(
-                "task {}: NO CHECKPOINT AND NO META: starting from the upstream's CURRENT position {}; "
-                "everything written upstream before it is not replicated",
-                setup_.taskName, start.toString());
-        }
-        // Nothing is applied yet, so persisting the start covers no event.
-        checkpointTable_->flush(setup_.sourceId, {}, start, start);
-        persisted.globalPoint = start;
-        persisted.exitSafePoint = start;
-    }
+    checkpoint::PersistedCheckpoint persisted;
+    Location start = chooseStartPoint(setup_, *checkpointTable_, persisted);
     tracker_.reset(persisted.globalPoint, persisted.tablePoints, persisted.exitSafePoint);
-    exitSafeMark_ = persisted.exitSafePoint;
-    persistedExitSafeAtStart_ = persisted.exitSafePoint;
-    openSafeModeWindow(persisted.globalPoint, persisted.exitSafePoint);
     groups_ = TransactionTracker(start.gtids());
     currentFile_ = start.position().file();
 
@@ -170,7 +102,22 @@ Location SyncPipeline::prepare() {
         pool.sessionVariables.emplace_back(name, value);
     }
     workers_ = std::make_unique<apply::WorkerPool>(pool);
-    livePool_ = workers_.get();
+    live_.attach(workers_.get());
+
+    FlushCoordinatorSettings flushing;
+    flushing.interval = std::chrono::seconds(setup_.syncer.checkpointFlushIntervalSeconds);
+    flushing.exitSafeStepBytes = setup_.exitSafeStepBytes;
+    checkpointWriter_ = std::make_unique<TableCheckpointWriter>(*checkpointTable_, setup_.sourceId);
+    commitFrontier_ = std::make_unique<PoolCommitFrontier>(*workers_);
+    flushes_ = std::make_unique<FlushCoordinator>(
+        flushing, tracker_, *checkpointWriter_, *commitFrontier_,
+        [this](const apply::ApplyFailure& failure) { failWith(failure); },
+        [this](const checkpoint::FlushPlan&, double milliseconds, uint64_t groupSeq) {
+            // Changes dispatched before the flushed point are committed: their group starts are no longer needed.
+            transactionStarts_.erase(transactionStarts_.begin(), transactionStarts_.lower_bound(groupSeq));
+            live_.flushed(milliseconds);
+        });
+    openSafeModeWindow(persisted.globalPoint, persisted.exitSafePoint);
 
     // The schema tracker runs on this (the reader's) thread, as does the control connection.
     auto loader = std::make_shared<schema::DownstreamSchemaLoader>(*control_);
@@ -190,10 +137,7 @@ SessionOutcome SyncPipeline::run(const std::optional<SkipRequest>& skip, const s
 SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
     try {
         Location start = prepare();
-        {
-            std::lock_guard lock(liveMutex_);
-            live_.applied = PointView{start.position().file(), start.position().offset(), {}, {}};
-        }
+        live_.startAt(PointView{start.position().file(), start.position().offset(), {}, {}});
         {
             std::lock_guard lock(streamMutex_);
             StreamStart from{start, setup_.enableGtid, setup_.heartbeatSeconds};
@@ -202,7 +146,6 @@ SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
                 stream_->cancel();
             }
         }
-        lastFlush_ = Steady::now();
         while (!interrupt && !cancelled_) {
             std::optional<binlog::RawEvent> raw = stream_->next();
             checkWorkers();
@@ -280,7 +223,14 @@ void SyncPipeline::handle(const binlog::Event& event) {
     } else if (event.as<binlog::XidEvent>() != nullptr) {
         endTransaction(event);
     } else if (event.type() == binlog::EventType::XaPrepare && groups_.inGroup()) {
-        endTransaction(event);  // an XA branch's group ends at XA PREPARE
+        // An XA branch's group ends at XA PREPARE; MySQL logs XA COMMIT ... ONE PHASE the same way,
+        // with the first byte of the event's body set: that branch commits here.
+        const auto* body = event.as<binlog::OtherEvent>();
+        if (body != nullptr && !body->body.empty() && body->body.front() != 0 && !skippingTransaction_) {
+            dispatchBranch(branchChanges_, branchTables_, locationAt(event));
+            groups_.markCommittedInOnePhase();
+        }
+        endTransaction(event);
     }
     updateLive(event);
 }
@@ -328,10 +278,7 @@ void SyncPipeline::closeDanglingGroup(const binlog::Event& nextGtid) {
 void SyncPipeline::onGroupOpened() {
     const OpenGroup& group = *groups_.group();
     transactionStart_ = group.start;
-    {
-        std::lock_guard lock(liveMutex_);
-        openTransactionTimestamp_ = group.timestamp;
-    }
+    live_.groupOpened(group.timestamp);
     transactionStarts_[group.seq] = group.start;
     transactionTablePoints_.clear();
     branchChanges_.clear();
@@ -365,13 +312,9 @@ void SyncPipeline::endTransaction(const binlog::Event& event) {
     branchTables_.clear();
     takePoints(preparedXa_.groupEnded(end, transactionTablePoints_));
     transactionTablePoints_.clear();
-    {
-        std::lock_guard lock(liveMutex_);
-        frontier_.ended(workers_ ? workers_->lastDispatchedSequence() : 0,
-                        PointView{end.position().file(), end.position().offset(), {}, {}},
-                        ended.timestamp != 0 ? ended.timestamp : lastEventTimestamp_);
-        openTransactionTimestamp_ = 0;
-    }
+    live_.groupEnded(workers_ ? workers_->lastDispatchedSequence() : 0,
+                     PointView{end.position().file(), end.position().offset(), {}, {}},
+                     ended.timestamp != 0 ? ended.timestamp : lastEventTimestamp_);
     if (skippingTransaction_) {
         skip_.reset();
         skippingTransaction_ = false;
@@ -443,21 +386,10 @@ void SyncPipeline::onXaStatement(const binlog::Event& event, const binlog::Query
             setup_.taskName, outcome->commit ? "COMMIT" : "ROLLBACK", outcome->branch, startOf(event).toString());
     } else if (outcome->commit && !skippingTransaction_) {
         Location at = locationAt(event);
-        raiseExitSafeMarkPast(at.position());
-        bool safeMode = safeModeAt(at);
-        for (apply::RowChange& change : branch->changes) {
-            change.transactionSeq = groups_.group()->seq;
-            change.safeMode = safeMode;
-            if (!workers_->dispatch(std::move(change))) {
-                checkWorkers();
-            }
-        }
-        for (const auto& table : branch->tables) {
-            transactionTablePoints_[table] = at;
-        }
-        lastDispatched_ = at;
+        size_t rows = branch->changes.size();
+        dispatchBranch(branch->changes, branch->tables, at);
         spdlog::info("task {}: XA COMMIT of branch {} at {}: {} rows applied", setup_.taskName, outcome->branch,
-                     at.toString(), branch->changes.size());
+                     at.toString(), rows);
     } else {
         spdlog::info("task {}: XA ROLLBACK of branch {} at {}: its {} rows are dropped", setup_.taskName,
                      outcome->branch, startOf(event).toString(), branch->changes.size());
@@ -465,8 +397,28 @@ void SyncPipeline::onXaStatement(const binlog::Event& event, const binlog::Query
     endTransaction(event);
 }
 
+// An XA branch's rows go to the workers when its commit is read, as the changes of the group at `at`.
+void SyncPipeline::dispatchBranch(std::vector<apply::RowChange>& changes,
+                                  const std::vector<checkpoint::TableName>& tables, const Location& at) {
+    flushes_->beforeDispatch(at.position());
+    bool safeMode = safeModeAt(at);
+    uint64_t groupSeq = groups_.group() != nullptr ? groups_.group()->seq : groups_.lastSeq();
+    for (apply::RowChange& change : changes) {
+        change.transactionSeq = groupSeq;
+        change.safeMode = safeMode;
+        if (!workers_->dispatch(std::move(change))) {
+            checkWorkers();
+        }
+    }
+    changes.clear();
+    for (const auto& table : tables) {
+        transactionTablePoints_[table] = at;
+    }
+    flushes_->dispatched(at);
+}
+
 bool SyncPipeline::safeModeAt(const Location& at) {
-    inSafeMode_ = atOrBefore(at, safeModeUntil_);
+    inSafeMode_ = flushes_->inSafeModeWindow(at);
     return setup_.syncer.safeMode || inSafeMode_;
 }
 
@@ -500,7 +452,7 @@ void SyncPipeline::onRows(const binlog::Event& event, const binlog::RowsEvent& r
         }
         return;
     }
-    raiseExitSafeMarkPast(at.position());
+    flushes_->beforeDispatch(at.position());
     bool safeMode = safeModeAt(at);
     changes_.clear();
     rowChanges_->build(rows, source, groupSeq, safeMode, changes_);
@@ -510,7 +462,7 @@ void SyncPipeline::onRows(const binlog::Event& event, const binlog::RowsEvent& r
         }
     }
     transactionTablePoints_[table] = at;
-    lastDispatched_ = at;
+    flushes_->dispatched(at);
 }
 
 void SyncPipeline::failOnDdl(const binlog::Event& event, const binlog::QueryEvent& query, const Location& at,
@@ -539,11 +491,8 @@ void SyncPipeline::onDdl(const binlog::Event& event, const binlog::QueryEvent& q
         // before it persisted, with the exit-safe point at this DDL: after a kill during it, exactly this
         // DDL counts as possibly applied (ddl_applier.h).
         flush("before ddl", at);
-        lastDispatched_ = at;
-        // Only the first DDL after an unclean stop can have run unpersisted: each DDL persists the points
-        // before it, so a later one would have moved the global point past the first.
-        bool possiblyApplied = uncleanStart_ && !appliedDdlThisSession_ && atOrBefore(at, persistedExitSafeAtStart_);
-        appliedDdlThisSession_ = true;
+        flushes_->dispatched(at);
+        bool possiblyApplied = flushes_->ddlPossiblyApplied(at);
         DdlOutcome outcome = DdlApplier(*control_).apply(plan, possiblyApplied);
         if (outcome.appliedBefore) {
             spdlog::warn(
@@ -580,95 +529,16 @@ void SyncPipeline::onDdl(const binlog::Event& event, const binlog::QueryEvent& q
     flush("ddl");
 }
 
-// The interval flush does not stop the workers: at a transaction boundary it plans the flush (the
-// points in memory, and the dispatch sequence of the last change before them), dispatching goes on,
-// and the plan is written once the workers have committed every change up to that sequence and no
-// worker error happened (DESIGN.md invariant 1, without a barrier's stall). DDL and stop flushes stay
-// barriers.
 void SyncPipeline::maybeFlush() {
-    if (!workers_ || !checkpointTable_) {
-        return;
+    if (flushes_) {
+        flushes_->atBoundary(groups_.lastSeq());
     }
-    completePendingFlush();
-    auto interval = std::chrono::seconds(setup_.syncer.checkpointFlushIntervalSeconds);
-    if (pendingFlush_ || Steady::now() - lastFlush_ < interval) {
-        return;
-    }
-    pendingFlush_ =
-        PendingFlush{tracker_.planFlush(exitSafeMark_), workers_->lastDispatchedSequence(), groups_.lastSeq()};
-    completePendingFlush();  // nothing in flight: written at once
-}
-
-void SyncPipeline::completePendingFlush() {
-    if (!pendingFlush_) {
-        return;
-    }
-    checkWorkers();  // an error: never written (the session fails here)
-    if (workers_->appliedSequence() < pendingFlush_->lastSequence) {
-        return;
-    }
-    // A failed worker counts the changes it dropped as done: look for errors again after the sequence
-    // (the error is counted before the drop is published).
-    checkWorkers();
-    checkpoint::FlushPlan plan = std::move(pendingFlush_->plan);
-    uint64_t transactionSeq = pendingFlush_->transactionSeq;
-    pendingFlush_.reset();
-    plan.exitSafePoint = exitSafeMark_;  // it may have been raised since: never lower the persisted mark
-    persist(std::move(plan), "interval", transactionSeq);
 }
 
 void SyncPipeline::flush(const char* why, const Location& ddlAt) {
-    if (!workers_ || !checkpointTable_) {
-        return;
+    if (flushes_) {
+        flushes_->flushNow(why, groups_.lastSeq(), ddlAt, std::string_view(why) == kFlushAtStop);
     }
-    // The barrier: every change dispatched so far has committed, and no worker failed since the last
-    // flush. Only then may the points move (DESIGN.md invariant 1).
-    apply::BarrierResult barrier = workers_->barrier();
-    if (!barrier.ok()) {
-        failWith(*barrier.failure);
-    }
-    pendingFlush_.reset();  // this flush covers more
-    binlog::Location exitSafe = exitSafeMark_;
-    if (std::string_view(why) == kFlushAtStop) {
-        // Nothing past the last dispatched event was applied by this session; an earlier, unclean one
-        // may have applied up to the window this session opened with (safeModeUntil_, which
-        // never reaches past the upstream's end at the start). A clean stop after everything is
-        // committed leaves exit-safe = global, so the next start is not in safe mode.
-        exitSafe = latest(latest(tracker_.globalInMemory(), lastDispatched_), safeModeUntil_);
-    } else if (!ddlAt.isEmpty()) {
-        // Before a DDL: nothing past it is dispatched, so the mark may stand exactly at it (ddl_applier.h).
-        exitSafe = latest(Location(ddlAt.position()), safeModeUntil_);
-    }
-    // The global point in memory is the end of the last complete transaction; table points of a
-    // transaction cut short were never moved (they move at the transaction's end).
-    persist(tracker_.planFlush(exitSafe), why, groups_.lastSeq());
-}
-
-void SyncPipeline::persist(checkpoint::FlushPlan plan, const char* why, uint64_t transactionSeq) {
-    auto started = Steady::now();
-    checkpointTable_->flush(setup_.sourceId, plan);
-    tracker_.markPersisted(plan);
-    exitSafeMark_ = plan.exitSafePoint;
-    lastFlush_ = Steady::now();
-    // Changes dispatched before the flushed point are committed: their transaction starts are no longer needed.
-    transactionStarts_.erase(transactionStarts_.begin(), transactionStarts_.lower_bound(transactionSeq));
-    double milliseconds = std::chrono::duration<double, std::milli>(lastFlush_ - started).count();
-    spdlog::debug("task {}: checkpoint flushed ({}) at {} in {:.1f} ms", setup_.taskName, why,
-                  plan.globalPoint.toString(), milliseconds);
-    std::lock_guard lock(liveMutex_);
-    live_.lastFlush = Clock::now();
-    live_.lastFlushMilliseconds = milliseconds;
-}
-
-void SyncPipeline::raiseExitSafeMarkPast(const binlog::BinlogPosition& position) {
-    if (!exitSafeMark_.position().isEmpty() && position <= exitSafeMark_.position()) {
-        return;
-    }
-    // Never dispatch past the persisted mark: write a new one far enough ahead to be rare.
-    Location mark(binlog::BinlogPosition(position.file(), position.offset() + setup_.exitSafeStepBytes));
-    checkpointTable_->flushExitSafePoint(setup_.sourceId, tracker_.globalPersisted(), mark);
-    tracker_.markExitSafePersisted(mark);
-    exitSafeMark_ = mark;
 }
 
 void SyncPipeline::checkWorkers() {
@@ -691,70 +561,27 @@ void SyncPipeline::failWith(const apply::ApplyFailure& failure) {
 
 void SyncPipeline::updateLive(const binlog::Event& event) {
     if (event.endPos != 0) {
-        std::lock_guard lock(liveMutex_);
-        live_.read.file = event.file.empty() ? currentFile_ : std::string(event.file);
-        live_.read.pos = event.endPos;
-        live_.read.gtid.clear();
-        ++live_.eventsRead;
+        live_.eventRead(event.file.empty() ? currentFile_ : std::string(event.file), event.endPos);
     }
-    // The workers' counters are copied (maps per table) at most at the status rate, not per event.
-    auto now = Steady::now();
-    if (now - lastCountersUpdate_ < kLiveCountersInterval) {
-        return;
-    }
-    lastCountersUpdate_ = now;
-    copyCounters();
+    SafeModeView mode = safeModeView();
+    live_.countersDue(mode.on, mode.reason, mode.until);
 }
 
-void SyncPipeline::copyCounters() {
-    apply::ApplyCounters counters = workers_ ? workers_->counters() : apply::ApplyCounters{};
-    std::lock_guard lock(liveMutex_);
-    live_.rowsApplied = counters.rowsApplied;
-    live_.workerQueueDepths = counters.queueDepths;
-    live_.rowsPerTable.clear();
-    for (const auto& [table, rows] : counters.rowsAppliedByTable) {
-        live_.rowsPerTable.push_back({{table.schema, table.table}, rows});
-    }
-    live_.safeMode = setup_.syncer.safeMode || inSafeMode_;
+SyncPipeline::SafeModeView SyncPipeline::safeModeView() const {
     if (setup_.syncer.safeMode) {
-        live_.safeModeReason = "the task sets safe-mode: true";
-        live_.safeModeUntil = {};
-    } else if (inSafeMode_) {
-        live_.safeModeReason = "replaying events that may have been applied before an unclean stop";
-        live_.safeModeUntil = PointView{safeModeUntil_.position().file(), safeModeUntil_.position().offset(), {}, {}};
-    } else {
-        live_.safeModeReason.clear();
-        live_.safeModeUntil = {};
+        return {true, "the task sets safe-mode: true", {}};
     }
+    if (inSafeMode_ && flushes_) {
+        const Location& until = flushes_->safeModeUntil();
+        return {true, "replaying events that may have been applied before an unclean stop",
+                PointView{until.position().file(), until.position().offset(), {}, {}}};
+    }
+    return {};
 }
 
-// Under liveMutex_, from the pipeline's thread or the status publisher's (so that the view stays
-// current while the pipeline waits on the stream or on a barrier). The applied point follows the
-// workers' commits, not only the flushes; the oldest unapplied event is the first dispatched
-// transaction not yet committed, else the open transaction; 0 means everything read is applied (the
-// task's LagClock then compares the read point with the upstream's position).
-void SyncPipeline::refreshAppliedLocked() const {
-    apply::WorkerPool* pool = livePool_.load(std::memory_order_acquire);
-    bool healthy = pool != nullptr && !pool->firstError();
-    uint64_t appliedSequence = healthy ? pool->appliedSequence() : 0;
-    if (healthy) {
-        if (std::optional<PointView> applied = frontier_.advance(appliedSequence)) {
-            live_.applied = std::move(*applied);
-        }
-    }
-    bool drained = healthy && appliedSequence == pool->lastDispatchedSequence();
-    if (frontier_.empty() && openTransactionTimestamp_ == 0 && drained && live_.read.known()) {
-        live_.applied = live_.read;  // every event read is done
-    }
-    live_.oldestUnappliedTimestamp = frontier_.empty() ? openTransactionTimestamp_ : frontier_.oldestTimestamp();
-}
-
-// When the session ends its last live view says what stays unapplied (a failed transaction, or one
-// cut short by a pause), also when the end came faster than the view's refresh.
 void SyncPipeline::settleLiveAtEnd() {
-    copyCounters();  // the session's final counts: the task adds them to its totals
-    std::lock_guard lock(liveMutex_);
-    refreshAppliedLocked();
+    SafeModeView mode = safeModeView();
+    live_.settle(mode.on, mode.reason, mode.until);
 }
 
 }  // namespace syncscope::task

@@ -25,6 +25,8 @@
 #include "engine/checkpoint/checkpoint_tracker.h"
 #include "engine/task/applied_frontier.h"
 #include "engine/task/binlog_stream.h"
+#include "engine/task/flush_coordinator.h"
+#include "engine/task/pipeline_live_view.h"
 #include "engine/task/prepared_xa_store.h"
 #include "engine/task/sync_session.h"
 #include "engine/task/task_setup.h"
@@ -84,18 +86,21 @@ private:
     [[noreturn]] void failOnDdl(const binlog::Event& event, const binlog::QueryEvent& query, const binlog::Location& at,
                                 const std::string& sql, int code, const std::string& message, bool retryable);
     bool safeModeAt(const binlog::Location& at);
+    void dispatchBranch(std::vector<apply::RowChange>& changes, const std::vector<checkpoint::TableName>& tables,
+                        const binlog::Location& at);
     void maybeFlush();
-    void completePendingFlush();
     // A barrier flush; `ddlAt` (before a DDL) puts the exit-safe point exactly at that DDL.
     void flush(const char* why, const binlog::Location& ddlAt = {});
-    void persist(checkpoint::FlushPlan plan, const char* why, uint64_t transactionSeq);
-    void raiseExitSafeMarkPast(const binlog::BinlogPosition& position);
     void checkWorkers();
     binlog::Location locationAt(const binlog::Event& event) const;
+    struct SafeModeView {
+        bool on = false;
+        std::string reason;
+        PointView until;
+    };
+    SafeModeView safeModeView() const;
     void updateLive(const binlog::Event& event);
-    void refreshAppliedLocked() const;
     void settleLiveAtEnd();
-    void copyCounters();
     [[noreturn]] void failWith(const apply::ApplyFailure& failure);
     SessionOutcome failureOutcome(const std::string& message, bool retryable) const;
 
@@ -128,34 +133,14 @@ private:
     std::vector<apply::RowChange> branchChanges_;
     std::vector<checkpoint::TableName> branchTables_;
 
-    // Safe mode's window: events up to here may have been applied before this session started (the
-    // exit-safe point persisted then, narrowed to the upstream's end; see openSafeModeWindow).
-    binlog::Location safeModeUntil_;
-    binlog::Location persistedExitSafeAtStart_;
-    bool uncleanStart_ = false;           // the last stop left exit-safe past the global point
-    bool appliedDdlThisSession_ = false;  // only the first DDL of a session may have run before it
-    bool inSafeMode_ = false;
-    binlog::Location lastDispatched_;  // the last rows event or DDL handed to the workers
-    binlog::Location exitSafeMark_;
-    std::chrono::steady_clock::time_point lastFlush_;
-    // An interval flush planned at a transaction boundary, written once the workers have committed every
-    // change up to `lastSequence`.
-    struct PendingFlush {
-        checkpoint::FlushPlan plan;
-        uint64_t lastSequence = 0;
-        uint64_t transactionSeq = 0;
-    };
-    std::optional<PendingFlush> pendingFlush_;
+    std::unique_ptr<CheckpointWriter> checkpointWriter_;
+    std::unique_ptr<CommitFrontier> commitFrontier_;
+    std::unique_ptr<FlushCoordinator> flushes_;  // when the checkpoint is written, and safe mode's window
+    bool inSafeMode_ = false;                    // the last event dispatched was inside the window
     uint32_t lastEventTimestamp_ = 0;
-    std::chrono::steady_clock::time_point lastCountersUpdate_{};
 
-    // The live view: written by the pipeline's thread, refreshed from the workers' progress also by
-    // the publisher's thread (live()).
-    mutable std::mutex liveMutex_;
-    mutable SessionLiveView live_;
-    mutable AppliedFrontier frontier_;                   // dispatched transactions not yet known to be committed
-    uint32_t openTransactionTimestamp_ = 0;              // 0 when no transaction is open
-    std::atomic<apply::WorkerPool*> livePool_{nullptr};  // workers_, once made (lives as long as this)
+    // What the status publisher reads (also from its own thread).
+    PipelineLiveView live_;
 };
 
 }  // namespace syncscope::task

@@ -148,6 +148,12 @@ void TransactionTracker::markXaBranch(std::string branch) {
     }
 }
 
+void TransactionTracker::markCommittedInOnePhase() {
+    if (group_) {
+        group_->kind = GroupKind::Plain;
+    }
+}
+
 bool TransactionTracker::ddlIsOwnGroup() const {
     return !group_ || group_->kind == GroupKind::Standalone;
 }

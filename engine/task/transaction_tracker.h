@@ -58,6 +58,8 @@ public:
     // BEGIN (or XA START on MySQL) without a GTID before it opens a group; inside one it changes nothing.
     void onBegin(const binlog::BinlogPosition& start, uint32_t timestamp);
     void markXaBranch(std::string branch);
+    // MySQL's XA COMMIT ... ONE PHASE: the branch's group ends at an XA_PREPARE event, committed.
+    void markCommittedInOnePhase();
 
     // Whether a DDL arriving now is a group of its own (standalone, or no group open) rather than a
     // statement inside the open group.

@@ -1,0 +1,145 @@
+// Decides when the checkpoint is written and what (DESIGN.md invariants 1, 2, 4 and 10). An interval
+// flush is planned at a group boundary and written once the workers' commit frontier has passed it,
+// never after a worker error; DDL and stop flushes are barriers through every worker. It also keeps
+// safe mode's window and the exit-safe high-water mark: nothing is dispatched past the persisted mark,
+// which runs ahead in large steps, so after any stop, even SIGKILL, the window is known.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "engine/binlog/location.h"
+#include "engine/checkpoint/checkpoint_tracker.h"
+
+#include "engine/apply/apply_failure.h"
+
+namespace syncscope::apply {
+class WorkerPool;
+}  // namespace syncscope::apply
+
+namespace syncscope::checkpoint {
+class CheckpointTable;
+}
+
+namespace syncscope::task {
+
+// What the coordinator writes to: the checkpoint table (TableCheckpointWriter), or a test's recorder.
+class CheckpointWriter {
+public:
+    virtual ~CheckpointWriter() = default;
+    // Table rows and the global row in one transaction, global last (invariant 2).
+    virtual void write(const checkpoint::FlushPlan& plan) = 0;
+    // Only the exit-safe mark beside the already persisted global point.
+    virtual void writeExitSafePoint(const binlog::Location& persistedGlobal, const binlog::Location& mark) = 0;
+};
+
+// What the coordinator reads of the workers: the "committed" contract. `committedSequence` counts a
+// batch dropped after an error as done, so it is trusted only while `firstFailure` is empty.
+class CommitFrontier {
+public:
+    virtual ~CommitFrontier() = default;
+    // Waits until every dispatched change has committed, or reports the first failure.
+    virtual std::optional<apply::ApplyFailure> drain() = 0;
+    virtual uint64_t committedSequence() const = 0;
+    virtual uint64_t dispatchedSequence() const = 0;
+    virtual std::optional<apply::ApplyFailure> firstFailure() const = 0;
+};
+
+// The real ones.
+class TableCheckpointWriter : public CheckpointWriter {
+public:
+    TableCheckpointWriter(checkpoint::CheckpointTable& table, std::string sourceId)
+        : table_(table), sourceId_(std::move(sourceId)) {}
+    void write(const checkpoint::FlushPlan& plan) override;
+    void writeExitSafePoint(const binlog::Location& persistedGlobal, const binlog::Location& mark) override;
+
+private:
+    checkpoint::CheckpointTable& table_;
+    std::string sourceId_;
+};
+
+class PoolCommitFrontier : public CommitFrontier {
+public:
+    explicit PoolCommitFrontier(apply::WorkerPool& pool) : pool_(pool) {}
+    std::optional<apply::ApplyFailure> drain() override;
+    uint64_t committedSequence() const override;
+    uint64_t dispatchedSequence() const override;
+    std::optional<apply::ApplyFailure> firstFailure() const override;
+
+private:
+    apply::WorkerPool& pool_;
+};
+
+struct FlushCoordinatorSettings {
+    std::chrono::seconds interval{30};
+    uint64_t exitSafeStepBytes = 0;
+};
+
+class FlushCoordinator {
+public:
+    // Called with the first worker error seen: it must not return (the session fails there).
+    using OnWorkerFailure = std::function<void(const apply::ApplyFailure&)>;
+    // Called after each write: what was written, how long it took, the last group it covers.
+    using OnPersisted = std::function<void(const checkpoint::FlushPlan&, double milliseconds, uint64_t groupSeq)>;
+
+    FlushCoordinator(FlushCoordinatorSettings settings, checkpoint::CheckpointTracker& tracker,
+                     CheckpointWriter& writer, CommitFrontier& workers, OnWorkerFailure onFailure,
+                     OnPersisted onPersisted);
+
+    // The window of events that may have been applied before this session: from the persisted global
+    // point to the persisted exit-safe point, narrowed to `upstreamEnd` when known (an unclean session
+    // cannot have applied what was not written yet).
+    void openSafeModeWindow(const binlog::Location& global, const binlog::Location& exitSafe,
+                            const std::optional<binlog::Location>& upstreamEnd);
+    bool uncleanStart() const { return uncleanStart_; }
+    const binlog::Location& safeModeUntil() const { return safeModeUntil_; }
+    // Whether an event at `at` may have been applied before this session (safe mode covers it).
+    bool inSafeModeWindow(const binlog::Location& at) const;
+    // Whether a DDL at `at` may have run before an unclean stop: only the first DDL of the session, at
+    // or before the exit-safe point persisted then (each DDL persists the points before it).
+    bool ddlPossiblyApplied(const binlog::Location& at);
+
+    // Before dispatching an event that ends at `position`: the persisted mark is raised past it first.
+    void beforeDispatch(const binlog::BinlogPosition& position);
+    // An event at `at` was handed to the workers (or a DDL ran).
+    void dispatched(const binlog::Location& at) { lastDispatched_ = at; }
+
+    // At a group boundary: plans an interval flush when one is due, writes a planned one whose changes
+    // have all committed.
+    void atBoundary(uint64_t groupSeq);
+    // A barrier flush: every worker drains first. `ddlAt` (before a DDL) puts the exit-safe point
+    // exactly at that DDL; `atStop` closes the safe-mode window as far as this session knows.
+    void flushNow(const char* why, uint64_t groupSeq, const binlog::Location& ddlAt = {}, bool atStop = false);
+
+private:
+    void completePending();
+    void persist(checkpoint::FlushPlan plan, const char* why, uint64_t groupSeq);
+    void checkWorkers();
+
+    struct PendingFlush {
+        checkpoint::FlushPlan plan;
+        uint64_t lastSequence = 0;  // dispatch sequence of the last change before the plan's points
+        uint64_t groupSeq = 0;
+    };
+
+    FlushCoordinatorSettings settings_;
+    checkpoint::CheckpointTracker& tracker_;
+    CheckpointWriter& writer_;
+    CommitFrontier& workers_;
+    OnWorkerFailure onFailure_;
+    OnPersisted onPersisted_;
+
+    binlog::Location safeModeUntil_;
+    binlog::Location exitSafeAtStart_;
+    bool uncleanStart_ = false;
+    bool ddlSeen_ = false;
+    binlog::Location exitSafeMark_;
+    binlog::Location lastDispatched_;
+    std::chrono::steady_clock::time_point lastFlush_ = std::chrono::steady_clock::now();
+    std::optional<PendingFlush> pending_;
+};
+
+}  // namespace syncscope::task

@@ -1,0 +1,96 @@
+#include "engine/task/pipeline_live_view.h"
+
+#include "engine/apply/worker_pool.h"
+
+namespace syncscope::task {
+
+void PipelineLiveView::startAt(const PointView& start) {
+    std::lock_guard lock(mutex_);
+    live_.applied = start;
+}
+
+void PipelineLiveView::groupOpened(uint32_t timestamp) {
+    std::lock_guard lock(mutex_);
+    openGroupTimestamp_ = timestamp;
+}
+
+void PipelineLiveView::groupEnded(uint64_t lastSequence, PointView end, uint32_t timestamp) {
+    std::lock_guard lock(mutex_);
+    frontier_.ended(lastSequence, std::move(end), timestamp);
+    openGroupTimestamp_ = 0;
+}
+
+void PipelineLiveView::eventRead(const std::string& file, uint64_t endPos) {
+    std::lock_guard lock(mutex_);
+    live_.read.file = file;
+    live_.read.pos = endPos;
+    live_.read.gtid.clear();
+    ++live_.eventsRead;
+}
+
+void PipelineLiveView::countersDue(bool safeMode, const std::string& safeModeReason, const PointView& safeModeUntil) {
+    auto now = std::chrono::steady_clock::now();
+    if (now - lastCounters_ < kCountersInterval) {
+        return;
+    }
+    lastCounters_ = now;
+    copyCounters(safeMode, safeModeReason, safeModeUntil);
+}
+
+void PipelineLiveView::copyCounters(bool safeMode, const std::string& safeModeReason, const PointView& safeModeUntil) {
+    apply::WorkerPool* pool = pool_.load(std::memory_order_acquire);
+    apply::ApplyCounters counters = pool != nullptr ? pool->counters() : apply::ApplyCounters{};
+    std::lock_guard lock(mutex_);
+    live_.rowsApplied = counters.rowsApplied;
+    live_.workerQueueDepths = counters.queueDepths;
+    live_.rowsPerTable.clear();
+    for (const auto& [table, rows] : counters.rowsAppliedByTable) {
+        live_.rowsPerTable.push_back({{table.schema, table.table}, rows});
+    }
+    live_.safeMode = safeMode;
+    live_.safeModeReason = safeModeReason;
+    live_.safeModeUntil = safeModeUntil;
+}
+
+void PipelineLiveView::flushed(double milliseconds) {
+    std::lock_guard lock(mutex_);
+    live_.lastFlush = Clock::now();
+    live_.lastFlushMilliseconds = milliseconds;
+}
+
+void PipelineLiveView::settle(bool safeMode, const std::string& safeModeReason, const PointView& safeModeUntil) {
+    copyCounters(safeMode, safeModeReason, safeModeUntil);  // the session's final counts: the task adds them up
+    std::lock_guard lock(mutex_);
+    refreshAppliedLocked();
+}
+
+SessionLiveView PipelineLiveView::current() const {
+    std::lock_guard lock(mutex_);
+    refreshAppliedLocked();
+    return live_;
+}
+
+// Under mutex_, from the pipeline's thread or the publisher's (so that the view stays current while
+// the pipeline waits on the stream or on a barrier). The oldest unapplied event is the first dispatched
+// group not yet committed, else the open group; 0 means everything read is applied (the task's
+// LagClock then compares the read point with the upstream's position).
+void PipelineLiveView::refreshAppliedLocked() const {
+    apply::WorkerPool* pool = pool_.load(std::memory_order_acquire);
+    // The "committed" contract: a failed worker counts the batch it dropped as done, and the pool counts
+    // the error before it publishes the drop. So the sequence is read first and the error looked for
+    // after: a sequence that includes a dropped batch is always seen together with its error.
+    uint64_t appliedSequence = pool != nullptr ? pool->appliedSequence() : 0;
+    bool healthy = pool != nullptr && pool->errorCount() == 0;
+    if (healthy) {
+        if (std::optional<PointView> applied = frontier_.advance(appliedSequence)) {
+            live_.applied = std::move(*applied);
+        }
+    }
+    bool drained = healthy && appliedSequence == pool->lastDispatchedSequence();
+    if (frontier_.empty() && openGroupTimestamp_ == 0 && drained && live_.read.known()) {
+        live_.applied = live_.read;  // every event read is done
+    }
+    live_.oldestUnappliedTimestamp = frontier_.empty() ? openGroupTimestamp_ : frontier_.oldestTimestamp();
+}
+
+}  // namespace syncscope::task

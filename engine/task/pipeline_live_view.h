@@ -1,0 +1,54 @@
+// What the status publisher reads of a running session, written by the pipeline's thread and refreshed
+// from the workers' progress by the publisher's: the read and applied points, the oldest event not yet
+// applied (for the lag), counters and safe mode. The applied point follows the workers' commits, not
+// only the flushes; a worker error stops it where it is (a dropped batch never counts as applied).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <string>
+
+#include "engine/task/applied_frontier.h"
+#include "engine/task/sync_session.h"
+
+namespace syncscope::apply {
+class WorkerPool;
+}
+
+namespace syncscope::task {
+
+class PipelineLiveView {
+public:
+    // The workers, once made (they live as long as the view's reader may ask).
+    void attach(apply::WorkerPool* workers) { pool_.store(workers, std::memory_order_release); }
+
+    void startAt(const PointView& start);
+    void groupOpened(uint32_t timestamp);
+    // A group ended at `end`; its last change has dispatch sequence `lastSequence`.
+    void groupEnded(uint64_t lastSequence, PointView end, uint32_t timestamp);
+    void eventRead(const std::string& file, uint64_t endPos);
+    // The workers' counters and safe mode, at most at the status rate (maps per table are copied).
+    void countersDue(bool safeMode, const std::string& safeModeReason, const PointView& safeModeUntil);
+    void flushed(double milliseconds);
+    // The session's end: its last view says what stays unapplied, also when the end came faster than
+    // the view's refresh.
+    void settle(bool safeMode, const std::string& safeModeReason, const PointView& safeModeUntil);
+
+    SessionLiveView current() const;
+
+private:
+    void copyCounters(bool safeMode, const std::string& safeModeReason, const PointView& safeModeUntil);
+    void refreshAppliedLocked() const;
+
+    static constexpr std::chrono::milliseconds kCountersInterval{50};
+
+    mutable std::mutex mutex_;
+    mutable SessionLiveView live_;
+    mutable AppliedFrontier frontier_;  // dispatched groups not yet known to be committed
+    uint32_t openGroupTimestamp_ = 0;   // 0 when no group is open
+    std::atomic<apply::WorkerPool*> pool_{nullptr};
+    std::chrono::steady_clock::time_point lastCounters_{};
+};
+
+}  // namespace syncscope::task
