@@ -10,13 +10,14 @@
 #include <memory>
 
 #include "engine/apply/quoted_name.h"
+#include "engine/common/server_errors.h"
 
 namespace syncscope::checkpoint {
 
 namespace {
 
-constexpr int kNoSuchTable = 1146;      // ER_NO_SUCH_TABLE
-constexpr int kUnknownDatabase = 1049;  // ER_BAD_DB_ERROR
+using server_error::kNoSuchTable;
+using server_error::kUnknownDatabase;
 
 // DM's column definitions, unchanged, so that DM and SyncScope can read each other's tables.
 constexpr const char* kColumnDefinitions =

@@ -4,6 +4,8 @@
 namespace syncscope::server_error {
 
 constexpr int kDatabaseExists = 1007;    // ER_DB_CREATE_EXISTS
+constexpr int kUnknownDatabase = 1049;   // ER_BAD_DB_ERROR
+constexpr int kUnknownColumn = 1054;     // ER_BAD_FIELD_ERROR
 constexpr int kDatabaseMissing = 1008;   // ER_DB_DROP_EXISTS
 constexpr int kTableExists = 1050;       // ER_TABLE_EXISTS_ERROR
 constexpr int kUnknownTable = 1051;      // ER_BAD_TABLE_ERROR

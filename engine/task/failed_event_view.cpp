@@ -2,6 +2,7 @@
 
 #include "engine/apply/error_class.h"
 #include "engine/apply/quoted_name.h"
+#include "engine/common/server_errors.h"
 
 namespace syncscope::task {
 
@@ -16,7 +17,7 @@ RowImageView imageOf(const std::vector<apply::SqlValue>& values) {
     return image;
 }
 
-constexpr int kUnknownColumn = 1054;  // ER_BAD_FIELD_ERROR
+using server_error::kUnknownColumn;
 
 // The SQL type where the binlog alone tells it exactly; empty otherwise (lengths, precision, charset).
 std::string exactTypeOf(const schema::SchemaColumn& column) {

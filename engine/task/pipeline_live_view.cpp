@@ -52,6 +52,11 @@ void PipelineLiveView::copyCounters(bool safeMode, const std::string& safeModeRe
     live_.safeModeUntil = safeModeUntil;
 }
 
+void PipelineLiveView::heldRows(uint64_t rows) {
+    std::lock_guard lock(mutex_);
+    live_.readQueueDepth = rows;
+}
+
 void PipelineLiveView::flushed(double milliseconds) {
     std::lock_guard lock(mutex_);
     live_.lastFlush = Clock::now();

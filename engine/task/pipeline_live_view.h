@@ -31,6 +31,8 @@ public:
     // The workers' counters and safe mode, at most at the status rate (maps per table are copied).
     void countersDue(bool safeMode, const std::string& safeModeReason, const PointView& safeModeUntil);
     void flushed(double milliseconds);
+    // Rows read and not yet handed to a worker (an XA branch's rows wait for its outcome).
+    void heldRows(uint64_t rows);
     // The session's end: its last view says what stays unapplied, also when the end came faster than
     // the view's refresh.
     void settle(bool safeMode, const std::string& safeModeReason, const PointView& safeModeUntil);

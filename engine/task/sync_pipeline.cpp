@@ -1,6 +1,7 @@
 #include "engine/task/sync_pipeline.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include <cppconn/connection.h>
 #include <spdlog/spdlog.h>
@@ -29,6 +30,21 @@ using binlog::PositionOrder;
 
 constexpr const char* kFlushAtStop = "stop";
 constexpr uint64_t kFirstEventOffset = 4;  // after the binlog file's magic bytes
+
+bool foreignKeyChecksOn(const std::map<std::string, std::string>& session) {
+    bool on = false;  // the workers' default (as in DM)
+    for (const auto& [name, value] : session) {
+        std::string lower;
+        for (char c : name + "=" + value) {
+            lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+        }
+        if (lower.rfind("foreign_key_checks=", 0) == 0) {
+            std::string setting = lower.substr(lower.find('=') + 1);
+            on = setting == "1" || setting == "on" || setting == "true";
+        }
+    }
+    return on;
+}
 
 }  // namespace
 
@@ -97,7 +113,12 @@ Location SyncPipeline::prepare() {
     pool.downstream = setup_.downstream;
     pool.workerCount = static_cast<size_t>(setup_.syncer.workerCount);
     pool.worker.batch = static_cast<size_t>(setup_.syncer.batch);
-    pool.worker.multipleRows = setup_.syncer.multipleRows;
+    // Merged batches put a table's rows together; with foreign key checks on, that could insert a child
+    // before its parent of another table, so the DBA's foreign_key_checks=1 keeps one statement per row.
+    pool.worker.multipleRows = setup_.syncer.multipleRows && !foreignKeyChecksOn(setup_.downstreamSession);
+    if (setup_.syncer.multipleRows && !pool.worker.multipleRows) {
+        spdlog::info("task {}: one statement per row: the target session sets foreign_key_checks on", setup_.taskName);
+    }
     for (const auto& [name, value] : setup_.downstreamSession) {
         pool.sessionVariables.emplace_back(name, value);
     }
@@ -565,6 +586,11 @@ void SyncPipeline::updateLive(const binlog::Event& event) {
     }
     SafeModeView mode = safeModeView();
     live_.countersDue(mode.on, mode.reason, mode.until);
+    if (preparedXa_.holding() || !branchChanges_.empty()) {
+        live_.heldRows(preparedXa_.waitingChanges() + branchChanges_.size());
+    } else {
+        live_.heldRows(0);
+    }
 }
 
 SyncPipeline::SafeModeView SyncPipeline::safeModeView() const {

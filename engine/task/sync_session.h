@@ -41,7 +41,7 @@ struct SessionLiveView {
     // Upstream time (seconds since the epoch) of the oldest event not yet applied downstream; 0 when
     // everything read is applied and the stream is caught up.
     uint32_t oldestUnappliedTimestamp = 0;
-    uint64_t readQueueDepth = 0;
+    uint64_t readQueueDepth = 0;  // rows read and not yet dispatched (an XA branch waiting for its outcome)
     std::vector<uint64_t> workerQueueDepths;
     bool safeMode = false;
     std::string safeModeReason;  // why safe mode is on ("" when off)

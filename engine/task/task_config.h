@@ -39,7 +39,9 @@ struct SyncerSettings {
     int checkpointFlushIntervalSeconds = kDefaultCheckpointFlushIntervalSeconds;
     bool safeMode = false;
     std::chrono::nanoseconds safeModeDuration = kDefaultSafeModeDuration;
-    bool multipleRows = false;
+    // On unless the task says `multiple-rows: false` (DM's default is false): a batch's rows merge into
+    // multi-row statements only where that is exact (DmlBuilder), so the default path is the fast one.
+    bool multipleRows = true;
     bool compact = false;
     // As written in the task; the source file's enable-gtid decides the mode, as in DM.
     std::optional<bool> enableGtid;

@@ -15,7 +15,7 @@ struct TaskFileOptions {
     bool gtidMode = false;
     int workerCount = 4;
     int flushIntervalSeconds = 1;
-    bool multipleRows = false;  // DM's default; true merges a batch into multi-row statements
+    bool multipleRows = false;  // written as is: false keeps one statement per row (SyncScope's default is true)
     // Extra YAML for the mysql-instances entry and the top level (e.g. the DM scenario's rules).
     std::string instanceExtra;
     std::string topLevelExtra;
