@@ -32,8 +32,11 @@ struct Recorder : task::CheckpointWriter {
 struct ScriptedWorkers : task::CommitFrontier {
     uint64_t dispatched = 0;
     uint64_t committed = 0;
-    std::optional<apply::ApplyFailure> failure;
+    mutable std::optional<apply::ApplyFailure> failure;
     bool failWhenDrained = false;
+    // The race the contract covers: a worker fails and drops its batch between a reader's error check
+    // and its read of the committed sequence (which then counts the dropped batch).
+    bool failOnCommittedRead = false;
     std::optional<apply::ApplyFailure> drain() override {
         if (failWhenDrained) {
             failure = apply::ApplyFailure{};
@@ -43,7 +46,13 @@ struct ScriptedWorkers : task::CommitFrontier {
         }
         return failure;
     }
-    uint64_t committedSequence() const override { return committed; }
+    uint64_t committedSequence() const override {
+        if (failOnCommittedRead) {
+            failure = apply::ApplyFailure{};
+            return dispatched;
+        }
+        return committed;
+    }
     uint64_t dispatchedSequence() const override { return dispatched; }
     std::optional<apply::ApplyFailure> firstFailure() const override { return failure; }
 };
@@ -105,6 +114,13 @@ private slots:
         QTest::addColumn<bool>("frontierPassed");
         QTest::addRow("error before the frontier passed") << false;
         QTest::addRow("dropped batch counted as committed") << true;
+    }
+    void noFlushWhenTheErrorComesBetweenTheReads() {
+        Fixture f;
+        f.group(150, 200, 1);
+        f.workers.failOnCommittedRead = true;
+        QVERIFY_THROWS_EXCEPTION(SessionFailed, f.flushes->atBoundary(1));
+        QVERIFY(f.recorder.plans.empty());
     }
     void noFlushAfterAWorkerError() {
         QFETCH(bool, frontierPassed);
