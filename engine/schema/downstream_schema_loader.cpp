@@ -112,7 +112,8 @@ std::optional<TableSchema> DownstreamSchemaLoader::load(const TableName& table) 
         hasTriggers = triggerRows->next() && triggerRows->getInt64(1) > 0;
     } catch (const sql::SQLException& e) {
         throw SchemaError("cannot read the structure of downstream table " + table.text() + ": " + e.what() + " [" +
-                          std::to_string(e.getErrorCode()) + "]");
+                              std::to_string(e.getErrorCode()) + "]",
+                          e.getErrorCode());
     }
 
     TableSchema byName(table, columns, {}, {}, SchemaOrigin::Downstream);

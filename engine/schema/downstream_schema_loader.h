@@ -18,6 +18,12 @@ namespace syncscope::schema {
 class SchemaError : public Error {
 public:
     using Error::Error;
+    // From a failed query on the downstream: its error code, so that a lost connection is retried.
+    SchemaError(const std::string& message, int serverCode) : Error(message), serverCode_(serverCode) {}
+    int serverCode() const { return serverCode_; }
+
+private:
+    int serverCode_ = 0;
 };
 
 class DownstreamSchemaLoader {

@@ -195,6 +195,11 @@ SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
         // Only a lost or refused connection can heal by itself; a purged position, a wrong password, a
         // missing grant or wrong server settings wait for the DBA.
         return failureOutcome(e.what(), source::BinlogServerSource::isRetryable(e.code()));
+    } catch (const schema::SchemaError& e) {
+        // Reading a table's structure while the downstream restarts is retried like any lost connection.
+        bool retryable =
+            e.serverCode() != 0 && apply::classifyDownstreamError(e.serverCode()) == apply::ErrorClass::Retryable;
+        return failureOutcome(e.what(), retryable);
     } catch (const std::exception& e) {
         return failureOutcome(e.what(), false);
     }
