@@ -416,6 +416,9 @@ void SyncPipeline::onXaStatement(const binlog::Event& event, const binlog::Query
         dispatchBranch(branch->changes, branch->tables, at);
         spdlog::info("task {}: XA COMMIT of branch {} at {}: {} rows applied", setup_.taskName, outcome->branch,
                      at.toString(), rows);
+    } else if (outcome->commit) {
+        spdlog::warn("task {}: XA COMMIT of branch {} at {} skipped as the DBA asked: its {} rows are not applied",
+                     setup_.taskName, outcome->branch, startOf(event).toString(), branch->changes.size());
     } else {
         spdlog::info("task {}: XA ROLLBACK of branch {} at {}: its {} rows are dropped", setup_.taskName,
                      outcome->branch, startOf(event).toString(), branch->changes.size());
