@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <functional>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "engine/control/control_request.h"
@@ -25,6 +26,8 @@ constexpr int kHttpBadRequest = 400;
 constexpr int kHttpUnauthorized = 401;
 constexpr int kHttpNotFound = 404;
 constexpr int kHttpConflict = 409;
+constexpr int kHttpPayloadTooLarge = 413;
+constexpr int kHttpFirstError = 400;
 constexpr int kHttpInternalError = 500;
 constexpr size_t kServerThreads = 4;
 constexpr time_t kKeepAliveSeconds = 1;      // short, so that stop() does not wait on idle clients
@@ -34,6 +37,30 @@ constexpr int kJsonIndent = 2;
 const char* const kJsonType = "application/json";
 const char* const kMetricsType = "text/plain; version=0.0.4; charset=utf-8";
 const char* const kBearerPrefix = "Bearer ";
+
+// RFC 9112 section 6.3: a request with neither Content-Length nor Transfer-Encoding has no body. httplib
+// 0.11 would read one until the client closes, so `curl -X POST .../pause` waited for the read timeout
+// and got a bare 400; the POST routes therefore read their body themselves, only when there is one.
+bool requestHasBody(const httplib::Request& req) {
+    return req.has_header("Content-Length") || req.has_header("Transfer-Encoding");
+}
+
+// The reason given for a 4xx or 5xx that no route answered itself (httplib's own refusals).
+std::string reasonForStatus(const httplib::Request& req, int status) {
+    const std::string request = req.method.empty() ? std::string("the request") : req.method + " " + req.path;
+    if (status == kHttpNotFound) {
+        return "no such endpoint: " + request +
+               "; see GET /api/v1/status, GET /metrics, POST /api/v1/{start,pause,resume,stop,skip,resume-from}";
+    }
+    if (status == kHttpPayloadTooLarge) {
+        return request + ": the body is larger than the " + std::to_string(kMaxBodyBytes) +
+               " bytes the control API accepts";
+    }
+    if (status == kHttpBadRequest) {
+        return request + ": the request could not be read (malformed request line, header or body)";
+    }
+    return request + ": refused with HTTP status " + std::to_string(status);
+}
 
 // Compares without an early exit, so that the time taken says nothing about the token.
 bool sameToken(const std::string& given, const std::string& expected) {
@@ -51,6 +78,7 @@ struct ControlServer::Impl {
     ControlServerOptions options;
     httplib::Server server;
     ErrorTally errors;
+    std::set<std::string> postPaths;  // the POST routes, filled before serving starts
     int port = 0;
     std::thread serving;
     std::atomic<bool> servingEnded = false;
@@ -97,6 +125,9 @@ struct ControlServer::Impl {
     void answerCommand(httplib::Response& res, const char* command, const task::CommandResult& result) {
         nlohmann::json body{{"command", command}, {"accepted", result.accepted}};
         body[result.accepted ? "result" : "reason"] = result.reason;
+        if (!result.accepted) {
+            body["error"] = std::string(command) + ": " + result.reason;  // every refusal has "error"
+        }
         body["stage"] = task::stageName(task.status()->stage);
         if (result.accepted) {
             spdlog::info("control API: {}: {}", command, result.reason);
@@ -104,9 +135,32 @@ struct ControlServer::Impl {
         reply(res, result.accepted ? kHttpOk : kHttpConflict, body);
     }
 
+    using BodyHandler = std::function<void(const std::string& body, httplib::Response& res)>;
+
+    void addPost(const char* path, BodyHandler handle) {
+        postPaths.insert(path);
+        server.Post(path, [this, handle](const httplib::Request& req, httplib::Response& res,
+                                         const httplib::ContentReader& content) {
+            std::string body;
+            if (requestHasBody(req)) {
+                bool read = content([&body](const char* data, size_t length) {
+                    body.append(data, length);
+                    return true;
+                });
+                if (!read) {
+                    // httplib has set 413 (too large) or 400 (cut short) on res.
+                    int status = res.status == kHttpPayloadTooLarge ? kHttpPayloadTooLarge : kHttpBadRequest;
+                    replyError(res, status, reasonForStatus(req, status));
+                    return;
+                }
+            }
+            handle(body, res);
+        });
+    }
+
     void addCommand(const char* path, const char* command, std::function<task::CommandResult()> run) {
-        server.Post(path, [this, command, run](const httplib::Request& req, httplib::Response& res) {
-            std::string problem = problemWithEmptyBody(req.body);
+        addPost(path, [this, command, run](const std::string& body, httplib::Response& res) {
+            std::string problem = problemWithEmptyBody(body);
             if (!problem.empty()) {
                 replyError(res, kHttpBadRequest, std::string(command) + ": " + problem);
                 return;
@@ -118,6 +172,13 @@ struct ControlServer::Impl {
     void addRoutes() {
         server.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
             if (authorized(req)) {
+                // httplib would wait for a body that never comes before it finds no route (see requestHasBody).
+                const bool readsContent =
+                    req.method == "POST" || req.method == "PUT" || req.method == "PATCH" || req.method == "DELETE";
+                if (readsContent && !requestHasBody(req) && !(req.method == "POST" && postPaths.count(req.path))) {
+                    replyError(res, kHttpNotFound, reasonForStatus(req, kHttpNotFound));
+                    return httplib::Server::HandlerResponse::Handled;
+                }
                 return httplib::Server::HandlerResponse::Unhandled;
             }
             res.set_header("WWW-Authenticate", "Bearer");
@@ -138,20 +199,18 @@ struct ControlServer::Impl {
         addCommand("/api/v1/resume", "resume", [this] { return task.resume(); });
         addCommand("/api/v1/stop", "stop", [this] { return task.stop(); });
         addCommand("/api/v1/skip", "skip", [this] { return task.skipFailedEvent(); });
-        server.Post("/api/v1/resume-from", [this](const httplib::Request& req, httplib::Response& res) {
-            ResumeFromRequest request = parseResumeFromBody(req.body);
+        addPost("/api/v1/resume-from", [this](const std::string& body, httplib::Response& res) {
+            ResumeFromRequest request = parseResumeFromBody(body);
             if (!request.target) {
                 replyError(res, kHttpBadRequest, "resume-from: " + request.problem);
                 return;
             }
             answerCommand(res, "resume-from", task.resumeFrom(*request.target));
         });
+        // Every refusal carries a JSON reason, also those httplib makes itself (404, 413, a malformed request).
         server.set_error_handler([this](const httplib::Request& req, httplib::Response& res) {
-            if (res.status == kHttpNotFound) {
-                replyError(res, kHttpNotFound,
-                           "no such endpoint: " + req.method + " " + req.path +
-                               "; see GET /api/v1/status, GET /metrics, POST /api/v1/{start,pause,resume,stop,skip,"
-                               "resume-from}");
+            if (res.status >= kHttpFirstError && res.body.empty()) {
+                replyError(res, res.status, reasonForStatus(req, res.status));
             }
         });
         server.set_exception_handler(

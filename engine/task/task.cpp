@@ -9,6 +9,7 @@
 #include "engine/binlog/location.h"
 #include "engine/common/thread_priority.h"
 #include "engine/task/resume_point_writer.h"
+#include "engine/task/upstream_catch_up.h"
 
 namespace syncscope::task {
 
@@ -37,6 +38,17 @@ PointView pointOf(const binlog::Location& location, const UpstreamState& upstrea
     }
     point.gtid = location.gtidText();
     return point;
+}
+
+// The furthest point read from the upstream: the live session's, else the one the last session left.
+binlog::BinlogPosition furthestRead(const PointView& liveRead, const std::optional<EndedSessionView>& ended) {
+    binlog::BinlogPosition furthest;
+    for (const PointView* point : {&liveRead, ended ? &ended->read : nullptr}) {
+        if (point && point->known() && binlog::BinlogPosition::isBinlogFileName(point->file)) {
+            furthest = std::max(furthest, binlog::BinlogPosition(point->file, point->pos));
+        }
+    }
+    return furthest;
 }
 
 nlohmann::json failedEventJson(const FailedEvent& failed) {
@@ -419,6 +431,14 @@ std::shared_ptr<const StatusSnapshot> Task::buildSnapshot() {
     snapshot->taskName = setup_.taskName;
     snapshot->sourceId = setup_.sourceId;
 
+    // Points first, then the read point, then the upstream brought up to it: every point is then at or
+    // before the upstream's position in this one view (issue 10.13).
+    checkpoint::TrackerView points = tracker_.view();
+    SessionLiveView live;
+    if (session) {
+        live = session->live();
+    }
+    upstream = catchUpWithRead(std::move(upstream), furthestRead(live.read, ended));
     if (upstream.position) {
         snapshot->upstream = pointOf(binlog::Location(*upstream.position), upstream);
         snapshot->upstream.gtid = upstream.gtid;
@@ -430,15 +450,10 @@ std::shared_ptr<const StatusSnapshot> Task::buildSnapshot() {
         snapshot->lastError = "upstream: " + upstream.error;
     }
 
-    checkpoint::TrackerView points = tracker_.view();
     snapshot->globalInMemory = pointOf(points.globalInMemory, upstream);
     snapshot->globalPersisted = pointOf(points.globalPersisted, upstream);
     snapshot->exitSafe = pointOf(points.exitSafePersisted, upstream);
 
-    SessionLiveView live;
-    if (session) {
-        live = session->live();
-    }
     // One lookup per table: with thousands of tables a scan per table would cost millions per tick.
     std::map<checkpoint::TableName, uint64_t>& rowsByTable = totals.rowsByTable;
     for (const auto& [table, rows] : live.rowsPerTable) {

@@ -3,6 +3,11 @@
 #include <QCoreApplication>
 #include <QLocale>
 
+#include <algorithm>
+#include <optional>
+
+#include "engine/binlog/binlog_position.h"
+
 namespace syncscope::ui {
 
 namespace {
@@ -19,15 +24,67 @@ QString qualifiedName(const task::TablePointView& table) {
     return QStringLiteral("`%1`.`%2`").arg(QString::fromStdString(table.schema), QString::fromStdString(table.table));
 }
 
+namespace {
+
+std::optional<binlog::BinlogPosition> positionOf(const task::PointView& point) {
+    if (!point.known() || !binlog::BinlogPosition::isBinlogFileName(point.file)) {
+        return std::nullopt;
+    }
+    return binlog::BinlogPosition(point.file, point.pos);
+}
+
+// Where the upstream is at least, in one consistent view: it has every event that was read from it,
+// whatever an older poll of its position said (issue 10.13: a poll trailing the read point flagged
+// every live table).
+std::optional<binlog::BinlogPosition> upstreamAtLeast(const task::StatusSnapshot& snapshot) {
+    auto upstream = positionOf(snapshot.upstream);
+    auto read = positionOf(snapshot.read);
+    if (upstream && read) {
+        return std::max(*upstream, *read);
+    }
+    return upstream;
+}
+
+// Compared as positions, not on the axis: an axis built from a file list polled before a rotation
+// places the end of the old file past the start of the new one.
+bool beyondUpstream(const task::PointView& point, const task::StatusSnapshot& snapshot) {
+    if (point.axis && snapshot.upstream.axis && *point.axis <= *snapshot.upstream.axis) {
+        return false;  // the common case, without parsing a file name per table and tick
+    }
+    auto position = positionOf(point);
+    auto upstream = upstreamAtLeast(snapshot);
+    return position && upstream && *position > *upstream;
+}
+
+// Older than the oldest file the upstream lists (or a file it does not list among older ones), not merely
+// off the axis: a point in a file written after the list was polled is not purged.
+bool inPurgedFile(const task::PointView& point, const task::StatusSnapshot& snapshot) {
+    if (point.axis || !point.known() || snapshot.upstreamFiles.empty()) {
+        return false;
+    }
+    auto position = positionOf(point);
+    if (!position) {
+        return true;  // not a binlog file name the upstream could have
+    }
+    uint64_t newestListed = 0;
+    for (const auto& file : snapshot.upstreamFiles) {
+        if (binlog::BinlogPosition::isBinlogFileName(file.name)) {
+            newestListed = std::max(newestListed, binlog::BinlogPosition::fileNumberOf(file.name));
+        }
+    }
+    return position->fileNumber() <= newestListed;
+}
+
+}  // namespace
+
 CheckpointAnomaly anomalyOf(const task::TablePointView& table, const task::StatusSnapshot& snapshot) {
     if (table.aheadOfGlobal) {
         return CheckpointAnomaly::AheadOfGlobal;
     }
-    const auto& persisted = table.persisted;
-    if (persisted.axis && snapshot.upstream.axis && *persisted.axis > *snapshot.upstream.axis) {
+    if (beyondUpstream(table.persisted, snapshot)) {
         return CheckpointAnomaly::BeyondUpstream;
     }
-    if (persisted.known() && !persisted.axis && !snapshot.upstreamFiles.empty()) {
+    if (inPurgedFile(table.persisted, snapshot)) {
         return CheckpointAnomaly::FilePurged;
     }
     return CheckpointAnomaly::None;

@@ -1,5 +1,6 @@
-// The control server against a scripted task: routes, status codes (200, 400, 401, 404, 409), the
-// bearer token, the loopback rule, and that no secret leaves in any answer.
+// The control server against a scripted task: routes, status codes (200, 400, 401, 404, 409, 413), the
+// bearer token, the loopback rule, a POST as curl sends it without a body, a JSON reason in every
+// refusal, and that no secret leaves in any answer.
 #include <QtTest>
 
 #include <httplib.h>
@@ -10,6 +11,7 @@
 #include "engine/control/control_server.h"
 #include "tests/engine/control/prometheus_text_parser.h"
 #include "tests/engine/control/sample_status.h"
+#include "tests/support/raw_http.h"
 
 using namespace syncscope;
 
@@ -231,6 +233,88 @@ private slots:
         QCOMPARE(res->status, 401);
         QVERIFY(res->body.find("syncscope") == std::string::npos);
         QVERIFY(task_.calls.empty());
+    }
+
+    void commandWithoutBodyOrContentLengthIsAccepted_data() {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("command");
+        QTest::addRow("pause as curl -X POST sends it") << "/api/v1/pause"
+                                                        << "pause";
+        QTest::addRow("resume as curl -X POST sends it") << "/api/v1/resume"
+                                                         << "resume";
+        QTest::addRow("skip as curl -X POST sends it") << "/api/v1/skip"
+                                                       << "skip";
+    }
+
+    // No Content-Length and no Transfer-Encoding means no body (RFC 9112 6.3); the server used to wait
+    // for one until its read timeout and then answer a bare 400.
+    void commandWithoutBodyOrContentLengthIsAccepted() {
+        QFETCH(QString, path);
+        QFETCH(QString, command);
+        std::string request = "POST " + path.toStdString() +
+                              " HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: curl/7.88.1\r\nAccept: */*\r\n"
+                              "Authorization: Bearer " +
+                              kToken + "\r\n\r\n";
+        test::RawHttpAnswer answer = test::rawHttpExchange(server_->port(), request);
+        QVERIFY2(answer.problem.empty(), answer.problem.c_str());
+        QCOMPARE(answer.status, 200);
+        auto json = nlohmann::json::parse(answer.body);
+        QCOMPARE(json["accepted"].get<bool>(), true);
+        QCOMPARE(json["result"].get<std::string>(), command.toStdString() + " done");
+        QCOMPARE(task_.calls, std::vector<std::string>{command.toStdString()});
+    }
+
+    void everyRefusalCarriesAJsonReason_data() {
+        const std::string auth = std::string("Authorization: Bearer ") + kToken + "\r\n";
+        const std::string host = "Host: 127.0.0.1\r\n";
+        QTest::addColumn<QByteArray>("request");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("reasonMentions");
+        QTest::addRow("resume-from without a body")
+            << QByteArray::fromStdString("POST /api/v1/resume-from HTTP/1.1\r\n" + host + auth + "\r\n") << 400
+            << "resume-from";
+        QTest::addRow("pause with arguments")
+            << QByteArray::fromStdString("POST /api/v1/pause HTTP/1.1\r\n" + host + auth +
+                                         "Content-Length: 15\r\n\r\n{\"force\": true}")
+            << 400 << "no arguments";
+        QTest::addRow("malformed request line")
+            << QByteArray::fromStdString("PAUSE-NOW\r\n" + host + "\r\n") << 400 << "could not be read";
+        QTest::addRow("body larger than the limit")
+            << QByteArray::fromStdString("POST /api/v1/resume-from HTTP/1.1\r\n" + host + auth +
+                                         "Content-Length: 100000000\r\n\r\n{}")
+            << 413 << "larger than";
+        QTest::addRow("wrong token") << QByteArray::fromStdString("POST /api/v1/pause HTTP/1.1\r\n" + host +
+                                                                  "Authorization: Bearer not-the-token-0000\r\n\r\n")
+                                     << 401 << "bearer token";
+        QTest::addRow("unknown endpoint")
+            << QByteArray::fromStdString("POST /api/v1/pause-all HTTP/1.1\r\n" + host + auth + "\r\n") << 404
+            << "/api/v1/pause-all";
+        QTest::addRow("GET of a command")
+            << QByteArray::fromStdString("GET /api/v1/pause HTTP/1.1\r\n" + host + auth + "\r\n") << 404
+            << "GET /api/v1/pause";
+    }
+
+    void everyRefusalCarriesAJsonReason() {
+        QFETCH(QByteArray, request);
+        QFETCH(int, status);
+        QFETCH(QString, reasonMentions);
+        test::RawHttpAnswer answer = test::rawHttpExchange(server_->port(), request.toStdString());
+        QVERIFY2(answer.problem.empty(), answer.problem.c_str());
+        QCOMPARE(answer.status, status);
+        auto json = nlohmann::json::parse(answer.body, nullptr, false);
+        QVERIFY2(json.is_object() && json["error"].is_string(), answer.body.c_str());
+        QVERIFY2(json["error"].get<std::string>().find(reasonMentions.toStdString()) != std::string::npos,
+                 answer.body.c_str());
+        QVERIFY(task_.calls.empty());
+    }
+
+    void refusedCommandCarriesErrorBesideReason() {
+        task_.accept = false;
+        auto res = client().Post("/api/v1/stop");
+        QVERIFY(res);
+        QCOMPARE(res->status, 409);
+        auto json = nlohmann::json::parse(res->body);
+        QCOMPARE(json["error"].get<std::string>(), std::string("stop: cannot stop while the task is Running"));
     }
 
     void unknownEndpointIs404() {

@@ -24,6 +24,7 @@
 #include "engine/common/server_settings.h"
 #include "engine/source/upstream_connection.h"
 #include "tests/engine/control/prometheus_text_parser.h"
+#include "tests/support/raw_http.h"
 #include "tests/support/test_env.h"
 
 using nlohmann::json;
@@ -391,6 +392,28 @@ private slots:
 
         QCOMPARE(post("/api/v1/resume").status, kHttpOk);
         QVERIFY(waitFor([&] { return sqlValue(*down_, "SELECT COUNT(*) FROM ctl.t1") == "4"; }));
+        QCOMPARE(stage(), std::string("Running"));
+    }
+
+    // curl -X POST sends neither a body nor Content-Length (issue 10.14): accepted at once, not a bare 400.
+    void pauseAndResumeWithoutBodyOrContentLengthAsCurlSendsThem() {
+        for (const char* command : {"pause", "resume"}) {
+            std::string request = std::string("POST /api/v1/") + command +
+                                  " HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: curl/7.88.1\r\nAccept: */*\r\n"
+                                  "Authorization: Bearer " +
+                                  kToken + "\r\n\r\n";
+            syncscope::test::RawHttpAnswer answer = syncscope::test::rawHttpExchange(port_, request);
+            QVERIFY2(answer.problem.empty(), answer.problem.c_str());
+            answers_.push_back(answer.body);
+            QCOMPARE(answer.status, kHttpOk);
+            QVERIFY2(json::parse(answer.body, nullptr, false).value("accepted", false), answer.body.c_str());
+            QVERIFY(waitForStage(std::string(command) == "pause" ? "Paused" : "Running"));
+        }
+        std::string noBody = "POST /api/v1/resume-from HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " +
+                             std::string(kToken) + "\r\n\r\n";
+        syncscope::test::RawHttpAnswer refused = syncscope::test::rawHttpExchange(port_, noBody);
+        QCOMPARE(refused.status, kHttpBadRequest);
+        QVERIFY2(json::parse(refused.body, nullptr, false)["error"].is_string(), refused.body.c_str());
         QCOMPARE(stage(), std::string("Running"));
     }
 
