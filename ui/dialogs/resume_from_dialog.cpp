@@ -47,6 +47,19 @@ ResumeFromDialog::ResumeFromDialog(std::shared_ptr<const task::StatusSnapshot> s
     grid->addWidget(gtid_, 3, 1);
     layout->addLayout(grid);
 
+    // The undo of the last resume-from, one click away: the global point it replaced.
+    if (snapshot_ && snapshot_->globalBeforeResumeFrom.known()) {
+        const task::PointView& previous = snapshot_->globalBeforeResumeFrom;
+        const bool byGtid = !previous.gtid.empty();
+        const QString target = QString::fromStdString(byGtid ? previous.gtid : previous.text());
+        auto* undo = new QPushButton(tr("&Undo the last resume-from: back to %1").arg(pointText(previous)), this);
+        undo->setObjectName(QStringLiteral("undoResumeFrom"));
+        undo->setToolTip(tr("Choose the global point that the last resume-from replaced (the audit log has it too)"));
+        connect(undo, &QPushButton::clicked, this,
+                [this, byGtid, target] { choose(byGtid ? ResumeStart::GtidSet : ResumeStart::FilePosition, target); });
+        layout->addWidget(undo);
+    }
+
     if (snapshot_) {
         QStringList ahead, others;
         for (const auto& table : snapshot_->tables) {
