@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "app/cli/cli_commands.h"
+#include "app/cli/window_verify.h"
 #include "engine/inspect/checkpoint_inspector.h"
 
 namespace syncscope::cli {
@@ -24,12 +25,18 @@ const char* const kCheckpointsUsage =
     "Usage: syncscope-cli checkpoints --target HOST:PORT --user U --password-file F\n"
     "         [--meta-schema dm_meta] [--task NAME]\n"
     "         [--upstream HOST:PORT --upstream-user U --upstream-password-file F [--source-id ID]]\n"
-    "         [--json]\n"
+    "         [--json] [--verify [--repair] [--log-dir DIR]]\n"
     "Reads <meta-schema>.<task>_syncer_checkpoint (every such table without --task) read-only and lists\n"
     "every source's global and table points. Flags table points ahead of the global point (with the\n"
     "window a resume would skip), a missing global row, and with --upstream points beyond the\n"
     "upstream's position or in binlog files it no longer has (--source-id: only that source is the\n"
-    "upstream's). Exit 0 when the tables were read (anomalies or not), 1 on an error, 2 on bad usage.\n";
+    "upstream's). Exit 0 when the tables were read (anomalies or not), 1 on an error, 2 on bad usage.\n"
+    "--verify (needs --upstream; its user needs REPLICATION SLAVE): for every table point ahead of the\n"
+    "global point, decodes the upstream's binlog between the two points, keeps the final image of every\n"
+    "row of that table changed there and checks each against the downstream (equal, missing, different,\n"
+    "not deleted). --repair then writes the final images of the wrong rows (audited in\n"
+    "DIR/<task>-audit.jsonl, DIR default ./syncscope-logs) and checks again. With --verify: exit 0 when\n"
+    "every window's rows are right, 1 when some are wrong, 2 on an error.\n";
 
 struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
@@ -43,6 +50,9 @@ struct CheckpointsOptions {
     std::string upstreamUser;
     std::string upstreamPasswordFile;
     bool json = false;
+    bool verify = false;
+    bool repair = false;
+    std::string logDir = "syncscope-logs";
 };
 
 void parseAddress(const std::string& text, const char* option, ServerSettings& settings) {
@@ -106,6 +116,12 @@ CheckpointsOptions parseOptions(std::span<char*> args) {
             options.request.upstreamSourceId = value();
         } else if (arg == "--json") {
             options.json = true;
+        } else if (arg == "--verify") {
+            options.verify = true;
+        } else if (arg == "--repair") {
+            options.repair = true;
+        } else if (arg == "--log-dir") {
+            options.logDir = value();
         } else {
             throw UsageError("unknown option '" + std::string(arg) + "'");
         }
@@ -115,6 +131,12 @@ CheckpointsOptions parseOptions(std::span<char*> args) {
     }
     if (options.request.metaSchema.empty()) {
         throw UsageError("--meta-schema must not be empty");
+    }
+    if (options.verify && options.upstreamAddress.empty()) {
+        throw UsageError("--verify needs --upstream: the window is decoded from the upstream's binlog");
+    }
+    if (options.repair && !options.verify) {
+        throw UsageError("--repair needs --verify");
     }
     parseAddress(options.targetAddress, "--target", options.request.target);
     bool anyUpstream =
@@ -283,12 +305,35 @@ int runCheckpoints(std::span<char*> args) {
             options.request.upstream->password = readPassword(options.upstreamPasswordFile);
         }
         inspect::InspectionReport report = inspect::inspectCheckpoints(options.request);
-        if (options.json) {
-            std::cout << toJson(report).dump(kJsonIndent) << '\n';
-        } else {
-            printText(report, std::cout);
+        if (!options.verify) {
+            if (options.json) {
+                std::cout << toJson(report).dump(kJsonIndent) << '\n';
+            } else {
+                printText(report, std::cout);
+            }
+            return kExitOk;
         }
-        return kExitOk;
+        if (!options.json) {
+            printText(report, std::cout);
+            std::cout << "\nskip windows verified row by row:\n";
+        }
+        WindowVerifyOptions verifyOptions{options.request.target, *options.request.upstream, options.repair,
+                                          options.logDir};
+        WindowVerifyOutcome outcome = verifySkipWindows(report, verifyOptions, options.json ? nullptr : &std::cout);
+        if (options.json) {
+            nlohmann::json out = toJson(report);
+            out["window_verifications"] = outcome.json;
+            std::cout << out.dump(kJsonIndent, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+        } else {
+            std::cout << outcome.windows << " windows, " << outcome.wrongRows << " wrong rows, " << outcome.failed
+                      << " not verifiable\n";
+        }
+        constexpr int kExitWrongRows = 1;
+        constexpr int kExitVerifyError = 2;
+        if (outcome.failed > 0) {
+            return kExitVerifyError;
+        }
+        return outcome.wrongRows > 0 ? kExitWrongRows : kExitOk;
     } catch (const std::exception& e) {
         std::cerr << "syncscope-cli checkpoints: " << e.what() << '\n';
         return kExitFailure;

@@ -19,6 +19,7 @@
 
 #include "app/cli/cli_commands.h"
 #include "engine/common/state_directory.h"
+#include "app/cli/token_file.h"
 #include "engine/control/control_server.h"
 #include "engine/control/listen_address.h"
 #include "engine/task/task.h"
@@ -61,7 +62,9 @@ const char* const kRunUsage =
     "characters) that every request must carry as 'Authorization: Bearer <token>'. With --listen,\n"
     "an error that needs the DBA does not end the process: the failed event is printed and the API\n"
     "keeps serving so that the DBA can resume, skip or resume-from; a stop through the API keeps it\n"
-    "serving too. SIGTERM or SIGINT ends it.\n";
+    "serving too. SIGTERM or SIGINT ends it.\n"
+    "The status and metrics also carry the last `syncscope-cli verify` of the task run with the same\n"
+    "--log-dir (DIR/<task>-verify.json).\n";
 
 struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
@@ -75,20 +78,6 @@ struct RunOptions {
     std::string listen;
     std::string tokenFile;
 };
-
-// The first line of the token file, without its line end.
-std::string readToken(const std::string& file) {
-    std::ifstream in(file);
-    if (!in) {
-        throw std::runtime_error("cannot read the token file '" + file + "'");
-    }
-    std::string token;
-    std::getline(in, token);
-    while (!token.empty() && (token.back() == '\r' || token.back() == ' ')) {
-        token.pop_back();
-    }
-    return token;
-}
 
 void setUpLogging(const std::string& logDir, const std::string& taskName) {
     std::filesystem::create_directories(logDir);
@@ -191,11 +180,12 @@ int runTask(std::span<char*> args) {
     std::unique_ptr<control::ControlServer> controlServer;
     if (!options.listen.empty()) {
         control::ListenAddress address = control::ListenAddress::parse(options.listen);
-        control::ControlServerOptions serverOptions{address.host, address.port, {}, {}};
+        control::ControlServerOptions serverOptions{address.host, address.port, {}, {}, {}};
         if (!options.tokenFile.empty()) {
-            serverOptions.token = readToken(options.tokenFile);
+            serverOptions.token = readTokenFile(options.tokenFile);
         }
         serverOptions.secrets = {setup.upstream.password, setup.downstream.password};
+        serverOptions.verifySummaryFile = options.logDir + "/" + setup.taskName + "-verify.json";
         controlServer = std::make_unique<control::ControlServer>(runningTask, serverOptions);
         std::cerr << "syncscope-cli run: control API on " << controlServer->url() << '\n';
     }

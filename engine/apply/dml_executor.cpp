@@ -7,6 +7,7 @@
 #include <cppconn/statement.h>
 
 #include "engine/apply/downstream_connection.h"
+#include "engine/apply/sql_value_binding.h"
 
 namespace syncscope::apply {
 
@@ -64,32 +65,7 @@ void DmlExecutor::execute(const DmlStatement& statement) {
         for (size_t i = 0; i < statement.params.size(); ++i) {
             const SqlValue& value = *statement.params[i];
             auto index = static_cast<unsigned int>(i + 1);
-            switch (value.kind()) {
-                case SqlValueKind::Null:
-                    prepared.setNull(index, sql::DataType::VARCHAR);
-                    break;
-                case SqlValueKind::Signed:
-                    prepared.setInt64(index, value.asSigned());
-                    break;
-                case SqlValueKind::Unsigned:
-                    prepared.setUInt64(index, value.asUnsigned());
-                    break;
-                case SqlValueKind::Double:
-                    prepared.setDouble(index, value.asDouble());
-                    break;
-                case SqlValueKind::Text:
-                    prepared.setString(index, value.asString());
-                    break;
-                case SqlValueKind::Bytes:
-                    if (value.asString().empty()) {
-                        // An empty stream sends no data at all; an empty string is what is meant.
-                        prepared.setString(index, value.asString());
-                    } else {
-                        blobs_.push_back(std::make_unique<std::istringstream>(value.asString()));
-                        prepared.setBlob(index, blobs_.back().get());
-                    }
-                    break;
-            }
+            bindSqlValue(prepared, index, value, blobs_);
         }
         prepared.executeUpdate();
     } catch (const sql::SQLException& e) {

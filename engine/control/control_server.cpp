@@ -16,6 +16,7 @@
 #include "engine/control/listen_address.h"
 #include "engine/control/metrics_page.h"
 #include "engine/control/status_json.h"
+#include "engine/control/verify_status.h"
 
 namespace syncscope::control {
 
@@ -186,13 +187,17 @@ struct ControlServer::Impl {
             return httplib::Server::HandlerResponse::Handled;
         });
         server.Get("/api/v1/status", [this](const httplib::Request&, httplib::Response& res) {
-            reply(res, kHttpOk, statusJson(*task.status()));
+            nlohmann::json status = statusJson(*task.status());
+            status["verify"] = readVerifySummary(options.verifySummaryFile);
+            reply(res, kHttpOk, status);
         });
         server.Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
             auto status = task.status();
             errors.observe(*status);
             res.status = kHttpOk;
-            res.set_content(redact(renderMetrics(*status, errors.counts())), kMetricsType);
+            MetricsWriter verifyMetrics;
+            writeVerifyMetrics(readVerifySummary(options.verifySummaryFile), verifyMetrics);
+            res.set_content(redact(renderMetrics(*status, errors.counts()) + verifyMetrics.text()), kMetricsType);
         });
         addCommand("/api/v1/start", "start", [this] { return task.start(); });
         addCommand("/api/v1/pause", "pause", [this] { return task.pause(); });

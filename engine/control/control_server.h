@@ -21,6 +21,9 @@ struct ControlServerOptions {
     // Texts that must never appear in an answer (the task's passwords): replaced by "***" should any
     // engine message ever carry one. Empty strings are ignored.
     std::vector<std::string> secrets;
+    // The last verify's summary file (<log-dir>/<task>-verify.json): served as "verify" in the status
+    // and as syncscope_verify_* metrics when it exists. Empty: none.
+    std::string verifySummaryFile;
 };
 
 // Why the server cannot start: no token for a non-loopback address, or the address cannot be bound.

@@ -26,6 +26,7 @@
 #include "ui/main/task_view.h"
 #include "ui/models/ui_resources.h"
 #include "ui/pages/failed_event_panel.h"
+#include "ui/pages/verify_page.h"
 
 namespace syncscope::ui {
 
@@ -223,6 +224,7 @@ void MainWindow::attachTask(std::shared_ptr<task::TaskControl> task, const TaskF
     files_ = files;
     taskView_->clear();
     taskView_->setAuditPath(files.auditPath);
+    taskView_->verifyPage()->setTask(files.taskPath, files.sourcePath, task);
     stack_->setCurrentWidget(task ? static_cast<QWidget*>(taskView_) : welcome_);
     adapter_->attachTask(std::move(task));
     if (!files.taskPath.isEmpty()) {
@@ -233,6 +235,7 @@ void MainWindow::attachTask(std::shared_ptr<task::TaskControl> task, const TaskF
 }
 
 void MainWindow::detachTask() {
+    taskView_->verifyPage()->setTask({}, {}, nullptr);
     adapter_->detachTask();
     taskView_->clear();
     stack_->setCurrentWidget(welcome_);

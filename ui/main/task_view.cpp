@@ -17,6 +17,7 @@
 #include "ui/pages/log_page.h"
 #include "ui/pages/status_header.h"
 #include "ui/pages/table_checkpoints_page.h"
+#include "ui/pages/verify_page.h"
 #include "ui/widgets/position_ruler.h"
 
 namespace syncscope::ui {
@@ -70,6 +71,10 @@ TaskView::TaskView(QWidget* parent)
     tabs_->setTabToolTip(2, tr("The engine's log and the task's notices"));
     tabs_->addTab(auditPage_, tr("Audit"));
     tabs_->setTabToolTip(3, tr("Audited operator actions: skips, resume-from, position moves"));
+    verifyPage_ = new VerifyPage(tabs_);
+    int verifyTab = tabs_->addTab(verifyPage_, tr("Verify"));
+    tabs_->setTabToolTip(verifyTab,
+                         tr("Compare the task's tables upstream against downstream, row by row where they differ"));
     failedPanel_->hide();
     layout->addWidget(tabs_, 1);
 

@@ -24,6 +24,7 @@ class PositionRuler;
 class StatusHeader;
 class TableCheckpointModel;
 class TableCheckpointsPage;
+class VerifyPage;
 
 class TaskView : public QWidget {
     Q_OBJECT
@@ -49,6 +50,7 @@ public:
     LogModel* logModel() const { return logModel_; }
     LogPage* logPage() const { return logPage_; }
     AuditModel* auditModel() const { return auditModel_; }
+    VerifyPage* verifyPage() const { return verifyPage_; }
     bool failedEventShown() const;
 
 signals:
@@ -71,6 +73,7 @@ private:
     HistoryPage* historyPage_ = nullptr;
     LogPage* logPage_ = nullptr;
     AuditPage* auditPage_ = nullptr;
+    VerifyPage* verifyPage_ = nullptr;
     QString shownFailureKey_;  // the failure the panel was last raised for, so a refresh does not steal focus
 };
 

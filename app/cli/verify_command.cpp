@@ -1,0 +1,275 @@
+// syncscope-cli verify: is the downstream right? Compares every table the task replicates (filters and
+// routes applied) with the upstream, chunk by chunk by checksums the servers compute, then row by row
+// where a chunk differs; lists every missing, extra and different row; with --repair fixes them and
+// checks again. Safe beside the running task: a differing row is confirmed with its upstream row locked
+// once the task has applied up to the locked point (README "Verify and repair").
+#include <signal.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <string_view>
+
+#include "app/cli/cli_commands.h"
+#include "app/cli/token_file.h"
+#include "app/cli/verify_report_printer.h"
+#include "app/cli/verify_task_progress.h"
+#include "engine/task/audit_log.h"
+#include "engine/task/task_setup_builder.h"
+#include "engine/verify/task_verifier.h"
+#include "engine/verify/verify_summary.h"
+
+namespace syncscope::cli {
+namespace {
+
+constexpr int kJsonIndent = 2;
+constexpr int kExitDifferent = 1;
+constexpr int kExitError = 2;
+
+const char* const kVerifyUsage =
+    "Usage: syncscope-cli verify TASK.yaml --source SOURCE.yaml [--json] [--table DB.TABLE]...\n"
+    "         [--repair [--confirm-keyless]] [--repair-sql FILE] [--log-dir DIR]\n"
+    "         [--control HOST:PORT [--token-file F]] [--settle-seconds N]\n"
+    "         [--chunk-time MS] [--max-threads-running N] [--progress]\n"
+    "Compares every table the task replicates (block-allow list and routes applied) upstream against\n"
+    "downstream: key-range chunks checksummed by both servers at once, then row by row where a chunk\n"
+    "differs. Lists each missing, extra and different row with its key and the differing columns.\n"
+    "Tables without a key are compared by counts of equal rows.\n"
+    "While the task runs, a differing row is confirmed with the upstream row locked (LOCK IN SHARE MODE)\n"
+    "once the task has applied up to the upstream's position: rows in flight are never reported. Where\n"
+    "the task stands comes from --control (its `run --listen` API: live) or else from its persisted\n"
+    "checkpoint (as fresh as the last flush); --settle-seconds (default 30) bounds the wait, after which a\n"
+    "row is reported as UNSETTLED.\n"
+    "--repair prints the SQL that makes the downstream equal (INSERT, UPDATE, DELETE by key, values\n"
+    "bound), applies it while the rows are locked upstream, writes each repair to DIR/<task>-audit.jsonl\n"
+    "(default DIR ./syncscope-logs) and compares the repaired rows again. Tables without a key are\n"
+    "repaired only with --confirm-keyless. --repair-sql FILE saves the SQL (with or without --repair).\n"
+    "Each run leaves its per-table summary in DIR/<task>-verify.json, which `run --listen` with the same\n"
+    "--log-dir serves in its status (\"verify\") and metrics (syncscope_verify_*).\n"
+    "--chunk-time: the time one chunk should take on the upstream (default 250); --max-threads-running:\n"
+    "pause while the upstream runs more threads than this (default 25, 0: never).\n"
+    "Exit 0 when every table is equal, 1 when differences were found, 2 on an error (a table that could\n"
+    "not be compared, a server out of reach, bad usage).\n";
+
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct VerifyOptions {
+    std::string taskFile;
+    std::string sourceFile;
+    bool json = false;
+    bool repair = false;
+    bool confirmKeyless = false;
+    bool progress = false;
+    std::string repairSqlFile;
+    std::string logDir = "syncscope-logs";
+    std::string control;
+    std::string tokenFile;
+    std::vector<schema::TableName> tables;
+    verify::VerifySettings settings;
+};
+
+std::atomic<bool> cancelRequested{false};
+
+void onSignal(int) {
+    cancelRequested.store(true);
+}
+
+int numberArgument(const std::string& name, const std::string& text) {
+    try {
+        size_t used = 0;
+        int value = std::stoi(text, &used);
+        if (used == text.size() && value >= 0) {
+            return value;
+        }
+    } catch (const std::exception&) {
+    }
+    throw UsageError(name + " needs a whole number of 0 or more, not '" + text + "'");
+}
+
+VerifyOptions parseOptions(std::span<char*> args) {
+    VerifyOptions options;
+    for (size_t i = 0; i < args.size(); ++i) {
+        std::string_view arg = args[i];
+        auto value = [&](const char* name) -> std::string {
+            if (i + 1 >= args.size()) {
+                throw UsageError(std::string(name) + " needs a value");
+            }
+            return args[++i];
+        };
+        if (arg == "--source") {
+            options.sourceFile = value("--source");
+        } else if (arg == "--json") {
+            options.json = true;
+        } else if (arg == "--repair") {
+            options.repair = true;
+        } else if (arg == "--confirm-keyless") {
+            options.confirmKeyless = true;
+        } else if (arg == "--progress") {
+            options.progress = true;
+        } else if (arg == "--repair-sql") {
+            options.repairSqlFile = value("--repair-sql");
+        } else if (arg == "--log-dir") {
+            options.logDir = value("--log-dir");
+        } else if (arg == "--control") {
+            options.control = value("--control");
+        } else if (arg == "--token-file") {
+            options.tokenFile = value("--token-file");
+        } else if (arg == "--table") {
+            std::string text = value("--table");
+            auto dot = text.find('.');
+            if (dot == std::string::npos || dot == 0 || dot + 1 == text.size()) {
+                throw UsageError("--table needs DB.TABLE, not '" + text + "'");
+            }
+            options.tables.push_back({text.substr(0, dot), text.substr(dot + 1)});
+        } else if (arg == "--settle-seconds") {
+            options.settings.settleTimeout =
+                std::chrono::seconds(numberArgument("--settle-seconds", value("--settle-seconds")));
+        } else if (arg == "--chunk-time") {
+            int ms = numberArgument("--chunk-time", value("--chunk-time"));
+            if (ms == 0) {
+                throw UsageError("--chunk-time must be at least 1 ms");
+            }
+            options.settings.chunkTime = std::chrono::milliseconds(ms);
+        } else if (arg == "--max-threads-running") {
+            options.settings.maxThreadsRunning =
+                numberArgument("--max-threads-running", value("--max-threads-running"));
+        } else if (!arg.empty() && arg[0] == '-') {
+            throw UsageError("unknown option '" + std::string(arg) + "'");
+        } else if (options.taskFile.empty()) {
+            options.taskFile = arg;
+        } else {
+            throw UsageError("more than one task file given");
+        }
+    }
+    if (options.taskFile.empty() || options.sourceFile.empty()) {
+        throw UsageError("verify needs TASK.yaml and --source SOURCE.yaml");
+    }
+    if (options.confirmKeyless && !options.repair) {
+        throw UsageError("--confirm-keyless needs --repair");
+    }
+    if (!options.tokenFile.empty() && options.control.empty()) {
+        throw UsageError("--token-file needs --control");
+    }
+    return options;
+}
+
+verify::RepairOptions repairOptions(const VerifyOptions& options, const task::TaskSetup& setup, task::AuditLog& audit) {
+    verify::RepairOptions repair;
+    repair.apply = options.repair;
+    repair.applyKeyless = options.confirmKeyless;
+    repair.sessionVariables.assign(setup.downstreamSession.begin(), setup.downstreamSession.end());
+    repair.beforeApply = [&audit, &setup](const verify::ComparedTable& table,
+                                          const std::vector<verify::RowDifference>& differences,
+                                          const verify::RepairPlan& plan) {
+        verify::TableVerifyResult named;
+        for (const auto& column : table.columns()) {
+            named.columns.push_back(column.name);
+        }
+        named.keyColumns = table.keyColumns();
+        named.keyless = !table.hasKey();
+        nlohmann::json rows = nlohmann::json::array();
+        for (const auto& difference : differences) {
+            rows.push_back(rowDifferenceJson(named, difference));
+        }
+        task::AuditEntry entry;
+        entry.action = "verify-repair";
+        entry.task = setup.taskName;
+        entry.sourceId = setup.sourceId;
+        entry.details = {{"upstream_table", table.upstreamName().text()},
+                         {"downstream_table", table.downstreamName().text()},
+                         {"sql", plan.sqlText()},
+                         {"differences", rows}};
+        audit.append(entry);
+    };
+    return repair;
+}
+
+void writeRepairSql(const std::string& file, const verify::VerifyReport& report) {
+    std::ofstream out(file, std::ios::trunc);
+    for (const auto& table : report.tables) {
+        if (table.repair && !table.repair->sql.empty()) {
+            out << "-- " << table.downstream.text() << " (from upstream " << table.upstream.text()
+                << "): " << table.differences.size() << " differences\n"
+                << table.repair->sql;
+        }
+    }
+    if (!out) {
+        throw std::runtime_error("cannot write the repair SQL to '" + file + "'");
+    }
+}
+
+int runVerify(std::span<char*> args) {
+    if (asksForHelp(args)) {
+        std::cout << kVerifyUsage;
+        return kExitOk;
+    }
+    VerifyOptions options;
+    try {
+        options = parseOptions(args);
+    } catch (const UsageError& e) {
+        std::cerr << "syncscope-cli verify: " << e.what() << "\n" << kVerifyUsage;
+        return kExitUsage;
+    }
+    try {
+        task::TaskConfig taskConfig = task::loadTaskConfig(options.taskFile);
+        task::SourceConfig sourceConfig = task::loadSourceConfig(options.sourceFile);
+        std::vector<std::string> warnings;
+        task::TaskSetup setup = task::makeTaskSetup(taskConfig, sourceConfig, warnings);
+
+        verify::VerifyTarget target{setup.upstream, setup.downstream, setup.blockAllow, setup.router, options.tables};
+        auto progress = options.control.empty()
+                            ? checkpointProgress(setup.downstream, setup.metaSchema, setup.taskName, setup.sourceId)
+                            : controlApiProgress(options.control,
+                                                 options.tokenFile.empty() ? "" : readTokenFile(options.tokenFile));
+        verify::TaskVerifier verifier(target, options.settings, *progress);
+        verifier.setCancelFlag(&cancelRequested);
+        signal(SIGINT, onSignal);
+        signal(SIGTERM, onSignal);
+        if (options.progress) {
+            verifier.setProgressHandler([](size_t index, size_t count, const verify::TableVerifyResult& result) {
+                std::cerr << "[" << index + 1 << "/" << count << "] " << result.upstream.text() << ": "
+                          << result.chunksDone << "/" << result.chunksTotal << " chunks, " << result.rowsCompared
+                          << " rows, " << result.differences.size() << " differences\n";
+            });
+        }
+        std::unique_ptr<task::AuditLog> audit;
+        if (options.repair || !options.repairSqlFile.empty()) {
+            std::filesystem::create_directories(options.logDir);
+            audit = std::make_unique<task::AuditLog>(
+                options.repair ? options.logDir + "/" + setup.taskName + "-audit.jsonl" : std::string());
+            verifier.setRepair(repairOptions(options, setup, *audit));
+        }
+        verify::VerifyReport report = verifier.run();
+        // The running task's control API serves this file in its status and metrics.
+        std::filesystem::create_directories(options.logDir);
+        verify::saveVerifySummary(options.logDir + "/" + setup.taskName + "-verify.json",
+                                  verify::verifySummary(report));
+        if (!options.repairSqlFile.empty()) {
+            writeRepairSql(options.repairSqlFile, report);
+        }
+        if (options.json) {
+            std::cout << verifyReportJson(report).dump(kJsonIndent, ' ', false,
+                                                       nlohmann::json::error_handler_t::replace)
+                      << '\n';
+        } else {
+            printVerifyReport(report, std::cout);
+        }
+        if (report.failedTables() > 0 || report.cancelled) {
+            return kExitError;
+        }
+        return report.differenceCount() > 0 ? kExitDifferent : kExitOk;
+    } catch (const std::exception& e) {
+        std::cerr << "syncscope-cli verify: " << e.what() << '\n';
+        return kExitError;
+    }
+}
+
+const CommandRegistration kVerifyCommand({"verify", "compare the task's tables upstream vs downstream; --repair",
+                                          runVerify});
+
+}  // namespace
+}  // namespace syncscope::cli

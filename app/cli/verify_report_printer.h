@@ -1,0 +1,18 @@
+// How `syncscope-cli verify` shows a verify report: text for a person, JSON for scripts.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <ostream>
+
+#include "engine/verify/task_verifier.h"
+
+namespace syncscope::cli {
+
+nlohmann::json verifyReportJson(const verify::VerifyReport& report);
+void printVerifyReport(const verify::VerifyReport& report, std::ostream& out);
+
+// One difference as JSON (key and both rows by column name), also used by the audit log.
+nlohmann::json rowDifferenceJson(const verify::TableVerifyResult& table, const verify::RowDifference& difference);
+
+}  // namespace syncscope::cli

@@ -1,0 +1,120 @@
+#include "app/cli/verify_task_progress.h"
+
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+#include <cppconn/connection.h>
+
+#include "engine/apply/downstream_connection.h"
+#include "engine/control/listen_address.h"
+#include "engine/inspect/checkpoint_table_reader.h"
+#include "engine/verify/verify_error.h"
+
+namespace syncscope::cli {
+namespace {
+
+constexpr int kHttpOk = 200;
+constexpr time_t kControlTimeoutSeconds = 5;
+
+verify::AppliedAnswer answerFor(const binlog::Location& applied, const binlog::Location& point) {
+    binlog::PositionOrder order = applied.compare(point);
+    return order == binlog::PositionOrder::After || order == binlog::PositionOrder::Same
+               ? verify::AppliedAnswer::Applied
+               : verify::AppliedAnswer::NotYet;
+}
+
+class ControlApiProgress : public verify::TaskProgress {
+public:
+    ControlApiProgress(std::string host, int port, std::string token)
+        : host_(std::move(host)), port_(port), client_(host_, port_), token_(std::move(token)) {
+        client_.set_connection_timeout(kControlTimeoutSeconds);
+        client_.set_read_timeout(kControlTimeoutSeconds);
+        if (!token_.empty()) {
+            client_.set_bearer_token_auth(token_);
+        }
+    }
+
+    verify::AppliedAnswer appliedUpTo(const binlog::Location& point) override {
+        auto response = client_.Get("/api/v1/status");
+        if (!response || response->status != kHttpOk) {
+            throw verify::VerifyError("the task's control API at " + describeAddress() + " did not answer " +
+                                      (response ? "(HTTP " + std::to_string(response->status) + ")"
+                                                : "(" + httplib::to_string(response.error()) + ")") +
+                                      ": is `syncscope-cli run --listen` running there?");
+        }
+        auto status = nlohmann::json::parse(response->body, nullptr, false);
+        const auto& applied = status.is_object() ? status.value("applied", nlohmann::json()) : nlohmann::json();
+        if (!applied.is_object()) {
+            return verify::AppliedAnswer::NotYet;
+        }
+        auto location =
+            binlog::Location::fromParts(applied.value("binlog_name", ""), applied.value("binlog_pos", uint64_t{0}),
+                                        applied.value("binlog_gtid", ""));
+        return answerFor(location, point);
+    }
+
+    std::string describe() const override {
+        return "the applied point from the task's control API at " + describeAddress();
+    }
+
+private:
+    std::string describeAddress() const { return host_ + ":" + std::to_string(port_); }
+
+    std::string host_;
+    int port_;
+    httplib::Client client_;
+    std::string token_;
+};
+
+class CheckpointProgress : public verify::TaskProgress {
+public:
+    CheckpointProgress(const ServerSettings& downstream, std::string metaSchema, std::string task, std::string sourceId)
+        : connection_(apply::connectDownstream(downstream)),
+          metaSchema_(std::move(metaSchema)),
+          task_(std::move(task)),
+          sourceId_(std::move(sourceId)) {}
+
+    verify::AppliedAnswer appliedUpTo(const binlog::Location& point) override {
+        std::vector<inspect::CheckpointTableRows> tables;
+        try {
+            tables = inspect::CheckpointTableReader(*connection_).read(metaSchema_, task_);
+        } catch (const apply::DownstreamError&) {
+            return verify::AppliedAnswer::NoTask;  // no checkpoint table: nothing replicates here
+        }
+        for (const auto& table : tables) {
+            for (const auto& row : table.rows) {
+                if (row.isGlobal && row.sourceId == sourceId_) {
+                    auto global =
+                        binlog::Location::fromParts(row.binlogName, row.binlogPos.value_or(0), row.binlogGtid);
+                    return answerFor(global, point);
+                }
+            }
+        }
+        return verify::AppliedAnswer::NoTask;
+    }
+
+    std::string describe() const override {
+        return "the persisted global point of `" + metaSchema_ + "`.`" + task_ + "_syncer_checkpoint`";
+    }
+
+private:
+    std::unique_ptr<sql::Connection> connection_;
+    std::string metaSchema_;
+    std::string task_;
+    std::string sourceId_;
+};
+
+}  // namespace
+
+std::unique_ptr<verify::TaskProgress> controlApiProgress(const std::string& address, const std::string& token) {
+    auto listen = control::ListenAddress::parse(address);
+    return std::make_unique<ControlApiProgress>(listen.host, listen.port, token);
+}
+
+std::unique_ptr<verify::TaskProgress> checkpointProgress(const ServerSettings& downstream,
+                                                         const std::string& metaSchema, const std::string& task,
+                                                         const std::string& sourceId) {
+    return std::make_unique<CheckpointProgress>(downstream, metaSchema, task, sourceId);
+}
+
+}  // namespace syncscope::cli

@@ -1,0 +1,168 @@
+#include "engine/verify/chunk_sql.h"
+
+#include "engine/apply/quoted_name.h"
+
+namespace syncscope::verify {
+
+namespace {
+
+// What the server reads a column as: the text both sides print the same way. Character data is
+// converted to utf8mb4 so that tables of different character sets compare by their characters.
+std::string readExpression(const ComparedColumn& column) {
+    std::string name = apply::quoteName(column.name);
+    switch (column.form) {
+        case ValueForm::Text:
+        case ValueForm::Bytes:
+            return name;
+        case ValueForm::Unsigned:
+            return "CAST(" + name + " AS UNSIGNED)";
+        default:
+            return "CAST(" + name + " AS CHAR)";
+    }
+}
+
+std::string hashInput(const ComparedColumn& column) {
+    std::string name = apply::quoteName(column.name);
+    switch (column.form) {
+        case ValueForm::Text:
+            // Converting costs a third of the hash: only where a side stores another character set.
+            return column.convertToUtf8mb4 ? "CONVERT(" + name + " USING utf8mb4)" : name;
+        case ValueForm::Unsigned:
+            return "CAST(" + name + " AS UNSIGNED)";
+        default:
+            return name;
+    }
+}
+
+}  // namespace
+
+std::string KeyRange::describe(const ComparedTable& table) const {
+    auto keyText = [&](const RowValues& key) {
+        std::string text = "(";
+        for (size_t i = 0; i < key.size(); ++i) {
+            text += (i == 0 ? "" : ", ") + table.columns()[table.keyColumns()[i]].name + "=" +
+                    table.boundValue(table.keyColumns()[i], key[i]).display();
+        }
+        return text + ")";
+    };
+    return std::string("keys ") + (lower ? "after " + keyText(*lower) : "from the first") + " " +
+           (upper ? "up to " + keyText(*upper) : "to the last");
+}
+
+std::string ChunkSql::selectList() const {
+    std::string list;
+    for (const auto& column : table_.columns()) {
+        list += (list.empty() ? "" : ", ") + readExpression(column);
+    }
+    return list;
+}
+
+std::string ChunkSql::keyList() const {
+    std::string list;
+    for (size_t position : table_.keyColumns()) {
+        list += (list.empty() ? "" : ", ") + apply::quoteName(table_.columns()[position].name);
+    }
+    return list;
+}
+
+std::string ChunkSql::rowText() const {
+    // Values joined by '#', then every column's NULL flag, so that NULL differs from ''.
+    std::string values;
+    std::string nulls;
+    for (const auto& column : table_.columns()) {
+        values += ", " + hashInput(column);
+        nulls += (nulls.empty() ? "" : ", ") + ("ISNULL(" + apply::quoteName(column.name) + ")");
+    }
+    return "CONCAT_WS('#'" + values + ", CONCAT(" + nulls + "))";
+}
+
+std::string ChunkSql::placeholder(size_t column) const {
+    // A DECIMAL compared with a text parameter would be compared as DOUBLE: cast it to stay exact.
+    return table_.columns()[column].form == ValueForm::Decimal ? "CAST(? AS DECIMAL(65,30))" : "?";
+}
+
+void ChunkSql::appendKeyComparison(std::string& sql, std::vector<apply::SqlValue>& params, const RowValues& key,
+                                   bool greater) const {
+    const auto& keyColumns = table_.keyColumns();
+    sql += "(";
+    for (size_t last = 0; last < keyColumns.size(); ++last) {
+        sql += last == 0 ? "(" : " OR (";
+        for (size_t i = 0; i <= last; ++i) {
+            size_t column = keyColumns[i];
+            std::string op = i < last ? " = " : (greater ? " > " : (last + 1 == keyColumns.size() ? " <= " : " < "));
+            sql += (i == 0 ? "" : " AND ") + apply::quoteName(table_.columns()[column].name) + op + placeholder(column);
+            params.push_back(table_.boundValue(column, key[i]));
+        }
+        sql += ")";
+    }
+    sql += ")";
+}
+
+void ChunkSql::appendRange(std::string& sql, std::vector<apply::SqlValue>& params, const KeyRange& range) const {
+    if (!range.lower && !range.upper) {
+        return;
+    }
+    sql += " WHERE ";
+    if (range.lower) {
+        appendKeyComparison(sql, params, *range.lower, true);
+    }
+    if (range.upper) {
+        sql += range.lower ? " AND " : "";
+        appendKeyComparison(sql, params, *range.upper, false);
+    }
+}
+
+BoundQuery ChunkSql::boundary(const std::optional<RowValues>& lower, size_t offset) const {
+    BoundQuery query;
+    query.sql = "SELECT ";
+    std::string keys;
+    for (size_t position : table_.keyColumns()) {
+        keys += (keys.empty() ? "" : ", ") + readExpression(table_.columns()[position]);
+    }
+    query.sql += keys + " FROM " + apply::quoteTable(table_.upstreamName());
+    appendRange(query.sql, query.params, KeyRange{lower, std::nullopt});
+    query.sql += " ORDER BY " + keyList() + " LIMIT 1 OFFSET " + std::to_string(offset);
+    return query;
+}
+
+BoundQuery ChunkSql::checksum(const schema::TableName& side, const KeyRange& range) const {
+    BoundQuery query;
+    query.sql = "SELECT COUNT(*), COALESCE(BIT_XOR(CRC32(" + rowText() + ")), 0) FROM " + apply::quoteTable(side);
+    appendRange(query.sql, query.params, range);
+    return query;
+}
+
+BoundQuery ChunkSql::rows(const schema::TableName& side, const KeyRange& range) const {
+    BoundQuery query;
+    query.sql = "SELECT " + selectList() + " FROM " + apply::quoteTable(side);
+    appendRange(query.sql, query.params, range);
+    query.sql += " ORDER BY " + keyList();
+    return query;
+}
+
+BoundQuery ChunkSql::rowByKey(const schema::TableName& side, const RowValues& key, bool lockUpstream) const {
+    BoundQuery query;
+    query.sql = "SELECT " + selectList() + " FROM " + apply::quoteTable(side) + " WHERE ";
+    const auto& keyColumns = table_.keyColumns();
+    for (size_t i = 0; i < keyColumns.size(); ++i) {
+        query.sql += (i == 0 ? "" : " AND ") + apply::quoteName(table_.columns()[keyColumns[i]].name) + " = " +
+                     placeholder(keyColumns[i]);
+        query.params.push_back(table_.boundValue(keyColumns[i], key[i]));
+    }
+    if (lockUpstream) {
+        query.sql += " LOCK IN SHARE MODE";
+    }
+    return query;
+}
+
+std::string ChunkSql::rowCounts(const schema::TableName& side) const {
+    std::string columns = selectList();
+    return "SELECT " + columns + ", COUNT(*) FROM " + apply::quoteTable(side) + " GROUP BY " + columns;
+}
+
+std::string ChunkSql::wholeTableChecksum(const schema::TableName& side) const {
+    // A sum of 32-bit hashes in DECIMAL arithmetic: equal rows add up instead of cancelling out.
+    return "SELECT COUNT(*), COALESCE(SUM(CRC32(" + rowText() + ")), 0) FROM " + apply::quoteTable(side);
+}
+
+}  // namespace syncscope::verify

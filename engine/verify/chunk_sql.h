@@ -1,0 +1,64 @@
+// The SQL the verifier runs on either server for one table: the next chunk boundary, a chunk's
+// checksum computed by the server, a chunk's rows, and single rows by key (locking upstream). Every
+// value is a ? parameter; every name is quoted. The same text runs on both sides with the side's
+// table name, so that both servers hash the same expression.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/apply/sql_value.h"
+#include "engine/verify/compared_table.h"
+
+namespace syncscope::verify {
+
+// A key range (lower, upper]: no lower bound before the first chunk, no upper bound after the last.
+struct KeyRange {
+    std::optional<RowValues> lower;  // exclusive
+    std::optional<RowValues> upper;  // inclusive
+    std::string describe(const ComparedTable& table) const;
+};
+
+struct BoundQuery {
+    std::string sql;
+    std::vector<apply::SqlValue> params;
+};
+
+class ChunkSql {
+public:
+    // The row hash both servers compute, named in reports.
+    static constexpr const char* kRowHash = "CRC32 of the row's values, combined by BIT_XOR, with COUNT(*)";
+
+    explicit ChunkSql(const ComparedTable& table) : table_(table) {}
+
+    // The key of the row `offset` rows after range.lower in key order (upstream only).
+    BoundQuery boundary(const std::optional<RowValues>& lower, size_t offset) const;
+    // COUNT(*) and an order-independent checksum of the range's rows (as pt-table-checksum's default:
+    // a row that differs goes unseen with a chance of 1 in 2^32).
+    BoundQuery checksum(const schema::TableName& side, const KeyRange& range) const;
+    // Every compared column of the range's rows, in key order.
+    BoundQuery rows(const schema::TableName& side, const KeyRange& range) const;
+    // One row by key; with `lockUpstream` a shared locking read, which also locks the gap of an
+    // absent key, so that no upstream transaction can change or insert it until ours ends.
+    BoundQuery rowByKey(const schema::TableName& side, const RowValues& key, bool lockUpstream) const;
+    // Keyless tables: each distinct row with how often it occurs (all columns, grouped).
+    std::string rowCounts(const schema::TableName& side) const;
+    // Keyless tables: COUNT(*) and a checksum that counts duplicates (a sum, not an exclusive or).
+    std::string wholeTableChecksum(const schema::TableName& side) const;
+
+private:
+    std::string selectList() const;
+    std::string keyList() const;
+    std::string rowText() const;
+    // (k1, k2) > (v1, v2) spelt out as k1 > v1 OR (k1 = v1 AND k2 > v2), which every version's range
+    // optimizer uses; `op` is ">" or "<=".
+    void appendKeyComparison(std::string& sql, std::vector<apply::SqlValue>& params, const RowValues& key,
+                             bool greater) const;
+    void appendRange(std::string& sql, std::vector<apply::SqlValue>& params, const KeyRange& range) const;
+    std::string placeholder(size_t column) const;
+
+    const ComparedTable& table_;
+};
+
+}  // namespace syncscope::verify

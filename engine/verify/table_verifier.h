@@ -1,0 +1,63 @@
+// Verifies one table: walks the upstream's key in chunks, has both servers checksum each chunk at the
+// same time, reads the rows of a chunk whose checksums differ, and confirms each differing row with
+// the upstream row locked until the task has applied up to the locked point, so that a row in flight
+// is never reported (online_exactness in README.md). Tables without a key are compared by counts of
+// equal rows.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <vector>
+
+#include "engine/verify/chunk_sql.h"
+#include "engine/verify/server_session.h"
+#include "engine/verify/task_progress.h"
+#include "engine/verify/verify_result.h"
+#include "engine/verify/verify_settings.h"
+
+namespace syncscope::verify {
+
+// Called with the confirmed differences of a chunk while their upstream rows are still locked, so that
+// a repair applied here cannot race the task's own changes to those rows.
+using ConfirmedDifferencesHandler =
+    std::function<void(const ComparedTable& table, const std::vector<RowDifference>& differences)>;
+
+class TableVerifier {
+public:
+    TableVerifier(ServerSession& upstream, ServerSession& downstream, TaskProgress& progress,
+                  const VerifySettings& settings)
+        : upstream_(upstream), downstream_(downstream), progress_(progress), settings_(settings) {}
+
+    void setCancelFlag(const std::atomic<bool>* cancel) { cancel_ = cancel; }
+    // Called after every chunk with the result so far (progress bars, status).
+    void setProgressHandler(std::function<void(const TableVerifyResult&)> handler) { onProgress_ = std::move(handler); }
+    void setConfirmedHandler(ConfirmedDifferencesHandler handler) { onConfirmed_ = std::move(handler); }
+
+    // Compares one planned table. Errors of either server end the table as Failed with the message;
+    // they are not thrown.
+    TableVerifyResult verify(const ComparedTable& table);
+
+    // Re-reads the given differences' rows under upstream locks (keyed tables) and returns what still
+    // differs: used after a repair to check it.
+    std::vector<RowDifference> recheck(const ComparedTable& table, const std::vector<RowDifference>& differences);
+
+private:
+    void verifyKeyed(const ComparedTable& table, TableVerifyResult& result);
+    void verifyKeyless(const ComparedTable& table, TableVerifyResult& result);
+    std::vector<RowDifference> confirm(const ComparedTable& table, const std::vector<RowDifference>& suspects,
+                                       bool handToRepair);
+    // Waits until the task has applied up to `point`; false when the settle time ran out first.
+    bool waitUntilApplied(const binlog::Location& point);
+    uint64_t estimatedRows(const ComparedTable& table);
+    bool cancelled() const { return cancel_ && cancel_->load(); }
+
+    ServerSession& upstream_;
+    ServerSession& downstream_;
+    TaskProgress& progress_;
+    const VerifySettings& settings_;
+    const std::atomic<bool>* cancel_ = nullptr;
+    std::function<void(const TableVerifyResult&)> onProgress_;
+    ConfirmedDifferencesHandler onConfirmed_;
+};
+
+}  // namespace syncscope::verify

@@ -1,0 +1,36 @@
+// How hard and how long a verify may work: chunk sizing, the upstream load it backs off from, and how
+// long it waits for a running task to apply what it compares.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+
+namespace syncscope::verify {
+
+struct VerifySettings {
+    static constexpr size_t kDefaultFirstChunkRows = 1000;
+    static constexpr size_t kDefaultMinChunkRows = 100;
+    static constexpr size_t kDefaultMaxChunkRows = 50000;
+    static constexpr std::chrono::milliseconds kDefaultChunkTime{250};
+    static constexpr int kDefaultMaxThreadsRunning = 25;
+    static constexpr std::chrono::milliseconds kDefaultLoadPause{250};
+    static constexpr std::chrono::seconds kDefaultSettleTimeout{30};
+    static constexpr std::chrono::milliseconds kDefaultAppliedPoll{20};
+    static constexpr int kDefaultLockAttempts = 5;
+
+    // Chunks grow or shrink so that one takes about chunkTime on the upstream, as pt-table-checksum's
+    // --chunk-time does, within these bounds.
+    size_t firstChunkRows = kDefaultFirstChunkRows;
+    size_t minChunkRows = kDefaultMinChunkRows;
+    size_t maxChunkRows = kDefaultMaxChunkRows;
+    std::chrono::milliseconds chunkTime = kDefaultChunkTime;
+    // Before each chunk: while the upstream's Threads_running exceeds this, wait loadPause (0: never).
+    int maxThreadsRunning = kDefaultMaxThreadsRunning;
+    std::chrono::milliseconds loadPause = kDefaultLoadPause;
+    // How long rows stay locked upstream while the task applies up to the locked point.
+    std::chrono::milliseconds settleTimeout = kDefaultSettleTimeout;
+    std::chrono::milliseconds appliedPoll = kDefaultAppliedPoll;
+    int lockAttempts = kDefaultLockAttempts;
+};
+
+}  // namespace syncscope::verify

@@ -1,0 +1,151 @@
+// The verifier's pure parts: the SQL of a composite-key chunk (ranges spelt out so every range
+// optimizer uses them, every value a parameter), row matching by key (missing, extra, different with
+// the columns named, NULL unlike ''), counts of equal rows for keyless tables, and repair SQL whose
+// literals a mysql client reads back as the same values.
+#include <QtTest>
+
+#include "engine/verify/chunk_sql.h"
+#include "engine/verify/repair_plan.h"
+#include "engine/verify/row_diff.h"
+
+using namespace syncscope;
+using namespace syncscope::verify;
+
+namespace {
+
+schema::SchemaColumn column(const std::string& name, const std::string& typeName, bool nullable = true) {
+    schema::SchemaColumn c;
+    c.name = name;
+    c.typeName = typeName;
+    c.nullable = nullable;
+    return c;
+}
+
+// order_lines (order_id INT, line_no SMALLINT, sku VARBINARY, amount DECIMAL, note TEXT), key (order_id, line_no).
+ComparedTable orderLines(bool keyless = false) {
+    std::vector<schema::SchemaColumn> columns{column("order_id", "int", false), column("line_no", "smallint", false),
+                                              column("sku", "varbinary"), column("amount", "decimal"),
+                                              column("note", "text")};
+    std::vector<size_t> key = keyless ? std::vector<size_t>{} : std::vector<size_t>{0, 1};
+    schema::TableSchema up({"shop", "order_lines"}, columns, key, {}, schema::SchemaOrigin::Downstream);
+    schema::TableSchema down({"shop_copy", "lines"}, columns, key, {}, schema::SchemaOrigin::Downstream);
+    return ComparedTable::plan(up, down);
+}
+
+RowValues row(std::initializer_list<std::optional<std::string>> values) {
+    return RowValues(values);
+}
+
+}  // namespace
+
+class VerifySqlAndDiffTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void compositeKeyRangeIsSpeltOutWithBoundValues() {
+        ComparedTable table = orderLines();
+        ChunkSql sql(table);
+        KeyRange range{row({"10", "2"}), row({"20", "1"})};
+        BoundQuery query = sql.checksum(table.downstreamName(), range);
+        QVERIFY2(
+            query.sql.find("FROM `shop_copy`.`lines` WHERE ((`order_id` > ?) OR (`order_id` = ? AND `line_no` > ?)) "
+                           "AND ((`order_id` < ?) OR (`order_id` = ? AND `line_no` <= ?))") != std::string::npos,
+            query.sql.c_str());
+        QCOMPARE(query.params.size(), size_t{6});
+        QCOMPARE(query.params[0].kind(), apply::SqlValueKind::Signed);  // integers bound as integers
+        QCOMPARE(query.params[0].asSigned(), int64_t{10});
+        QCOMPARE(query.params[5].asSigned(), int64_t{1});
+    }
+
+    void firstAndLastChunksAreOpenEnded() {
+        ComparedTable table = orderLines();
+        ChunkSql sql(table);
+        QVERIFY(sql.rows(table.upstreamName(), KeyRange{}).sql.find("WHERE") == std::string::npos);
+        BoundQuery boundary = sql.boundary(std::nullopt, 999);
+        QVERIFY2(boundary.sql.find("ORDER BY `order_id`, `line_no` LIMIT 1 OFFSET 999") != std::string::npos,
+                 boundary.sql.c_str());
+    }
+
+    void decimalKeysAreComparedAsDecimals() {
+        schema::TableSchema prices({"shop", "prices"}, {column("price", "decimal", false), column("label", "varchar")},
+                                   {0}, {}, schema::SchemaOrigin::Downstream);
+        ComparedTable table = ComparedTable::plan(prices, prices);
+        BoundQuery query = ChunkSql(table).rowByKey(table.upstreamName(), row({"1.10"}), true);
+        QVERIFY2(query.sql.find("`price` = CAST(? AS DECIMAL(65,30)) LOCK IN SHARE MODE") != std::string::npos,
+                 query.sql.c_str());
+    }
+
+    void rowsAreMatchedByKey_data() {
+        QTest::addColumn<std::vector<RowValues>>("upstream");
+        QTest::addColumn<std::vector<RowValues>>("downstream");
+        QTest::addColumn<QStringList>("expected");  // kind + differing columns
+        QTest::addRow("equal rows give nothing")
+            << std::vector<RowValues>{row({"1", "0", "a", "1.00", "x"})}
+            << std::vector<RowValues>{row({"1", "0", "a", "1.00", "x"})} << QStringList{};
+        QTest::addRow("a row only upstream is missing")
+            << std::vector<RowValues>{row({"1", "0", "a", "1.00", "x"}), row({"1", "1", "b", "2.00", "y"})}
+            << std::vector<RowValues>{row({"1", "0", "a", "1.00", "x"})} << QStringList{"missing"};
+        QTest::addRow("a row only downstream is extra")
+            << std::vector<RowValues>{} << std::vector<RowValues>{row({"9", "9", "z", "0.00", std::nullopt})}
+            << QStringList{"extra"};
+        QTest::addRow("NULL is not the empty string")
+            << std::vector<RowValues>{row({"1", "0", "a", "1.00", std::nullopt})}
+            << std::vector<RowValues>{row({"1", "0", "a", "1.00", ""})} << QStringList{"different note"};
+        QTest::addRow("bytes differ in one column")
+            << std::vector<RowValues>{row({"1", "0", std::string("\0\1", 2), "1.00", "x"})}
+            << std::vector<RowValues>{row({"1", "0", std::string("\0\2", 2), "1.00", "x"})}
+            << QStringList{"different sku"};
+        QTest::addRow("keys match byte for byte: 01 is not 1")
+            << std::vector<RowValues>{row({"1", "0", "a", "1.00", "x"})}
+            << std::vector<RowValues>{row({"01", "0", "a", "1.00", "x"})} << QStringList{"missing", "extra"};
+    }
+
+    void rowsAreMatchedByKey() {
+        QFETCH(std::vector<RowValues>, upstream);
+        QFETCH(std::vector<RowValues>, downstream);
+        QFETCH(QStringList, expected);
+        QStringList found;
+        for (const auto& difference : diffRows(orderLines(), upstream, downstream)) {
+            QString text = differenceKindName(difference.kind);
+            for (const auto& name : difference.differingColumns) {
+                text += " " + QString::fromStdString(name);
+            }
+            found << text;
+        }
+        QCOMPARE(found, expected);
+    }
+
+    void keylessTablesCompareCountsOfEqualRows() {
+        ComparedTable table = orderLines(true);
+        std::vector<RowValues> up{row({"1", "0", "a", "1.00", "x", "3"}),
+                                  row({"2", "0", "b", "1.00", std::nullopt, "1"})};
+        std::vector<RowValues> down{row({"1", "0", "a", "1.00", "x", "2"}), row({"2", "0", "b", "1.00", "", "1"})};
+        auto differences = diffRowCounts(table, up, down);
+        QCOMPARE(differences.size(), size_t{3});
+        QCOMPARE(differences[0].kind, DifferenceKind::Missing);  // one copy of row 1 and the NULL row
+        QCOMPARE(differences[0].count, uint64_t{1});
+        QCOMPARE(differences[2].kind, DifferenceKind::Extra);  // the '' row
+    }
+
+    void repairSqlHasReadableLiterals() {
+        ComparedTable table = orderLines();
+        RowDifference missing;
+        missing.kind = DifferenceKind::Missing;
+        missing.key = row({"7", "1"});
+        missing.upstreamRow = row({"7", "1", std::string("\0\xff", 2), "3.50", "it's a \\ test"});
+        RowDifference extra;
+        extra.kind = DifferenceKind::Extra;
+        extra.key = row({"8", "0"});
+        extra.downstreamRow = row({"8", "0", "", std::nullopt, std::nullopt});
+        RepairPlan plan(table, {missing, extra});
+        QCOMPARE(plan.statements().size(), size_t{2});
+        std::string sql = plan.sqlText();
+        QVERIFY2(sql.find("VALUES (7, 1, 0x00FF, '3.50', 'it''s a \\\\ test');") != std::string::npos, sql.c_str());
+        QVERIFY2(
+            sql.find("DELETE FROM `shop_copy`.`lines` WHERE `order_id` = 8 AND `line_no` = 0") != std::string::npos,
+            sql.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(VerifySqlAndDiffTest)
+#include "test_verify_sql_and_diff.moc"

@@ -1,0 +1,226 @@
+#include "ui/pages/verify_page.h"
+
+#include <QFile>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "ui/engine/verify_runner.h"
+#include "ui/models/verify_results_model.h"
+
+namespace syncscope::ui {
+
+namespace {
+
+constexpr int kProgressSteps = 1000;
+constexpr size_t kDifferencesShown = 200;
+
+QString valueText(const std::optional<std::string>& value) {
+    return value ? QString::fromUtf8(value->data(), static_cast<qsizetype>(value->size())) : QStringLiteral("NULL");
+}
+
+QString rowText(const verify::TableVerifyResult& table, const verify::RowValues& row) {
+    QStringList parts;
+    for (size_t i = 0; i < row.size() && i < table.columns.size(); ++i) {
+        parts << QString::fromStdString(table.columns[i]) + "=" + valueText(row[i]);
+    }
+    return parts.join(", ");
+}
+
+QString detailsText(const verify::TableVerifyResult& table) {
+    QString text;
+    if (!table.problem.empty()) {
+        text += VerifyPage::tr("Failed: %1\n").arg(QString::fromStdString(table.problem));
+    }
+    for (const auto& note : table.notes) {
+        text += VerifyPage::tr("Note: %1\n").arg(QString::fromStdString(note));
+    }
+    size_t shown = 0;
+    for (const auto& difference : table.differences) {
+        if (++shown > kDifferencesShown) {
+            text += VerifyPage::tr("… %1 more\n").arg(table.differences.size() - kDifferencesShown);
+            break;
+        }
+        text += QString::fromLatin1(verify::differenceKindName(difference.kind)).toUpper() + ": ";
+        if (difference.kind != verify::DifferenceKind::Extra) {
+            text += VerifyPage::tr("upstream (%1)").arg(rowText(table, difference.upstreamRow));
+        }
+        if (difference.kind != verify::DifferenceKind::Missing) {
+            text += (difference.kind == verify::DifferenceKind::Different ? QStringLiteral("  ") : QString()) +
+                    VerifyPage::tr("downstream (%1)").arg(rowText(table, difference.downstreamRow));
+        }
+        if (!difference.differingColumns.empty()) {
+            QStringList columns;
+            for (const auto& column : difference.differingColumns) {
+                columns << QString::fromStdString(column);
+            }
+            text += VerifyPage::tr("  columns: %1").arg(columns.join(", "));
+        }
+        text += '\n';
+    }
+    if (table.repair && !table.repair->sql.empty()) {
+        text += VerifyPage::tr("\nRepair SQL (review it, then apply with syncscope-cli verify --repair):\n") +
+                QString::fromStdString(table.repair->sql);
+    }
+    return text;
+}
+
+QString durationText(double seconds) {
+    auto whole = static_cast<qint64>(seconds);
+    return whole >= 60 ? VerifyPage::tr("%1 min %2 s").arg(whole / 60).arg(whole % 60)
+                       : VerifyPage::tr("%1 s").arg(whole);
+}
+
+}  // namespace
+
+VerifyPage::VerifyPage(QWidget* parent)
+    : QWidget(parent), runner_(new VerifyRunner(this)), model_(new VerifyResultsModel(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto* bar = new QHBoxLayout;
+    startButton_ = new QPushButton(tr("&Verify tables"), this);
+    startButton_->setToolTip(
+        tr("Compare every replicated table upstream against downstream, chunk by chunk; "
+           "rows in flight are confirmed once the task has applied them"));
+    cancelButton_ = new QPushButton(tr("&Cancel"), this);
+    saveButton_ = new QPushButton(tr("&Save repair SQL…"), this);
+    saveButton_->setToolTip(tr("Write the SQL that makes the downstream equal, for review"));
+    bar_ = new QProgressBar(this);
+    bar_->setRange(0, kProgressSteps);
+    summary_ = new QLabel(this);
+    bar->addWidget(startButton_);
+    bar->addWidget(cancelButton_);
+    bar->addWidget(bar_, 1);
+    bar->addWidget(saveButton_);
+    layout->addLayout(bar);
+    layout->addWidget(summary_);
+
+    auto* proxy = new QSortFilterProxyModel(this);
+    proxy->setSourceModel(model_);
+    proxy->setSortRole(VerifyResultsModel::SortRole);
+    view_ = new QTableView(this);
+    view_->setModel(proxy);
+    view_->setSortingEnabled(true);
+    view_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view_->setSelectionMode(QAbstractItemView::SingleSelection);
+    view_->verticalHeader()->hide();
+    view_->setWordWrap(false);
+    view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    view_->horizontalHeader()->setStretchLastSection(true);
+    details_ = new QPlainTextEdit(this);
+    details_->setReadOnly(true);
+    details_->setPlaceholderText(tr("Select a table to see its differing rows and the repair SQL"));
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(view_);
+    split->addWidget(details_);
+    layout->addWidget(split, 1);
+
+    connect(startButton_, &QPushButton::clicked, this, &VerifyPage::startVerify);
+    connect(cancelButton_, &QPushButton::clicked, runner_, &VerifyRunner::cancel);
+    connect(saveButton_, &QPushButton::clicked, this, [this] {
+        QString file =
+            QFileDialog::getSaveFileName(this, tr("Save repair SQL"), QStringLiteral("repair.sql"), tr("SQL (*.sql)"));
+        if (!file.isEmpty()) {
+            saveRepairSql(file);
+        }
+    });
+    connect(runner_, &VerifyRunner::progressChanged, this, &VerifyPage::showProgress);
+    connect(view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &VerifyPage::showDetails);
+    setTask({}, {}, nullptr);
+}
+
+void VerifyPage::setTask(const QString& taskFile, const QString& sourceFile, std::shared_ptr<task::TaskControl> task) {
+    taskFile_ = taskFile;
+    sourceFile_ = sourceFile;
+    task_ = std::move(task);
+    startButton_->setEnabled(!taskFile_.isEmpty() && !runner_->running());
+    cancelButton_->setEnabled(runner_->running());
+    saveButton_->setEnabled(false);
+    summary_->setText(taskFile_.isEmpty()
+                          ? tr("Open a task to verify its tables")
+                          : tr("Compares every table of %1 upstream against downstream").arg(taskFile_));
+}
+
+void VerifyPage::startVerify() {
+    if (taskFile_.isEmpty() || runner_->running()) {
+        return;
+    }
+    details_->clear();
+    runner_->start(taskFile_, sourceFile_, task_);
+}
+
+void VerifyPage::showProgress(const VerifyProgress& progress) {
+    model_->setResults(progress.tables);
+    bar_->setValue(static_cast<int>(progress.fraction * kProgressSteps));
+    startButton_->setEnabled(!progress.running && !taskFile_.isEmpty());
+    cancelButton_->setEnabled(progress.running);
+    size_t differences = 0;
+    size_t failed = 0;
+    for (const auto& table : progress.tables) {
+        differences += table.differences.size();
+        failed += table.outcome == verify::TableOutcome::Failed ? 1 : 0;
+    }
+    saveButton_->setEnabled(!progress.running && differences > 0);
+    QString text;
+    if (!progress.error.isEmpty()) {
+        text = tr("Cannot verify: %1").arg(progress.error);
+    } else if (progress.running) {
+        text = tr("%1 of %2 tables, %3 differences, %4 elapsed")
+                   .arg(progress.tables.size())
+                   .arg(progress.tableCount)
+                   .arg(differences)
+                   .arg(durationText(progress.elapsedSeconds));
+        if (progress.etaSeconds) {
+            text += tr(", about %1 left").arg(durationText(*progress.etaSeconds));
+        }
+    } else {
+        text = tr("%1 tables, %2 differences, %3 failed%4 in %5")
+                   .arg(progress.tables.size())
+                   .arg(differences)
+                   .arg(failed)
+                   .arg(progress.cancelled ? tr(", cancelled") : QString())
+                   .arg(durationText(progress.elapsedSeconds));
+    }
+    summary_->setText(text);
+    showDetails();
+}
+
+void VerifyPage::showDetails() {
+    auto rows = view_->selectionModel()->selectedRows();
+    if (rows.isEmpty()) {
+        return;
+    }
+    auto* proxy = static_cast<QSortFilterProxyModel*>(view_->model());
+    const verify::TableVerifyResult* table = model_->result(proxy->mapToSource(rows.first()).row());
+    if (table) {
+        QString text = detailsText(*table);
+        if (details_->toPlainText() != text) {
+            details_->setPlainText(text);
+        }
+    }
+}
+
+void VerifyPage::saveRepairSql(const QString& file) {
+    QFile out(file);
+    if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        summary_->setText(tr("Cannot write %1: %2").arg(file, out.errorString()));
+        return;
+    }
+    for (const auto& table : runner_->progress().tables) {
+        if (table.repair && !table.repair->sql.empty()) {
+            out.write(QStringLiteral("-- %1\n").arg(QString::fromStdString(table.downstream.text())).toUtf8());
+            out.write(QByteArray::fromStdString(table.repair->sql));
+        }
+    }
+}
+
+}  // namespace syncscope::ui
