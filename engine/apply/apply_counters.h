@@ -12,6 +12,10 @@ namespace syncscope::apply {
 
 struct ApplyCounters {
     std::map<schema::TableName, uint64_t> rowsAppliedByTable;  // committed rows per target table
+    // Committed UPDATEs and DELETEs (outside safe mode) whose row the downstream did not have, per target
+    // table: drift between upstream and downstream that would otherwise pass unseen.
+    std::map<schema::TableName, uint64_t> rowsUnmatchedByTable;
+    uint64_t rowsUnmatched = 0;
     uint64_t rowsApplied = 0;
     uint64_t transactionsCommitted = 0;
     uint64_t barriers = 0;              // every barrier(), including those for conflicts

@@ -13,7 +13,7 @@ ApplyWorker::ApplyWorker(size_t index, WorkerSettings settings, std::unique_ptr<
                          FailedCheck failed, FailureSink report)
     : index_(index),
       settings_(settings),
-      builder_(settings.multipleRows),
+      builder_(settings.multipleRows, DmlBuilder::kDefaultMaxRowsPerStatement, settings.foreignKeyChecks),
       failed_(std::move(failed)),
       report_(std::move(report)),
       executor_(std::move(executor)) {
@@ -112,12 +112,15 @@ size_t ApplyWorker::pendingRows() const {
     return pendingCount_.load(std::memory_order_relaxed);
 }
 
-void ApplyWorker::addCounters(std::map<schema::TableName, uint64_t>& rowsByTable, uint64_t& transactions) const {
+void ApplyWorker::addCounters(ApplyCounters& counters) const {
     std::lock_guard lock(countersMutex_);
     for (const auto& [table, rows] : rowsByTable_) {
-        rowsByTable[table] += rows;
+        counters.rowsAppliedByTable[table] += rows;
     }
-    transactions += transactions_;
+    for (const auto& [table, rows] : unmatchedByTable_) {
+        counters.rowsUnmatchedByTable[table] += rows;
+    }
+    counters.transactionsCommitted += transactions_;
 }
 
 void ApplyWorker::run() {
@@ -201,11 +204,15 @@ constexpr int kLockWaitTimeout = 1205;  // ER_LOCK_WAIT_TIMEOUT
 
 }  // namespace
 
-void ApplyWorker::executePending() {
+void ApplyWorker::executePending(std::map<schema::TableName, uint64_t>& unmatched) {
     for (int attempt = 0;; ++attempt) {
+        unmatched.clear();
         try {
             for (const auto& statement : builder_.build(pending_)) {
-                executor_->execute(statement);
+                uint64_t affected = executor_->execute(statement);
+                if (affected < statement.mustMatch) {
+                    unmatched[statement.table->name()] += statement.mustMatch - affected;
+                }
             }
             executor_->commit();
             return;
@@ -226,13 +233,28 @@ void ApplyWorker::executePending() {
 
 void ApplyWorker::commitPending() {
     try {
-        executePending();
+        std::map<schema::TableName, uint64_t> unmatched;
+        executePending(unmatched);
         std::lock_guard lock(countersMutex_);
         ++transactions_;
         for (const auto& change : pending_) {
             ++rowsByTable_[change.target()];
         }
+        for (const auto& [table, rows] : unmatched) {
+            unmatchedByTable_[table] += rows;
+        }
         return;
+    } catch (const SafeModeRefusal& e) {
+        ApplyFailure failure;
+        failure.change = e.change();
+        failure.message = e.what();
+        failure.errorClass = ErrorClass::NeedsDba;
+        failure.worker = index_;
+        try {
+            executor_->rollback();  // nothing was written: the batch's statements are built first
+        } catch (const DownstreamError&) {
+        }
+        report_(std::move(failure));
     } catch (const DownstreamError& e) {
         ApplyFailure failure;
         failure.change = pending_.front();

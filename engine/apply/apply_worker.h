@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "engine/apply/apply_counters.h"
 #include "engine/apply/apply_failure.h"
 #include "engine/apply/dml_builder.h"
 #include "engine/apply/dml_executor.h"
@@ -38,6 +39,9 @@ struct WorkerSettings {
     std::chrono::milliseconds idleFlush{10};
     std::chrono::milliseconds maxBatchAge{100};
     bool multipleRows = true;
+    // The session has foreign_key_checks=1 (the DBA's target-session setting): deletes cascade
+    // downstream, so safe mode refuses what it cannot write without deleting (DmlBuilder).
+    bool foreignKeyChecks = false;
     int lockRetries = kDefaultLockRetries;
     std::chrono::milliseconds lockRetryPause = kDefaultLockRetryPause;
 };
@@ -73,8 +77,8 @@ public:
 
     size_t queueDepth() const;
     size_t pendingRows() const;
-    // Adds this worker's committed rows per table and transactions to the totals.
-    void addCounters(std::map<schema::TableName, uint64_t>& rowsByTable, uint64_t& transactions) const;
+    // Adds this worker's committed and unmatched rows per table and its transactions to the totals.
+    void addCounters(ApplyCounters& counters) const;
 
 private:
     struct Item {
@@ -87,8 +91,9 @@ private:
     void run();
     void flush();
     void commitPending();
-    // One attempt at the pending batch; throws what the downstream said.
-    void executePending();
+    // The pending batch, retried on lock conflicts; throws what the downstream said. `unmatched` gets
+    // the rows of the committed attempt that found nothing, per table.
+    void executePending(std::map<schema::TableName, uint64_t>& unmatched);
     std::optional<ApplyFailure> findFailingRow();
 
     size_t index_;
@@ -119,6 +124,7 @@ private:
 
     mutable std::mutex countersMutex_;
     std::map<schema::TableName, uint64_t> rowsByTable_;
+    std::map<schema::TableName, uint64_t> unmatchedByTable_;
     uint64_t transactions_ = 0;
 
     std::thread thread_;

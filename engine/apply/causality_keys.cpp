@@ -1,7 +1,6 @@
 #include "engine/apply/causality_keys.h"
 
 #include <algorithm>
-#include <cctype>
 #include <string_view>
 
 namespace syncscope::apply {
@@ -21,7 +20,15 @@ void mixByte(uint64_t& hash, unsigned char c) {
     hash = (hash ^ c) * kFnvPrime;
 }
 
-void mixValue(uint64_t& hash, const SqlValue& value) {
+// Folds only what needs no server (binary strings and _bin collations); the rest is one key per column.
+CollationFolder& serverlessFolder() {
+    static CollationFolder folder;
+    return folder;
+}
+
+constexpr unsigned char kWholeColumn = 0xfe;  // stands for every value of a column that cannot be folded
+
+void mixValue(uint64_t& hash, const SqlValue& value, const schema::SchemaColumn& column, CollationFolder& folder) {
     mixByte(hash, static_cast<unsigned char>(value.kind()));
     switch (value.kind()) {
         case SqlValueKind::Null:
@@ -37,21 +44,17 @@ void mixValue(uint64_t& hash, const SqlValue& value) {
             mix(hash, std::string_view(reinterpret_cast<const char*>(&real), sizeof real));
             break;
         }
-        case SqlValueKind::Text: {
-            // Case-insensitive, PAD SPACE collations make 'a', 'A' and 'a ' the same key downstream:
-            // hash them alike (an extra shared key only costs parallelism, never order).
-            std::string_view text = value.asString();
-            while (!text.empty() && text.back() == ' ') {
-                text.remove_suffix(1);
-            }
-            for (unsigned char c : text) {
-                mixByte(hash, static_cast<unsigned char>(std::tolower(c)));
+        case SqlValueKind::Text:
+        case SqlValueKind::Bytes: {
+            // As the downstream compares them: 'e1' and 'é1' under utf8mb4_general_ci are one key.
+            thread_local std::string folded;
+            if (folder.fold(column.collation, value.asString(), folded) == CollationFolder::Outcome::Exact) {
+                mix(hash, folded);
+            } else {
+                mixByte(hash, kWholeColumn);
             }
             break;
         }
-        case SqlValueKind::Bytes:
-            mix(hash, value.asString());
-            break;
     }
     mixByte(hash, 0xff);  // value separator: ("ab","c") differs from ("a","bc")
 }
@@ -65,7 +68,8 @@ uint64_t tableHash(const schema::TableSchema& table) {
     return hash;
 }
 
-void addKeys(const RowChange& change, const std::vector<SqlValue>& image, std::vector<uint64_t>& keys) {
+void addKeys(const RowChange& change, const std::vector<SqlValue>& image, CollationFolder& folder,
+             std::vector<uint64_t>& keys) {
     const auto& table = *change.table;
     const auto& identifying = table.identifyingKeys();
     for (size_t k = 0; k < identifying.size(); ++k) {
@@ -79,7 +83,7 @@ void addKeys(const RowChange& change, const std::vector<SqlValue>& image, std::v
         mixByte(hash, static_cast<unsigned char>(k));
         for (size_t column : columns) {
             if (column < image.size()) {
-                mixValue(hash, image[column]);
+                mixValue(hash, image[column], table.columns()[column], folder);
             }
         }
         if (std::find(keys.begin(), keys.end(), hash) == keys.end()) {
@@ -90,24 +94,26 @@ void addKeys(const RowChange& change, const std::vector<SqlValue>& image, std::v
 
 }  // namespace
 
-std::vector<uint64_t> causalityKeys(const RowChange& change) {
+std::vector<uint64_t> causalityKeys(const RowChange& change, CollationFolder* folder) {
+    CollationFolder& collations = folder ? *folder : serverlessFolder();
     std::vector<uint64_t> keys;
     // Without a key every UPDATE and DELETE scans the table and locks what it reads: two workers on
     // one such table would deadlock each other, so the whole table is one key (one worker).
-    if (change.table->rowKey().kind == schema::RowKeyKind::AllColumns) {
+    // A unique index that cannot be hashed from the values (prefix, expression) does the same.
+    if (change.table->rowKey().kind == schema::RowKeyKind::AllColumns || change.table->causalityByWholeTable()) {
         keys.push_back(tableHash(*change.table));
         return keys;
     }
     switch (change.op) {
         case RowOp::Insert:
-            addKeys(change, change.after, keys);
+            addKeys(change, change.after, collations, keys);
             break;
         case RowOp::Delete:
-            addKeys(change, change.before, keys);
+            addKeys(change, change.before, collations, keys);
             break;
         case RowOp::Update:
-            addKeys(change, change.after, keys);
-            addKeys(change, change.before, keys);
+            addKeys(change, change.after, collations, keys);
+            addKeys(change, change.before, collations, keys);
             break;
     }
     return keys;

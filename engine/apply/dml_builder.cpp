@@ -13,12 +13,15 @@ namespace {
 using schema::RowKeyKind;
 using schema::TableSchema;
 
-// One SQL-level step of a change. A change becomes one step, or two (safe-mode DELETE + REPLACE).
+// One SQL-level step of a change. A change becomes one step, or two (safe-mode DELETE + write).
 enum class StepKind { Write, Delete, Update };
+
+// How a Write step writes: INSERT, REPLACE, or INSERT ... ON DUPLICATE KEY UPDATE every column.
+enum class WriteMode { Insert, Replace, Upsert };
 
 struct Step {
     StepKind kind;
-    bool replace = false;  // Write: REPLACE instead of INSERT
+    WriteMode write = WriteMode::Insert;
     const RowChange* change;
     const std::vector<SqlValue>* image;  // Write: after; Delete: before; Update: before (WHERE)
 };
@@ -31,46 +34,80 @@ void checkImage(const RowChange& change, const std::vector<SqlValue>& image, con
     }
 }
 
-void expand(const RowChange& change, std::vector<Step>& steps) {
+[[noreturn]] void refuse(const RowChange& change, const std::string& why) {
+    const TableSchema& table = *change.table;
+    std::string keys;
+    for (const auto& key : table.referencingForeignKeys()) {
+        keys += (keys.empty() ? "" : ", ") + key;
+    }
+    throw SafeModeRefusal("safe mode cannot re-apply " + change.describe() + " without deleting: " + why +
+                              ", and with foreign_key_checks=1 in the target session the delete would cascade "
+                              "through " +
+                              keys +
+                              ". Nothing was written. Set foreign_key_checks=0 in the task's target session "
+                              "(then InnoDB does not cascade), or compare the row with the upstream and skip it",
+                          change);
+}
+
+// The idempotent write of a safe-mode change's after image: an upsert where that is exact (the row key
+// is the downstream's only unique index), else REPLACE, which deletes every row it collides with.
+WriteMode safeWrite(const RowChange& change, bool foreignKeyChecks) {
+    const TableSchema& table = *change.table;
+    if (table.rowKeyIsOnlyUniqueIndex()) {
+        return WriteMode::Upsert;
+    }
+    if (foreignKeyChecks && !table.referencingForeignKeys().empty()) {
+        refuse(change,
+               "the table has another unique index, triggers or columns of its own downstream, so only "
+               "REPLACE (a delete and an insert) is exact");
+    }
+    return WriteMode::Replace;
+}
+
+void expand(const RowChange& change, bool foreignKeyChecks, std::vector<Step>& steps) {
     const bool noKey = change.table->rowKey().kind == RowKeyKind::AllColumns;
     switch (change.op) {
         case RowOp::Insert:
             checkImage(change, change.after, "after");
-            // Without a key REPLACE is a plain INSERT; deleting an equal row first keeps a replay idempotent.
-            if (change.safeMode && noKey) {
-                steps.push_back({StepKind::Delete, false, &change, &change.after});
-            }
-            steps.push_back({StepKind::Write, change.safeMode, &change, &change.after});
+            // Without a key a replayed INSERT cannot be told from a second equal row, and deleting an
+            // equal row first would delete rows the upstream still has (DESIGN.md invariant 10): it stays a
+            // plain INSERT, so a keyless table replayed after a crash may get a duplicate (README).
+            steps.push_back({StepKind::Write,
+                             change.safeMode && !noKey ? safeWrite(change, foreignKeyChecks) : WriteMode::Insert,
+                             &change, &change.after});
             return;
         case RowOp::Delete:
             checkImage(change, change.before, "before");
-            steps.push_back({StepKind::Delete, false, &change, &change.before});
+            steps.push_back({StepKind::Delete, WriteMode::Insert, &change, &change.before});
             return;
         case RowOp::Update:
             checkImage(change, change.before, "before");
             checkImage(change, change.after, "after");
-            if (!change.safeMode) {
-                steps.push_back({StepKind::Update, false, &change, &change.before});
+            // Without a key safe mode changes one row found by the before image (LIMIT 1), as outside it:
+            // deleting by the after image would remove equal rows the upstream still has.
+            if (!change.safeMode || noKey) {
+                steps.push_back({StepKind::Update, WriteMode::Insert, &change, &change.before});
                 return;
             }
-            if (noKey || change.keyChanged()) {
-                steps.push_back({StepKind::Delete, false, &change, &change.before});
+            if (change.keyChanged()) {
+                if (foreignKeyChecks && !change.table->referencingForeignKeys().empty()) {
+                    refuse(change, "the update moves the row key, so the row under the old key must be deleted");
+                }
+                steps.push_back({StepKind::Delete, WriteMode::Insert, &change, &change.before});
             }
-            if (noKey) {
-                steps.push_back({StepKind::Delete, false, &change, &change.after});
-            }
-            steps.push_back({StepKind::Write, true, &change, &change.after});
+            steps.push_back({StepKind::Write, safeWrite(change, foreignKeyChecks), &change, &change.after});
             return;
     }
 }
 
+// Generated columns are left out: the downstream computes them and refuses a value for them (3105).
 void appendColumnList(std::string& sql, const TableSchema& table) {
     sql += " (";
-    for (size_t i = 0; i < table.columns().size(); ++i) {
-        if (i != 0) {
+    for (size_t column : table.writtenColumns()) {
+        if (column != table.writtenColumns().front()) {
             sql += ", ";
         }
-        appendQuotedName(sql, table.columns()[i].name);
+        appendQuotedName(sql, table.columns()[column].name);
     }
     sql += ")";
 }
@@ -145,12 +182,13 @@ bool canMerge(const Step& first, const Step& next) {
         return false;
     }
     if (first.kind == StepKind::Write) {
-        return next.replace == first.replace;
+        return next.write == first.write;
     }
     if (first.kind == StepKind::Delete) {
         const TableSchema& table = *first.change->table;
+        // Safe-mode deletes (which may find their row gone) apart from the rest, whose misses are counted.
         return table.rowKey().kind != RowKeyKind::AllColumns && !keyHasNull(table, *next.image) &&
-               !keyHasNull(table, *first.image);
+               !keyHasNull(table, *first.image) && next.change->safeMode == first.change->safeMode;
     }
     return upsertable(first) && upsertable(next);
 }
@@ -158,7 +196,7 @@ bool canMerge(const Step& first, const Step& next) {
 DmlStatement buildWrite(std::span<const Step> steps) {
     const TableSchema& table = *steps.front().change->table;
     DmlStatement statement;
-    statement.sql = steps.front().replace ? "REPLACE INTO " : "INSERT INTO ";
+    statement.sql = steps.front().write == WriteMode::Replace ? "REPLACE INTO " : "INSERT INTO ";
     statement.sql += quoteTable(table.name());
     appendColumnList(statement.sql, table);
     statement.sql += " VALUES ";
@@ -166,10 +204,10 @@ DmlStatement buildWrite(std::span<const Step> steps) {
         if (row != 0) {
             statement.sql += ", ";
         }
-        appendRowPlaceholders(statement.sql, table.columns().size());
+        appendRowPlaceholders(statement.sql, table.writtenColumns().size());
         // The after image: what a write step writes, and what an update merged into an upsert leaves.
-        for (const SqlValue& value : steps[row].change->after) {
-            statement.params.push_back(&value);
+        for (size_t column : table.writtenColumns()) {
+            statement.params.push_back(&steps[row].change->after[column]);
         }
     }
     return statement;
@@ -215,13 +253,13 @@ DmlStatement buildUpdate(const Step& step) {
     const TableSchema& table = *step.change->table;
     DmlStatement statement;
     statement.sql = "UPDATE " + quoteTable(table.name()) + " SET ";
-    for (size_t i = 0; i < table.columns().size(); ++i) {
-        if (i != 0) {
+    for (size_t column : table.writtenColumns()) {
+        if (column != table.writtenColumns().front()) {
             statement.sql += ", ";
         }
-        appendQuotedName(statement.sql, table.columns()[i].name);
+        appendQuotedName(statement.sql, table.columns()[column].name);
         statement.sql += " = ?";
-        statement.params.push_back(&step.change->after[i]);
+        statement.params.push_back(&step.change->after[column]);
     }
     statement.sql += " WHERE ";
     appendKeyCondition(statement.sql, table, step.change->before, statement.params);
@@ -230,19 +268,21 @@ DmlStatement buildUpdate(const Step& step) {
 
 DmlStatement buildUpsert(std::span<const Step> steps) {
     const TableSchema& table = *steps.front().change->table;
-    DmlStatement statement = buildWrite(steps);  // INSERT of the after images: updates are never REPLACE
+    DmlStatement statement = buildWrite(steps);  // INSERT of the after images (never REPLACE: not WriteMode::Replace)
     statement.sql += " ON DUPLICATE KEY UPDATE ";
     const auto& key = table.rowKey().columns;
+    auto inKey = [&](size_t column) { return std::find(key.begin(), key.end(), column) != key.end(); };
+    // The key is what matched; a table whose written columns are all key columns still needs one assignment.
+    const bool onlyKeyColumns = std::all_of(table.writtenColumns().begin(), table.writtenColumns().end(), inKey);
     bool wroteOne = false;
-    for (size_t i = 0; i < table.columns().size(); ++i) {
-        bool inKey = std::find(key.begin(), key.end(), i) != key.end();
-        if (inKey && key.size() != table.columns().size()) {
-            continue;  // the key is what matched; a table of key columns only still needs one assignment
+    for (size_t column : table.writtenColumns()) {
+        if (inKey(column) && !onlyKeyColumns) {
+            continue;
         }
         statement.sql += wroteOne ? ", " : "";
-        appendQuotedName(statement.sql, table.columns()[i].name);
+        appendQuotedName(statement.sql, table.columns()[column].name);
         statement.sql += " = VALUES(";
-        appendQuotedName(statement.sql, table.columns()[i].name);
+        appendQuotedName(statement.sql, table.columns()[column].name);
         statement.sql += ")";
         wroteOne = true;
     }
@@ -291,7 +331,7 @@ int kindRank(const Step& step) {
         case StepKind::Delete:
             return 0;
         case StepKind::Write:
-            return step.replace ? 2 : 1;
+            return step.write == WriteMode::Insert ? 1 : 2;
         case StepKind::Update:
             return 3;
     }
@@ -348,10 +388,12 @@ std::vector<DmlStatement> DmlBuilder::build(std::span<const RowChange> changes) 
     std::vector<Step> steps;
     steps.reserve(changes.size());
     for (const RowChange& change : changes) {
-        expand(change, steps);
+        expand(change, foreignKeyChecks_, steps);
+    }
+    if (multipleRows_ && !foreignKeyChecks_) {  // with checks on, a child's row may need its parent first
+        groupByTable(steps);
     }
     if (multipleRows_) {
-        groupByTable(steps);
         orderEachTableByKeyRounds(steps);
     }
     std::vector<DmlStatement> statements;
@@ -361,18 +403,27 @@ std::vector<DmlStatement> DmlBuilder::build(std::span<const RowChange> changes) 
         size_t end = begin + 1;
         if (multipleRows_) {
             size_t columnsPerRow = first.kind == StepKind::Delete ? first.change->table->rowKey().columns.size()
-                                                                  : first.change->table->columns().size();
+                                                                  : first.change->table->writtenColumns().size();
             size_t limit = std::min(maxRowsPerStatement_, kMaxPlaceholders / std::max<size_t>(columnsPerRow, 1));
             while (end < steps.size() && end - begin < limit && canMerge(first, steps[end])) {
                 ++end;
             }
         }
         std::span<const Step> group(steps.data() + begin, end - begin);
-        DmlStatement statement = first.kind == StepKind::Write    ? buildWrite(group)
-                                 : first.kind == StepKind::Delete ? buildDelete(group)
-                                 : group.size() == 1              ? buildUpdate(first)
-                                                                  : buildUpsert(group);
+        bool upsert = first.kind == StepKind::Update ? group.size() > 1 : first.write == WriteMode::Upsert;
+        DmlStatement statement = first.kind == StepKind::Write && !upsert ? buildWrite(group)
+                                 : first.kind == StepKind::Delete         ? buildDelete(group)
+                                 : !upsert                                ? buildUpdate(first)
+                                                                          : buildUpsert(group);
         statement.rowCount = group.size();
+        statement.table = first.change->table.get();
+        // An UPDATE or DELETE must find its row; one that finds none shows drift (counted per table). Not in
+        // safe mode, where a replayed change may find its work done, and not for upserts: their affected
+        // rows (1 per insert, 2 per update, 0 per unchanged row) are summed over the statement.
+        bool anySafe = std::any_of(group.begin(), group.end(), [](const Step& step) { return step.change->safeMode; });
+        if (!anySafe && (first.kind == StepKind::Delete || (first.kind == StepKind::Update && !upsert))) {
+            statement.mustMatch = group.size();
+        }
         statements.push_back(std::move(statement));
         begin = end;
     }

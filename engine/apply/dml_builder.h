@@ -1,9 +1,12 @@
 // Turns row changes into downstream SQL with every value bound and every name quoted. Safe mode makes
-// a change idempotent (INSERT as REPLACE, UPDATE as DELETE by the old key + REPLACE when the key
-// changed, else REPLACE); `multiple-rows` puts a batch's changes of each table together (order kept
-// within each table), orders them by key round where the downstream allows it (key_rounds.h), and
-// merges consecutive inserts into one multi-row INSERT/REPLACE, deletes into one DELETE ... WHERE key
-// IN (...) and key-keeping updates of such tables into one INSERT ... ON DUPLICATE KEY UPDATE.
+// a change idempotent without deleting what the upstream still has (DESIGN.md invariant 10): INSERT and
+// a key-keeping UPDATE as an upsert (INSERT ... ON DUPLICATE KEY UPDATE every column) where the row key
+// is the table's only unique index, else REPLACE; a key-moving UPDATE as DELETE by the old key + that
+// write; a change whose only idempotent form would delete a row that a foreign key cascades from, with
+// foreign_key_checks on, is refused (SafeModeRefusal); `multiple-rows` puts a batch's changes of each table together
+// (order kept within each table), orders them by key round where the downstream allows it (key_rounds.h), and merges
+// consecutive inserts into one multi-row INSERT/REPLACE, deletes into one DELETE ... WHERE key IN (...) and key-keeping
+// updates of such tables into one INSERT ... ON DUPLICATE KEY UPDATE.
 #pragma once
 
 #include <span>
@@ -11,8 +14,21 @@
 
 #include "engine/apply/dml_statement.h"
 #include "engine/apply/row_change.h"
+#include "engine/common/error.h"
 
 namespace syncscope::apply {
+
+// A safe-mode change that has no idempotent form free of deletes while a downstream foreign key
+// references its table and the workers' session has foreign_key_checks=1 (a REPLACE or DELETE would
+// cascade to the child rows). Needs the DBA: never retried.
+class SafeModeRefusal : public Error {
+public:
+    SafeModeRefusal(const std::string& message, RowChange change) : Error(message), change_(std::move(change)) {}
+    const RowChange& change() const { return change_; }
+
+private:
+    RowChange change_;
+};
 
 class DmlBuilder {
 public:
@@ -21,11 +37,15 @@ public:
     static constexpr size_t kDefaultMaxRowsPerStatement = 64;
     static constexpr size_t kMaxPlaceholders = 65535;
 
-    explicit DmlBuilder(bool multipleRows, size_t maxRowsPerStatement = kDefaultMaxRowsPerStatement)
-        : multipleRows_(multipleRows), maxRowsPerStatement_(maxRowsPerStatement == 0 ? 1 : maxRowsPerStatement) {}
+    // foreignKeyChecks: the workers' session has foreign_key_checks=1, so a delete cascades downstream.
+    explicit DmlBuilder(bool multipleRows, size_t maxRowsPerStatement = kDefaultMaxRowsPerStatement,
+                        bool foreignKeyChecks = false)
+        : multipleRows_(multipleRows),
+          maxRowsPerStatement_(maxRowsPerStatement == 0 ? 1 : maxRowsPerStatement),
+          foreignKeyChecks_(foreignKeyChecks) {}
 
     // The statements that apply `changes` in order. Throws apply::Error when a change does not fit its
-    // table (an image with the wrong number of values).
+    // table (an image with the wrong number of values), SafeModeRefusal as said above.
     std::vector<DmlStatement> build(std::span<const RowChange> changes) const;
 
     bool multipleRows() const { return multipleRows_; }
@@ -33,6 +53,7 @@ public:
 private:
     bool multipleRows_;
     size_t maxRowsPerStatement_;
+    bool foreignKeyChecks_;
 };
 
 }  // namespace syncscope::apply

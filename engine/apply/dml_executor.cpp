@@ -58,8 +58,9 @@ sql::PreparedStatement& DmlExecutor::prepared(const std::string& sql) {
     return statement;
 }
 
-void DmlExecutor::execute(const DmlStatement& statement) {
+uint64_t DmlExecutor::execute(const DmlStatement& statement) {
     blobs_.clear();
+    int affected = 0;
     try {
         sql::PreparedStatement& prepared = this->prepared(statement.sql);
         for (size_t i = 0; i < statement.params.size(); ++i) {
@@ -67,12 +68,13 @@ void DmlExecutor::execute(const DmlStatement& statement) {
             auto index = static_cast<unsigned int>(i + 1);
             bindSqlValue(prepared, index, value, blobs_);
         }
-        prepared.executeUpdate();
+        affected = prepared.executeUpdate();
     } catch (const sql::SQLException& e) {
         blobs_.clear();
         throw errorFrom(e, statement.describe());
     }
     blobs_.clear();
+    return affected < 0 ? 0 : static_cast<uint64_t>(affected);
 }
 
 void DmlExecutor::commit() {

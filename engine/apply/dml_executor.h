@@ -33,7 +33,9 @@ public:
     DmlExecutor& operator=(const DmlExecutor&) = delete;
 
     // Each throws DownstreamError carrying the server's code and, for DML, the SQL with its values.
-    void execute(const DmlStatement& statement);
+    // execute returns the affected rows; for an UPDATE the rows it found (the connection sets
+    // CLIENT_FOUND_ROWS), changed or not.
+    uint64_t execute(const DmlStatement& statement);
     void commit();
     void rollback();
     // A statement without parameters (session settings), outside the cache.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/apply/sql_value.h"
+#include "engine/schema/table_schema.h"
 
 namespace syncscope::apply {
 
@@ -15,6 +16,10 @@ struct DmlStatement {
     std::string sql;
     std::vector<const SqlValue*> params;  // point into the RowChanges the statement was built from
     size_t rowCount = 0;                  // the row steps merged into it
+    // The table it writes (the RowChange's schema), and how many rows an UPDATE or DELETE of it must
+    // find: fewer affected rows mean rows the downstream did not have (drift). 0 when it cannot tell.
+    const schema::TableSchema* table = nullptr;
+    size_t mustMatch = 0;
 
     // The SQL with its values written after it, for error reports: "... /* values: 1, 'x' */".
     std::string describe() const;

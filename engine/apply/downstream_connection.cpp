@@ -83,6 +83,9 @@ std::unique_ptr<sql::Connection> connectDownstream(const ServerSettings& setting
     options["OPT_WRITE_TIMEOUT"] = settings.readTimeoutSeconds;
     options["OPT_CHARSET_NAME"] = sql::SQLString("utf8mb4");
     options["CLIENT_MULTI_STATEMENTS"] = false;
+    // An UPDATE reports the rows it found, not only those it changed: the apply workers count an
+    // UPDATE that found no row as drift, and one that sets the values a row already has is no drift.
+    options["CLIENT_FOUND_ROWS"] = true;
     if (settings.tls.enabled()) {
         requireReadableTlsFiles(settings);
         options["sslCA"] = sql::SQLString(settings.tls.caFile);

@@ -1,9 +1,14 @@
 #include "engine/apply/worker_pool.h"
 
 #include <cppconn/connection.h>
+#include <cppconn/exception.h>
+#include <cppconn/prepared_statement.h>
+#include <cppconn/resultset.h>
+#include <cppconn/statement.h>
 #include <algorithm>
 
 #include <cctype>
+#include <sstream>
 
 #include "engine/apply/causality_keys.h"
 #include "engine/apply/downstream_connection.h"
@@ -11,13 +16,61 @@
 
 namespace syncscope::apply {
 
+namespace {
+
+// Charset and collation names are spliced into SQL: letters, digits and _ only.
+bool plainName(const std::string& name) {
+    if (name.empty()) {
+        return false;
+    }
+    for (unsigned char c : name) {
+        if (!std::isalnum(c) && c != '_') {
+            return false;
+        }
+    }
+    return true;
+}
+
+std::string unhex(const std::string& hex) {
+    auto nibble = [](char c) { return c <= '9' ? c - '0' : (c & ~0x20) - 'A' + 10; };
+    std::string bytes;
+    for (size_t i = 0; i + 1 < hex.size(); i += 2) {
+        bytes.push_back(static_cast<char>(nibble(hex[i]) * 16 + nibble(hex[i + 1])));
+    }
+    return bytes;
+}
+
+// What the DBA's target-session variables left foreign_key_checks at (safe mode depends on it).
+bool foreignKeyChecksOn(DmlExecutor& executor) {
+    try {
+        std::unique_ptr<sql::Statement> statement(executor.connection().createStatement());
+        std::unique_ptr<sql::ResultSet> result(statement->executeQuery("SELECT @@SESSION.foreign_key_checks"));
+        return result->next() && result->getInt(1) != 0;
+    } catch (const sql::SQLException& e) {
+        throw DownstreamError(std::string("cannot read foreign_key_checks of the target session: ") + e.what() + " [" +
+                                  std::to_string(e.getErrorCode()) + "]",
+                              e.getErrorCode());
+    }
+}
+
+}  // namespace
+
 WorkerPool::WorkerPool(WorkerPoolSettings settings)
-    : settings_(std::move(settings)), dispatcher_(settings_.workerCount == 0 ? 1 : settings_.workerCount) {
+    : settings_(std::move(settings)),
+      dispatcher_(settings_.workerCount == 0 ? 1 : settings_.workerCount),
+      collations_(
+          [this](const std::string& charset, const std::string& collation, const std::vector<std::string>& characters) {
+              return characterWeights(charset, collation, characters);
+          }) {
     size_t count = dispatcher_.workerCount();
     workers_.reserve(count);
     for (size_t i = 0; i < count; ++i) {
+        auto executor = connectWorker();
+        if (i == 0) {
+            settings_.worker.foreignKeyChecks = foreignKeyChecksOn(*executor);
+        }
         workers_.push_back(std::make_unique<ApplyWorker>(
-            i, settings_.worker, connectWorker(), [this] { return failed(); },
+            i, settings_.worker, std::move(executor), [this] { return failed(); },
             [this](ApplyFailure failure) { report(std::move(failure)); }));
     }
 }
@@ -28,6 +81,51 @@ WorkerPool::~WorkerPool() {
 
 std::unique_ptr<DmlExecutor> WorkerPool::connectWorker() const {
     return connectWorkerSession(settings_.downstream, settings_.sessionVariables);
+}
+
+std::vector<std::string> WorkerPool::characterWeights(const std::string& charset, const std::string& collation,
+                                                      const std::vector<std::string>& characters) {
+    // Names from information_schema, spliced into the SQL: only plain names are accepted.
+    if (!plainName(charset) || !plainName(collation)) {
+        throw DownstreamError("collation '" + collation + "' of charset '" + charset + "' is not a plain name", 0);
+    }
+    constexpr size_t kCharactersPerQuery = 256;
+    std::vector<std::string> weights;
+    try {
+        if (!weightsConnection_) {
+            weightsConnection_ = connectDownstream(settings_.downstream);
+        }
+        for (size_t begin = 0; begin < characters.size(); begin += kCharactersPerQuery) {
+            size_t end = std::min(characters.size(), begin + kCharactersPerQuery);
+            std::string sql = "SELECT ";
+            for (size_t i = begin; i < end; ++i) {
+                sql += (i == begin ? "" : ", ") + std::string("HEX(WEIGHT_STRING(CONVERT(CAST(? AS BINARY) USING ") +
+                       charset + ") COLLATE " + collation + "))";
+            }
+            std::unique_ptr<sql::PreparedStatement> statement(weightsConnection_->prepareStatement(sql));
+            std::vector<std::unique_ptr<std::istringstream>> streams;  // sent as bytes, not as utf8mb4 text
+            for (size_t i = begin; i < end; ++i) {
+                streams.push_back(std::make_unique<std::istringstream>(characters[i]));
+                statement->setBlob(static_cast<unsigned int>(i - begin + 1), streams.back().get());
+            }
+            std::unique_ptr<sql::ResultSet> result(statement->executeQuery());
+            if (!result->next()) {
+                throw DownstreamError("WEIGHT_STRING under " + collation + " returned no row", 0);
+            }
+            for (size_t i = begin; i < end; ++i) {
+                auto column = static_cast<unsigned int>(i - begin + 1);
+                if (result->isNull(column)) {
+                    throw DownstreamError("WEIGHT_STRING under " + collation + " is NULL for a character", 0);
+                }
+                weights.push_back(unhex(result->getString(column)));
+            }
+        }
+    } catch (const sql::SQLException& e) {
+        weightsConnection_.reset();
+        throw DownstreamError(std::string("cannot read character weights of collation ") + collation + ": " + e.what(),
+                              e.getErrorCode());
+    }
+    return weights;
 }
 
 void WorkerPool::report(ApplyFailure failure) {
@@ -52,9 +150,12 @@ bool WorkerPool::dispatch(RowChange change) {
     if (failed() || stopped_) {
         return false;
     }
-    auto keys = causalityKeys(change);
+    uint64_t foldingStopped = collations_.foldingStopped();
+    auto keys = causalityKeys(change, &collations_);
     uint64_t sequence = ++nextSequence_;
-    auto decision = dispatcher_.assign(keys, sequence, committedSequences());
+    // A collation that stopped folding hashes a value differently than a moment ago: drain first.
+    bool stale = collations_.foldingStopped() != foldingStopped;
+    auto decision = stale ? Dispatcher::Decision{true, 0} : dispatcher_.assign(keys, sequence, committedSequences());
     if (decision.conflict) {
         ++conflicts_;
         lock.unlock();
@@ -128,12 +229,15 @@ void WorkerPool::stop() {
 ApplyCounters WorkerPool::counters() const {
     ApplyCounters counters;
     for (const auto& worker : workers_) {
-        worker->addCounters(counters.rowsAppliedByTable, counters.transactionsCommitted);
+        worker->addCounters(counters);
         counters.queueDepths.push_back(worker->queueDepth());
         counters.pendingRows.push_back(worker->pendingRows());
     }
     for (const auto& [table, rows] : counters.rowsAppliedByTable) {
         counters.rowsApplied += rows;
+    }
+    for (const auto& [table, rows] : counters.rowsUnmatchedByTable) {
+        counters.rowsUnmatched += rows;
     }
     counters.errors = errorCount_.load();
     counters.barriers = barriers_.load();

@@ -17,8 +17,13 @@
 #include "engine/apply/apply_counters.h"
 #include "engine/apply/apply_failure.h"
 #include "engine/apply/apply_worker.h"
+#include "engine/apply/collation_folder.h"
 #include "engine/apply/dispatcher.h"
 #include "engine/common/server_settings.h"
+
+namespace sql {
+class Connection;
+}
 
 namespace syncscope::apply {
 
@@ -80,6 +85,10 @@ public:
 
 private:
     std::unique_ptr<DmlExecutor> connectWorker() const;
+    // Each character's weight under a collation, from the downstream (CollationFolder's query); on
+    // the dispatching thread, on a connection of its own opened at the first text key that needs it.
+    std::vector<std::string> characterWeights(const std::string& charset, const std::string& collation,
+                                              const std::vector<std::string>& characters);
     void report(ApplyFailure failure);
     bool failed() const { return failed_.load(std::memory_order_acquire); }
     // The last committed sequence of every worker, into a buffer reused for every dispatch.
@@ -89,6 +98,8 @@ private:
 
     std::mutex dispatchMutex_;  // dispatch, barrier and reset run one at a time
     Dispatcher dispatcher_;
+    std::unique_ptr<sql::Connection> weightsConnection_;
+    CollationFolder collations_;
     uint64_t nextSequence_ = 0;
     std::atomic<uint64_t> lastDispatched_{0};
     std::vector<uint64_t> committedBuffer_;

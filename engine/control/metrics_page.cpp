@@ -87,6 +87,14 @@ void writeTables(MetricsWriter& out, const task::StatusSnapshot& status, const M
         labels.emplace_back("table", table.table);
         out.sample(table.rowsApplied, labels);
     }
+    out.family("syncscope_table_rows_unmatched_total", "counter",
+               "UPDATEs and DELETEs applied to this table (outside safe mode) that found no downstream row: drift.");
+    for (const auto& table : status.tables) {
+        MetricLabels labels = task;
+        labels.emplace_back("schema", table.schema);
+        labels.emplace_back("table", table.table);
+        out.sample(table.rowsUnmatched, labels);
+    }
 }
 
 }  // namespace

@@ -50,6 +50,7 @@ nlohmann::json tableJson(const task::TablePointView& table) {
             {"bytes_from_global", table.bytesFromGlobal},
             {"events_from_global", table.eventsFromGlobal},
             {"rows_applied", table.rowsApplied},
+            {"rows_unmatched", table.rowsUnmatched},
             {"last_change", optionalTime(table.lastChange)}};
 }
 

@@ -14,7 +14,7 @@ namespace syncscope::schema {
 namespace {
 
 const char* const kColumnsQuery =
-    "SELECT COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, IS_NULLABLE FROM information_schema.COLUMNS "
+    "SELECT COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, IS_NULLABLE, EXTRA, COLLATION_NAME FROM information_schema.COLUMNS "
     "WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION";
 
 const char* const kKeysQuery =
@@ -23,6 +23,15 @@ const char* const kKeysQuery =
 
 const char* const kTriggersQuery =
     "SELECT COUNT(*) FROM information_schema.TRIGGERS WHERE EVENT_OBJECT_SCHEMA = ? AND EVENT_OBJECT_TABLE = ?";
+
+// The foreign keys of other tables (or this one) that reference the table.
+const char* const kReferencingKeysQuery =
+    "SELECT CONSTRAINT_SCHEMA, TABLE_NAME, CONSTRAINT_NAME, DELETE_RULE FROM "
+    "information_schema.REFERENTIAL_CONSTRAINTS "
+    "WHERE UNIQUE_CONSTRAINT_SCHEMA = ? AND REFERENCED_TABLE_NAME = ? ORDER BY CONSTRAINT_SCHEMA, TABLE_NAME, "
+    "CONSTRAINT_NAME";
+
+const char* const kBinaryCollation = "binary";
 
 const char* const kPrimaryIndexName = "PRIMARY";
 
@@ -65,6 +74,14 @@ binlog::ColumnType typeFromName(const std::string& dataType) {
     return it == kTypes.end() ? ColumnType::Null : it->second;
 }
 
+// EXTRA says "VIRTUAL GENERATED" or "STORED GENERATED" (MariaDB 10.2+ and MySQL 5.7+; MariaDB before
+// 10.2 "PERSISTENT"); MySQL's "DEFAULT_GENERATED" is a column with an expression default, written as any
+// other. (MariaDB's IS_GENERATED is not in MySQL, so EXTRA serves both.)
+bool isGenerated(const std::string& extra) {
+    return extra.find("VIRTUAL") != std::string::npos || extra.find("STORED") != std::string::npos ||
+           extra.find("PERSISTENT") != std::string::npos;
+}
+
 struct IndexColumns {
     bool unique = false;
     bool partial = false;  // over a column prefix or an expression
@@ -77,6 +94,7 @@ std::optional<TableSchema> DownstreamSchemaLoader::load(const TableName& table) 
     std::vector<SchemaColumn> columns;
     std::map<std::string, IndexColumns> indexes;
     bool hasTriggers = false;
+    std::vector<std::string> referencingKeys;
     try {
         std::unique_ptr<sql::PreparedStatement> columnsStatement(connection_.prepareStatement(kColumnsQuery));
         columnsStatement->setString(1, table.schema);
@@ -90,6 +108,9 @@ std::optional<TableSchema> DownstreamSchemaLoader::load(const TableName& table) 
             std::string columnType = rows->getString(3);
             column.isUnsigned = columnType.find("unsigned") != std::string::npos;
             column.nullable = std::string(rows->getString(4)) == "YES";
+            column.generated = isGenerated(rows->getString(5));
+            // No collation: a binary string or not text at all, compared byte for byte.
+            column.collation = rows->isNull(6) ? std::string(kBinaryCollation) : std::string(rows->getString(6));
             columns.push_back(std::move(column));
         }
         if (columns.empty()) {
@@ -110,6 +131,16 @@ std::optional<TableSchema> DownstreamSchemaLoader::load(const TableName& table) 
         triggersStatement->setString(2, table.table);
         std::unique_ptr<sql::ResultSet> triggerRows(triggersStatement->executeQuery());
         hasTriggers = triggerRows->next() && triggerRows->getInt64(1) > 0;
+        std::unique_ptr<sql::PreparedStatement> referencingStatement(
+            connection_.prepareStatement(kReferencingKeysQuery));
+        referencingStatement->setString(1, table.schema);
+        referencingStatement->setString(2, table.table);
+        std::unique_ptr<sql::ResultSet> referencingRows(referencingStatement->executeQuery());
+        while (referencingRows->next()) {
+            TableName child{referencingRows->getString(1), referencingRows->getString(2)};
+            referencingKeys.push_back(child.text() + " (" + std::string(referencingRows->getString(3)) +
+                                      ", ON DELETE " + std::string(referencingRows->getString(4)) + ")");
+        }
     } catch (const sql::SQLException& e) {
         throw SchemaError("cannot read the structure of downstream table " + table.text() + ": " + e.what() + " [" +
                               std::to_string(e.getErrorCode()) + "]",
@@ -146,6 +177,7 @@ std::optional<TableSchema> DownstreamSchemaLoader::load(const TableName& table) 
                        SchemaOrigin::Downstream);
     schema.setDownstreamUniqueIndexes(std::move(uniqueIndexes));
     schema.setDownstreamHasTriggers(hasTriggers);
+    schema.setReferencingForeignKeys(std::move(referencingKeys));
     return schema;
 }
 

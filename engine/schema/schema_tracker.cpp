@@ -40,9 +40,10 @@ std::shared_ptr<const TableSchema> SchemaTracker::schemaFor(const TableName& ups
 std::shared_ptr<const TableSchema> SchemaTracker::build(const TableName& upstream, const TableName& target,
                                                         const std::vector<binlog::ColumnDef>& tableMapColumns) {
     if (hasColumnNames(tableMapColumns)) {
-        // The table map names the primary key but never unique keys; only the downstream can. With a
-        // primary key the downstream is read only to learn whether rows may be reordered in a batch,
-        // so not being able to read it costs speed, never correctness.
+        // The table map names the primary key but never unique keys; only the downstream can. The row
+        // key of a table without a primary key comes from the downstream's not-null unique keys; every
+        // unique index of the downstream is a causality key. With a primary key a downstream that cannot
+        // be read leaves the primary key the only causality key (as before the indexes were known).
         std::optional<TableSchema> downstream;
         if (lookup_) {
             try {
@@ -59,6 +60,7 @@ std::shared_ptr<const TableSchema> SchemaTracker::build(const TableName& upstrea
         }
         auto schema = TableSchema::fromTableMap(target, tableMapColumns, uniqueKeys);
         if (downstream) {
+            schema->adoptDownstreamFacts(*downstream);
             schema->judgeRowKeyAgainst(*downstream);
         }
         return std::make_shared<const TableSchema>(std::move(*schema));
@@ -86,6 +88,7 @@ std::shared_ptr<const TableSchema> SchemaTracker::build(const TableName& upstrea
     }
     auto schema = std::make_shared<TableSchema>(target, std::move(columns), downstream->primaryKey(),
                                                 downstream->notNullUniqueKeys(), SchemaOrigin::Downstream);
+    schema->adoptDownstreamFacts(*downstream);
     schema->judgeRowKeyAgainst(*downstream);
     return schema;
 }

@@ -35,6 +35,22 @@ TableSchema::TableSchema(TableName name, std::vector<SchemaColumn> columns, std:
             rowKey_.columns.push_back(i);
         }
     }
+    computeIdentifyingKeys();
+    computeWrittenColumns();
+}
+
+void TableSchema::computeWrittenColumns() {
+    writtenColumns_.clear();
+    for (size_t i = 0; i < columns_.size(); ++i) {
+        if (!columns_[i].generated) {
+            writtenColumns_.push_back(i);
+        }
+    }
+}
+
+void TableSchema::computeIdentifyingKeys() {
+    identifyingKeys_.clear();
+    causalityByWholeTable_ = false;
     if (!primaryKey_.empty()) {
         identifyingKeys_.push_back(primaryKey_);
     }
@@ -44,6 +60,47 @@ TableSchema::TableSchema(TableName name, std::vector<SchemaColumn> columns, std:
     if (identifyingKeys_.empty()) {
         identifyingKeys_.push_back(rowKey_.columns);
     }
+    auto sorted = [](std::vector<size_t> columns) {
+        std::sort(columns.begin(), columns.end());
+        return columns;
+    };
+    for (const auto& index : downstreamUniqueIndexes_) {
+        // Only the columns both sides have: rows equal in the whole index are equal in any part of it,
+        // so hashing a part finds every collision (and a few more, which cost parallelism only).
+        std::vector<size_t> positions;
+        for (const auto& columnName : index) {
+            if (auto position = columnIndex(columnName)) {
+                positions.push_back(*position);
+            }
+        }
+        if (positions.empty()) {
+            causalityByWholeTable_ = true;  // a prefix or expression index, or one of downstream-only columns
+            continue;
+        }
+        bool known = std::any_of(identifyingKeys_.begin(), identifyingKeys_.end(),
+                                 [&](const auto& key) { return sorted(key) == sorted(positions); });
+        if (!known) {
+            identifyingKeys_.push_back(std::move(positions));
+        }
+    }
+}
+
+void TableSchema::setDownstreamUniqueIndexes(std::vector<std::vector<std::string>> indexes) {
+    downstreamUniqueIndexes_ = std::move(indexes);
+    computeIdentifyingKeys();
+}
+
+void TableSchema::adoptDownstreamFacts(const TableSchema& downstream) {
+    setDownstreamUniqueIndexes(downstream.downstreamUniqueIndexes());
+    downstreamHasTriggers_ = downstream.downstreamHasTriggers();
+    referencingForeignKeys_ = downstream.referencingForeignKeys();
+    for (SchemaColumn& column : columns_) {
+        if (auto position = downstream.columnIndex(column.name)) {
+            column.generated = downstream.columns()[*position].generated;
+            column.collation = downstream.columns()[*position].collation;
+        }
+    }
+    computeWrittenColumns();
 }
 
 std::optional<TableSchema> TableSchema::fromTableMap(

@@ -18,6 +18,10 @@ struct SchemaColumn {
     std::string typeName;  // e.g. "int", "varchar" (information_schema DATA_TYPE); empty when unknown
     bool isUnsigned = false;
     bool nullable = true;
+    // A generated (virtual or stored) column downstream: its value is computed there, never written.
+    bool generated = false;
+    // The downstream column's collation (information_schema.COLUMNS), empty when not text or not known.
+    std::string collation{};
 };
 
 // How UPDATE and DELETE find their row. AllColumns is the last resort for tables with neither a
@@ -54,6 +58,8 @@ public:
 
     const TableName& name() const { return name_; }
     const std::vector<SchemaColumn>& columns() const { return columns_; }
+    // The columns INSERT and UPDATE write: all but the generated ones, in table order.
+    const std::vector<size_t>& writtenColumns() const { return writtenColumns_; }
     const std::vector<size_t>& primaryKey() const { return primaryKey_; }
     const std::vector<UniqueKey>& notNullUniqueKeys() const { return uniqueKeys_; }
     // The same keys as column names (what fromTableMap takes).
@@ -62,17 +68,28 @@ public:
 
     // Primary key, else the first not-null unique key, else all columns.
     const RowKey& rowKey() const { return rowKey_; }
-    // Every key whose values identify one row: the primary key and the not-null unique keys. Rows that
-    // share a value of any of them must be applied in order (causality).
+    // Every key on which two rows may collide downstream: the primary key, the not-null unique keys and
+    // every other unique index of the downstream table (nullable ones too; a NULL collides with
+    // nothing). Rows that share a value of any of them must be applied in order (causality, DESIGN.md
+    // invariant 8). The row key comes first.
     const std::vector<std::vector<size_t>>& identifyingKeys() const { return identifyingKeys_; }
+    // True when a downstream unique index cannot be hashed from the row's values (over a column prefix,
+    // an expression, or only columns the upstream does not have): then every change of the table is
+    // one causality key, so its changes keep their order on one worker.
+    bool causalityByWholeTable() const { return causalityByWholeTable_; }
 
     // Every unique index of the downstream table (primary key and nullable ones included) as column
     // names; an index over a column prefix or an expression is an empty list. Only the downstream
-    // loader fills it: a table map never says.
+    // loader fills it: a table map never says. Setting it adds these indexes to identifyingKeys().
     const std::vector<std::vector<std::string>>& downstreamUniqueIndexes() const { return downstreamUniqueIndexes_; }
-    void setDownstreamUniqueIndexes(std::vector<std::vector<std::string>> indexes) {
-        downstreamUniqueIndexes_ = std::move(indexes);
-    }
+    void setDownstreamUniqueIndexes(std::vector<std::vector<std::string>> indexes);
+    // Takes what only the downstream table can say (unique indexes, triggers, referencing foreign keys,
+    // generated columns, collations) from its structure as the loader read it; columns are matched by name.
+    void adoptDownstreamFacts(const TableSchema& downstream);
+    // The downstream's foreign keys that reference this table, as "`db`.`child` (fk_name, ON DELETE
+    // CASCADE)": a DELETE of a row here (and so a REPLACE) may cascade to them.
+    const std::vector<std::string>& referencingForeignKeys() const { return referencingForeignKeys_; }
+    void setReferencingForeignKeys(std::vector<std::string> keys) { referencingForeignKeys_ = std::move(keys); }
     // Whether the downstream table has triggers (an upsert fires INSERT triggers, then UPDATE ones).
     bool downstreamHasTriggers() const { return downstreamHasTriggers_; }
     void setDownstreamHasTriggers(bool value) { downstreamHasTriggers_ = value; }
@@ -90,12 +107,18 @@ public:
 private:
     TableName name_;
     std::vector<SchemaColumn> columns_;
+    std::vector<size_t> writtenColumns_;
     std::vector<size_t> primaryKey_;
     std::vector<UniqueKey> uniqueKeys_;
     SchemaOrigin origin_;
     RowKey rowKey_;
+    void computeIdentifyingKeys();
+    void computeWrittenColumns();
+
     std::vector<std::vector<size_t>> identifyingKeys_;  // computed once: asked for every row
+    bool causalityByWholeTable_ = false;
     std::vector<std::vector<std::string>> downstreamUniqueIndexes_;
+    std::vector<std::string> referencingForeignKeys_;
     bool downstreamHasTriggers_ = false;
     bool rowKeyIsOnlyUniqueIndex_ = false;
 };

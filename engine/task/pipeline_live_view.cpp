@@ -47,6 +47,10 @@ void PipelineLiveView::copyCounters(bool safeMode, const std::string& safeModeRe
     for (const auto& [table, rows] : counters.rowsAppliedByTable) {
         live_.rowsPerTable.push_back({{table.schema, table.table}, rows});
     }
+    live_.rowsUnmatchedPerTable.clear();
+    for (const auto& [table, rows] : counters.rowsUnmatchedByTable) {
+        live_.rowsUnmatchedPerTable.push_back({{table.schema, table.table}, rows});
+    }
     live_.safeMode = safeMode;
     live_.safeModeReason = safeModeReason;
     live_.safeModeUntil = safeModeUntil;

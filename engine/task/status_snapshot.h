@@ -55,6 +55,8 @@ struct TablePointView {
     int64_t bytesFromGlobal = 0;    // persisted table point minus persisted global point, on the axis
     uint64_t eventsFromGlobal = 0;  // events of this table between them, where known
     uint64_t rowsApplied = 0;
+    // UPDATEs and DELETEs applied outside safe mode that found no downstream row: drift.
+    uint64_t rowsUnmatched = 0;
     std::optional<Clock::time_point> lastChange;
 };
 

@@ -49,6 +49,7 @@ struct SessionLiveView {
     std::optional<Clock::time_point> lastFlush;
     double lastFlushMilliseconds = 0;
     std::vector<std::pair<checkpoint::TableName, uint64_t>> rowsPerTable;
+    std::vector<std::pair<checkpoint::TableName, uint64_t>> rowsUnmatchedPerTable;  // found no downstream row
 };
 
 class SyncSession {

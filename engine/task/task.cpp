@@ -336,6 +336,9 @@ void Task::runOneSession(std::unique_lock<std::mutex>& lock) {
         for (const auto& [table, rows] : last.rowsPerTable) {
             totals_.rowsByTable[table] += rows;
         }
+        for (const auto& [table, rows] : last.rowsUnmatchedPerTable) {
+            totals_.rowsUnmatchedByTable[table] += rows;
+        }
         lock.unlock();
     }
     tracker_.rollbackToPersisted();
@@ -459,6 +462,10 @@ std::shared_ptr<const StatusSnapshot> Task::buildSnapshot() {
     for (const auto& [table, rows] : live.rowsPerTable) {
         rowsByTable[table] += rows;
     }
+    std::map<checkpoint::TableName, uint64_t>& unmatchedByTable = totals.rowsUnmatchedByTable;
+    for (const auto& [table, rows] : live.rowsUnmatchedPerTable) {
+        unmatchedByTable[table] += rows;
+    }
     for (const auto& table : points.tables) {
         TablePointView view;
         view.schema = table.table.first;
@@ -474,6 +481,9 @@ std::shared_ptr<const StatusSnapshot> Task::buildSnapshot() {
         }
         if (auto rows = rowsByTable.find(table.table); rows != rowsByTable.end()) {
             view.rowsApplied = rows->second;
+        }
+        if (auto rows = unmatchedByTable.find(table.table); rows != unmatchedByTable.end()) {
+            view.rowsUnmatched = rows->second;
         }
         view.lastChange = activity_.lastChange(table.table, view.rowsApplied, snapshot->takenAt);
         snapshot->tables.push_back(std::move(view));

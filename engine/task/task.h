@@ -87,6 +87,7 @@ private:
         uint64_t eventsRead = 0;
         uint64_t rowsApplied = 0;
         std::map<checkpoint::TableName, uint64_t> rowsByTable;
+        std::map<checkpoint::TableName, uint64_t> rowsUnmatchedByTable;
     };
     SessionTotals totals_;  // of the sessions that have ended
     std::thread thread_;

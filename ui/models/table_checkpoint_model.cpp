@@ -33,6 +33,7 @@ unsigned changedColumns(const task::TablePointView& a, const task::TablePointVie
     mark(a.bytesFromGlobal != b.bytesFromGlobal, Column::BytesFromGlobalColumn);
     mark(a.eventsFromGlobal != b.eventsFromGlobal, Column::EventsFromGlobalColumn);
     mark(a.rowsApplied != b.rowsApplied, Column::RowsAppliedColumn);
+    mark(a.rowsUnmatched != b.rowsUnmatched, Column::RowsUnmatchedColumn);
     mark(a.lastChange != b.lastChange, Column::LastChangeColumn);
     return columns;
 }
@@ -179,6 +180,9 @@ bool TableCheckpointModel::numericSortKey(int row, int column, int64_t* key) con
         case RowsAppliedColumn:
             *key = int64_t(table->rowsApplied);
             return true;
+        case RowsUnmatchedColumn:
+            *key = int64_t(table->rowsUnmatched);
+            return true;
         case LastChangeColumn:
             *key = table->lastChange ? msecsSinceEpoch(*table->lastChange) : 0;
             return true;
@@ -226,6 +230,9 @@ QVariant TableCheckpointModel::data(const QModelIndex& index, int role) const {
             if (column == RowsAppliedColumn) {
                 return QString::number(table->rowsApplied);
             }
+            if (column == RowsUnmatchedColumn) {
+                return QString::number(table->rowsUnmatched);
+            }
             if (column == LastChangeColumn) {
                 return table->lastChange
                            ? QDateTime::fromMSecsSinceEpoch(msecsSinceEpoch(*table->lastChange)).toString(Qt::ISODate)
@@ -237,7 +244,8 @@ QVariant TableCheckpointModel::data(const QModelIndex& index, int role) const {
         case AheadOfGlobalRole:
             return table->aheadOfGlobal;
         case Qt::TextAlignmentRole:
-            if (column == BytesFromGlobalColumn || column == EventsFromGlobalColumn || column == RowsAppliedColumn) {
+            if (column == BytesFromGlobalColumn || column == EventsFromGlobalColumn || column == RowsAppliedColumn ||
+                column == RowsUnmatchedColumn) {
                 return QVariant(Qt::AlignRight | Qt::AlignVCenter);
             }
             return {};
@@ -296,6 +304,8 @@ QVariant TableCheckpointModel::displayData(const task::TablePointView& table, in
             return locale.toString(qulonglong(table.eventsFromGlobal));
         case RowsAppliedColumn:
             return locale.toString(qulonglong(table.rowsApplied));
+        case RowsUnmatchedColumn:
+            return locale.toString(qulonglong(table.rowsUnmatched));
         case LastChangeColumn:
             return table.lastChange ? QDateTime::fromMSecsSinceEpoch(msecsSinceEpoch(*table.lastChange))
                                           .toString(QStringLiteral("HH:mm:ss"))
@@ -319,6 +329,8 @@ QVariant TableCheckpointModel::sortData(const task::TablePointView& table, int c
             return qulonglong(table.eventsFromGlobal);
         case RowsAppliedColumn:
             return qulonglong(table.rowsApplied);
+        case RowsUnmatchedColumn:
+            return qulonglong(table.rowsUnmatched);
         case LastChangeColumn:
             return table.lastChange ? msecsSinceEpoch(*table.lastChange) : qint64(0);
         case FlagColumn:
@@ -348,6 +360,8 @@ QVariant TableCheckpointModel::headerData(int section, Qt::Orientation orientati
                 return tr("Events from global");
             case RowsAppliedColumn:
                 return tr("Rows applied");
+            case RowsUnmatchedColumn:
+                return tr("Rows unmatched");
             case LastChangeColumn:
                 return tr("Last change");
             case FlagColumn:
@@ -370,6 +384,10 @@ QVariant TableCheckpointModel::headerData(int section, Qt::Orientation orientati
                     "ahead of the global point");
             case EventsFromGlobalColumn:
                 return tr("Events of this table between the persisted global point and its persisted point");
+            case RowsUnmatchedColumn:
+                return tr(
+                    "UPDATEs and DELETEs (outside safe mode) that found no row downstream: the downstream has "
+                    "drifted from the upstream");
             case FlagColumn:
                 return tr("Anomalies: ahead of the global point, beyond the upstream, or in a purged file");
             default:

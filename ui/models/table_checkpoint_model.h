@@ -26,6 +26,7 @@ public:
         BytesFromGlobalColumn,
         EventsFromGlobalColumn,
         RowsAppliedColumn,
+        RowsUnmatchedColumn,  // UPDATEs and DELETEs that found no downstream row (drift)
         LastChangeColumn,
         FlagColumn,
         ColumnCount

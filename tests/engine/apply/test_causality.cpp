@@ -2,6 +2,8 @@
 // conflict; keys are released once their worker has committed them.
 #include <QtTest>
 
+#include <algorithm>
+
 #include "engine/apply/causality_keys.h"
 #include "engine/apply/dispatcher.h"
 #include "tests/engine/apply/row_change_fixtures.h"
@@ -54,6 +56,21 @@ private slots:
         auto first = causalityKeys(insert(t, ints({1, 7})));
         auto second = causalityKeys(insert(t, ints({2, 7})));
         QCOMPARE(first[1], second[1]);
+    }
+
+    // A nullable unique index downstream (an email handed from row to row) orders the rows that compete
+    // for one value; NULL competes with nothing.
+    void nullableUniqueIndexOfTheDownstreamIsAKey() {
+        schema::TableSchema made = *table("db", "users", {"id", "email"}, {0});
+        made.setDownstreamUniqueIndexes({{"id"}, {"email"}});
+        auto t = std::make_shared<const schema::TableSchema>(made);
+        auto giver = causalityKeys(update(t, ints({1, 7}), ints({1, 8})));
+        auto taker = causalityKeys(update(t, ints({2, 9}), ints({2, 7})));
+        QVERIFY(std::find(taker.begin(), taker.end(), giver.back()) != taker.end());
+        auto nullFirst = causalityKeys(insert(t, {SqlValue::signedInt(3), SqlValue::null()}));
+        auto nullSecond = causalityKeys(insert(t, {SqlValue::signedInt(4), SqlValue::null()}));
+        QCOMPARE(nullFirst.size(), size_t(1));
+        QVERIFY(nullFirst != nullSecond);
     }
 
     void textKeysDifferingOnlyInCaseOrTrailingSpacesShareAKey() {

@@ -154,12 +154,49 @@ private slots:
         QCOMPARE(toList(paramsOf(statements[1])), (QStringList{"3", "4", "2"}));
     }
 
-    void safeModeWithoutAKeyDeletesTheEqualRowFirst() {
+    // Issue 10, 5: safe mode never deletes a row the upstream still has. Without a key an equal row may
+    // be another row of the upstream's, so an INSERT stays an INSERT and an UPDATE or DELETE changes one
+    // row found by the before image.
+    void safeModeWithoutAKeyNeverDeletesAnEqualRow_data() {
+        QTest::addColumn<int>("op");
+        QTest::addColumn<QStringList>("expectedSql");
+        QTest::addColumn<QStringList>("expectedParams");
+        QTest::addRow("insert stays a plain insert")
+            << int(RowOp::Insert) << QStringList{"INSERT INTO `db`.`t` (`a`, `b`) VALUES (?, ?)"}
+            << QStringList{"1", "2"};
+        QTest::addRow("update changes one row found by the before image")
+            << int(RowOp::Update)
+            << QStringList{"UPDATE `db`.`t` SET `a` = ?, `b` = ? WHERE `a` = ? AND `b` = ? LIMIT 1"}
+            << QStringList{"1", "2", "1", "1"};
+        QTest::addRow("delete removes one row found by the before image")
+            << int(RowOp::Delete) << QStringList{"DELETE FROM `db`.`t` WHERE `a` = ? AND `b` = ? LIMIT 1"}
+            << QStringList{"1", "1"};
+    }
+    void safeModeWithoutAKeyNeverDeletesAnEqualRow() {
+        QFETCH(int, op);
+        QFETCH(QStringList, expectedSql);
+        QFETCH(QStringList, expectedParams);
         auto t = table("db", "t", {"a", "b"}, {});
-        std::vector<RowChange> changes{insert(t, ints({1, 2}), true)};
-        QCOMPARE(toList(sqlOf(DmlBuilder(true).build(changes))),
-                 (QStringList{"DELETE FROM `db`.`t` WHERE `a` = ? AND `b` = ? LIMIT 1",
-                              "REPLACE INTO `db`.`t` (`a`, `b`) VALUES (?, ?)"}));
+        std::vector<RowChange> changes;
+        switch (RowOp(op)) {
+            case RowOp::Insert:
+                changes.push_back(insert(t, ints({1, 2}), true));
+                break;
+            case RowOp::Update:
+                changes.push_back(update(t, ints({1, 1}), ints({1, 2}), true));
+                break;
+            case RowOp::Delete:
+                changes.push_back(erase(t, ints({1, 1}), true));
+                break;
+        }
+        auto statements = DmlBuilder(true).build(changes);
+        QCOMPARE(toList(sqlOf(statements)), expectedSql);
+        std::vector<std::string> params;
+        for (const auto& statement : statements) {
+            auto p = paramsOf(statement);
+            params.insert(params.end(), p.begin(), p.end());
+        }
+        QCOMPARE(toList(params), expectedParams);
     }
 
     void consecutiveInsertsOfOneTableBecomeOneStatement() {

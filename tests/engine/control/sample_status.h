@@ -55,6 +55,7 @@ inline task::StatusSnapshot sampleStatus() {
     odd.bytesFromGlobal = 400;
     odd.eventsFromGlobal = 2;
     odd.rowsApplied = 3;
+    odd.rowsUnmatched = 2;
     odd.lastChange = sampleTime();
     status.tables = {test1, odd};
 

@@ -115,6 +115,8 @@ private slots:
         QCOMPARE(page.value("syncscope_table_bytes_ahead_of_global", {{"table", "test1"}}),
                  std::optional<double>(-100));
         QCOMPARE(page.value("syncscope_tables_ahead_of_global"), std::optional<double>(1));
+        QCOMPARE(page.value("syncscope_table_rows_unmatched_total", odd), std::optional<double>(2));
+        QCOMPARE(page.value("syncscope_table_rows_unmatched_total", {{"table", "test1"}}), std::optional<double>(0));
     }
 
     void valuesAreFormattedAsPrometheusFloats_data() {

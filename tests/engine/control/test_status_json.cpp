@@ -86,6 +86,8 @@ private slots:
         QCOMPARE(tables[1]["ahead_of_global"].get<bool>(), true);
         QVERIFY(tables[1]["in_memory"].is_null());
         QCOMPARE(tables[1]["persisted"]["binlog_pos"].get<uint64_t>(), uint64_t{2900});
+        QCOMPARE(tables[1]["rows_unmatched"].get<uint64_t>(), uint64_t{2});
+        QCOMPARE(tables[0]["rows_unmatched"].get<uint64_t>(), uint64_t{0});
         QCOMPARE(tables[1]["events_from_global"].get<uint64_t>(), uint64_t{2});
         QCOMPARE(control::statusJson(test::sampleStatus())["tables_ahead_of_global"].get<size_t>(), size_t{1});
     }

@@ -127,6 +127,60 @@ private slots:
         QCOMPARE(schema->rowKeyIsOnlyUniqueIndex(), reorderable);
     }
 
+    // Causality uses the primary key and every unique index of the downstream table (issue 10, 1); the
+    // row key UPDATE and DELETE use stays the primary key.
+    void everyDownstreamUniqueIndexIsACausalityKey_data() {
+        QTest::addColumn<QStringList>("downstreamIndexes");  // "a,b" per index
+        QTest::addColumn<QStringList>("expectedKeys");       // "id" first, then the others
+        QTest::addColumn<bool>("wholeTable");
+        QTest::addRow("only the primary key") << QStringList{"ID"} << QStringList{"id"} << false;
+        QTest::addRow("a nullable unique email") << QStringList{"ID", "EMAIL"} << QStringList{"id", "email"} << false;
+        QTest::addRow("a composite unique index in another column order")
+            << QStringList{"ID", "v,email"} << QStringList{"id", "v,email"} << false;
+        QTest::addRow("the primary key again as a unique index is no new key")
+            << QStringList{"ID", "id"} << QStringList{"id"} << false;
+        QTest::addRow("a prefix or expression index: the whole table is one key")
+            << QStringList{"ID", ""} << QStringList{"id"} << true;
+        QTest::addRow("an index partly of a downstream-only column hashes the shared part")
+            << QStringList{"ID", "email,tenant"} << QStringList{"id", "email"} << false;
+    }
+    void everyDownstreamUniqueIndexIsACausalityKey() {
+        QFETCH(QStringList, downstreamIndexes);
+        QFETCH(QStringList, expectedKeys);
+        QFETCH(bool, wholeTable);
+        SchemaTracker tracker([&](const TableName& target) {
+            std::vector<SchemaColumn> columns{{"ID", ColumnType::Long, "int", false, false},
+                                              {"email", ColumnType::VarChar, "varchar", false, true},
+                                              {"v", ColumnType::Long, "int", false, true},
+                                              {"tenant", ColumnType::Long, "int", false, true}};
+            TableSchema table(target, columns, {0}, {}, SchemaOrigin::Downstream);
+            std::vector<std::vector<std::string>> indexes;
+            for (const auto& index : downstreamIndexes) {
+                std::vector<std::string> names;
+                for (const auto& name : index.split(',', Qt::SkipEmptyParts)) {
+                    names.push_back(name.toStdString());
+                }
+                indexes.push_back(names);
+            }
+            table.setDownstreamUniqueIndexes(indexes);
+            return std::optional<TableSchema>(table);
+        });
+        std::vector<ColumnDef> columns{column("id", ColumnType::Long, true), column("email", ColumnType::VarChar),
+                                       column("v")};
+        auto schema = tracker.schemaFor(kUpstream, kTarget, columns);
+        QStringList keys;
+        for (const auto& key : schema->identifyingKeys()) {
+            QStringList names;
+            for (size_t position : key) {
+                names << QString::fromStdString(schema->columns()[position].name);
+            }
+            keys << names.join(',');
+        }
+        QCOMPARE(keys, expectedKeys);
+        QCOMPARE(schema->causalityByWholeTable(), wholeTable);
+        QCOMPARE(keyNames(*schema), std::vector<std::string>{"id"});  // the row key is unchanged
+    }
+
     void cachedSchemaIsReusedUntilTheTableMapChanges() {
         SchemaTracker tracker(nullptr);
         std::vector<ColumnDef> before{column("id", ColumnType::Long, true), column("v")};

@@ -240,13 +240,11 @@ private slots:
         QCOMPARE(tracked->rowKey().columns, std::vector<size_t>{0});
     }
 
+    // A table with a key; a keyless table is not idempotent in safe mode (it never deletes an equal row:
+    // test_apply_real_schemas).
     void safeModeAppliedTwiceLeavesTheSameRows() {
         exec("CREATE TABLE " + quoteTableName("safe") + " (id INT PRIMARY KEY, v INT, UNIQUE KEY uv (v))");
-        exec("CREATE TABLE " + quoteTableName("nokey") + " (a INT, b VARCHAR(10))");
         auto safe = load("safe");
-        auto nokey = load("nokey");
-        QCOMPARE(int(nokey->rowKey().kind), int(schema::RowKeyKind::AllColumns));
-        auto text = [](const char* s) { return SqlValue::text(s); };
         std::vector<RowChange> changes{
             change(safe, RowOp::Insert, {}, ints({1, 10}), true),
             change(safe, RowOp::Insert, {}, ints({2, 20}), true),
@@ -254,29 +252,16 @@ private slots:
             change(safe, RowOp::Update, ints({1, 10}), ints({1, 11}), true),  // key kept: REPLACE
             change(safe, RowOp::Update, ints({2, 20}), ints({5, 50}), true),  // key moved: DELETE + REPLACE
             change(safe, RowOp::Delete, ints({3, 30}), {}, true),
-            change(nokey, RowOp::Insert, {}, {SqlValue::signedInt(1), text("x")}, true),
-            change(nokey, RowOp::Insert, {}, {SqlValue::signedInt(2), SqlValue::null()}, true),
-            change(nokey, RowOp::Update, {SqlValue::signedInt(1), text("x")}, {SqlValue::signedInt(1), text("y")},
-                   true),
         };
         WorkerPool pool(poolSettings(4, 50, std::chrono::milliseconds(5), true));
-        std::vector<std::vector<std::string>> afterFirst;
         for (int round = 0; round < 2; ++round) {
             for (const auto& c : changes) {
                 QVERIFY(pool.dispatch(c));
             }
             auto result = pool.barrier();
             QVERIFY2(result.ok(), result.failure ? result.failure->describe().c_str() : "");
-            auto now = rows("SELECT id, v FROM " + quoteTableName("safe") + " ORDER BY id");
-            auto nokeyRows = rows("SELECT a, b FROM " + quoteTableName("nokey") + " ORDER BY a");
-            now.insert(now.end(), nokeyRows.begin(), nokeyRows.end());
-            if (round == 0) {
-                afterFirst = now;
-                std::vector<std::vector<std::string>> expected{{"1", "11"}, {"5", "50"}, {"1", "y"}, {"2", "NULL"}};
-                QCOMPARE(now, expected);
-            } else {
-                QCOMPARE(now, afterFirst);
-            }
+            std::vector<std::vector<std::string>> expected{{"1", "11"}, {"5", "50"}};
+            QCOMPARE(rows("SELECT id, v FROM " + quoteTableName("safe") + " ORDER BY id"), expected);
         }
     }
 

@@ -45,6 +45,7 @@ std::shared_ptr<StatusSnapshot> snapshotWith(const std::vector<uint64_t>& persis
         table.aheadOfGlobal = persisted[i] > 1500000;
         table.eventsFromGlobal = table.aheadOfGlobal ? 5 : 0;
         table.rowsApplied = i < rows.size() ? rows[i] : 0;
+        table.rowsUnmatched = table.rowsApplied / 2;  // drift: shown and sorted as a number too
         snapshot->tables.push_back(table);
     }
     return snapshot;
@@ -158,6 +159,9 @@ private slots:
         QTest::addRow("rows applied") << int(TableCheckpointModel::RowsAppliedColumn)
                                       << std::vector<uint64_t>{1, 2, 3, 4} << std::vector<uint64_t>{100, 9, 1000, 10}
                                       << QStringList{"t1", "t3", "t0", "t2"};
+        QTest::addRow("rows unmatched") << int(TableCheckpointModel::RowsUnmatchedColumn)
+                                        << std::vector<uint64_t>{1, 2, 3, 4} << std::vector<uint64_t>{100, 9, 1000, 10}
+                                        << QStringList{"t1", "t3", "t0", "t2"};
         QTest::addRow("bytes from global, negative first")
             << int(TableCheckpointModel::BytesFromGlobalColumn)
             << std::vector<uint64_t>{1500009, 1499000, 1500100, 1500010} << std::vector<uint64_t>{}

@@ -1,0 +1,126 @@
+// Key values folded as the column's collation compares them: byte rules need no server; weight rules
+// concatenate per-character weights (here from a small weight table standing in for WEIGHT_STRING; the
+// real server's weights are proven in tests/integration/apply); anything not exact is said to be so.
+#include <QtTest>
+
+#include <cctype>
+#include <stdexcept>
+
+#include "engine/apply/collation_folder.h"
+
+using namespace syncscope::apply;
+
+namespace {
+
+// Upper-case ASCII, 'é' weighs as 'E', 'ß' expands to 'SS', U+200B weighs nothing.
+std::vector<std::string> weightTable(const std::string&, const std::string&,
+                                     const std::vector<std::string>& characters) {
+    std::vector<std::string> weights;
+    for (const auto& character : characters) {
+        if (character == "\xc3\xa9") {
+            weights.push_back("E");
+        } else if (character == "\xc3\x9f") {
+            weights.push_back("SS");
+        } else if (character == "\xe2\x80\x8b") {
+            weights.push_back("");
+        } else {
+            weights.push_back(
+                std::string(1, static_cast<char>(std::toupper(static_cast<unsigned char>(character[0])))));
+        }
+    }
+    return weights;
+}
+
+}  // namespace
+
+class CollationFolderTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void valuesFoldAsTheCollationComparesThem_data() {
+        QTest::addColumn<QString>("collation");
+        QTest::addColumn<QByteArray>("a");
+        QTest::addColumn<QByteArray>("b");
+        QTest::addColumn<bool>("exact");
+        QTest::addColumn<bool>("equal");
+        QTest::addRow("binary: bytes, trailing spaces count")
+            << "binary" << QByteArray("x") << QByteArray("x ") << true << false;
+        QTest::addRow("_bin: PAD SPACE drops trailing spaces")
+            << "utf8mb4_bin" << QByteArray("x") << QByteArray("x  ") << true << true;
+        QTest::addRow("_bin: case counts") << "utf8mb4_bin" << QByteArray("x") << QByteArray("X") << true << false;
+        QTest::addRow("_nopad_bin: trailing spaces count")
+            << "utf8mb4_nopad_bin" << QByteArray("x") << QByteArray("x ") << true << false;
+        QTest::addRow("_general_ci: an accent") << "utf8mb4_general_ci" << QByteArray("e1")
+                                                << QByteArray(
+                                                       "\xc3\xa9"
+                                                       "1")
+                                                << true << true;
+        QTest::addRow("_unicode_ci: an expansion") << "utf8mb4_unicode_ci" << QByteArray("strasse")
+                                                   << QByteArray(
+                                                          "stra\xc3\x9f"
+                                                          "e")
+                                                   << true << true;
+        QTest::addRow("PAD SPACE: a trailing space and an ignorable")
+            << "utf8mb4_unicode_ci" << QByteArray("ab") << QByteArray("ab \xe2\x80\x8b ") << true << true;
+        QTest::addRow("NO PAD: a trailing space counts")
+            << "utf8mb4_unicode_nopad_ci" << QByteArray("ab") << QByteArray("ab ") << true << false;
+        QTest::addRow("latin1: one byte a character")
+            << "latin1_swedish_ci" << QByteArray("ABC") << QByteArray("abc") << true << true;
+        QTest::addRow("different values stay different")
+            << "utf8mb4_general_ci" << QByteArray("e1") << QByteArray("e2") << true << false;
+        QTest::addRow("a collation with contractions is not folded")
+            << "utf8mb4_czech_ci" << QByteArray("ch") << QByteArray("CH") << false << false;
+        QTest::addRow("a charset not split here is not folded")
+            << "gbk_chinese_ci" << QByteArray("a") << QByteArray("A") << false << false;
+        QTest::addRow("an unknown collation is not folded")
+            << "" << QByteArray("a") << QByteArray("a") << false << false;
+        QTest::addRow("invalid UTF-8 is not folded")
+            << "utf8mb4_general_ci" << QByteArray("a\xff") << QByteArray("a") << false << false;
+    }
+    void valuesFoldAsTheCollationComparesThem() {
+        QFETCH(QString, collation);
+        QFETCH(QByteArray, a);
+        QFETCH(QByteArray, b);
+        QFETCH(bool, exact);
+        QFETCH(bool, equal);
+        CollationFolder folder(weightTable);
+        std::string foldedA;
+        std::string foldedB;
+        auto outcome = folder.fold(collation.toStdString(), a.toStdString(), foldedA);
+        QCOMPARE(outcome == CollationFolder::Outcome::Exact, exact);
+        if (exact) {
+            QCOMPARE(folder.fold(collation.toStdString(), b.toStdString(), foldedB), CollationFolder::Outcome::Exact);
+            QCOMPARE(foldedA == foldedB, equal);
+        }
+    }
+
+    void aServerThatCannotBeAskedStopsFoldingForGood() {
+        bool answer = true;
+        CollationFolder folder(
+            [&](const std::string& charset, const std::string& collation, const std::vector<std::string>& characters) {
+                if (!answer) {
+                    throw std::runtime_error("the downstream is gone");
+                }
+                return weightTable(charset, collation, characters);
+            });
+        std::string folded;
+        QCOMPARE(folder.fold("utf8mb4_general_ci", "ab", folded), CollationFolder::Outcome::Exact);
+        QCOMPARE(folder.foldingStopped(), uint64_t(0));
+        answer = false;
+        QCOMPARE(folder.fold("utf8mb4_general_ci", "abc", folded), CollationFolder::Outcome::NotExact);
+        QCOMPARE(folder.foldingStopped(), uint64_t(1));
+        // Even a value whose characters are all known now folds as the rest: one key for the column.
+        QCOMPARE(folder.fold("utf8mb4_general_ci", "ab", folded), CollationFolder::Outcome::NotExact);
+    }
+
+    void withoutAServerOnlyByteRulesFold() {
+        CollationFolder folder;
+        std::string folded;
+        QCOMPARE(folder.fold("utf8mb4_general_ci", "a", folded), CollationFolder::Outcome::NotExact);
+        QCOMPARE(folder.fold("latin1_bin", "a ", folded), CollationFolder::Outcome::Exact);
+        QCOMPARE(folded, std::string("a"));
+    }
+};
+
+QTEST_GUILESS_MAIN(CollationFolderTest)
+#include "test_collation_folder.moc"

@@ -1,0 +1,450 @@
+// The apply layer on ordinary schemas against the real downstream of the private pair (issue 10):
+// secondary unique keys and collations order changes across workers, safe mode never removes a row the
+// upstream still has (keyless tables, foreign keys with cascades), generated columns are left to the
+// downstream and rows that match nothing are counted.
+#include <QtTest>
+
+#include <cppconn/connection.h>
+#include <cppconn/resultset.h>
+#include <cppconn/statement.h>
+
+#include <chrono>
+#include <random>
+#include <thread>
+
+#include "engine/apply/causality_keys.h"
+#include "engine/apply/downstream_connection.h"
+#include "engine/apply/quoted_name.h"
+#include "engine/apply/worker_pool.h"
+#include "engine/schema/downstream_schema_loader.h"
+#include "tests/support/test_env.h"
+
+using namespace syncscope;
+using namespace syncscope::apply;
+
+namespace {
+
+const char* const kDatabase = "apply real schemas";
+constexpr size_t kManyWorkers = 8;
+constexpr std::chrono::milliseconds kShortIdle{2};
+constexpr std::chrono::milliseconds kPollPause{5};
+constexpr int kPollLimit = 2000;  // 10 s of kPollPause
+
+using Rows = std::vector<std::vector<std::string>>;
+
+ServerSettings toSettings(const test::ServerSettings& s) {
+    ServerSettings settings;
+    settings.host = s.host;
+    settings.port = s.port;
+    settings.user = s.user;
+    settings.password = s.password;
+    return settings;
+}
+
+WorkerPoolSettings poolSettings(size_t workers, size_t batch = 100, bool multipleRows = true) {
+    WorkerPoolSettings settings;
+    settings.downstream = toSettings(test::downstreamRoot());
+    settings.workerCount = workers;
+    settings.worker.batch = batch;
+    settings.worker.idleFlush = kShortIdle;
+    settings.worker.multipleRows = multipleRows;
+    return settings;
+}
+
+RowChange change(std::shared_ptr<const schema::TableSchema> table, RowOp op, std::vector<SqlValue> before,
+                 std::vector<SqlValue> after, bool safe = false) {
+    static uint64_t position = 0;
+    ++position;
+    RowChange c;
+    c.table = std::move(table);
+    c.op = op;
+    c.before = std::move(before);
+    c.after = std::move(after);
+    c.safeMode = safe;
+    c.source = {"mysql-bin.000009", position, ""};
+    c.transactionSeq = position;
+    return c;
+}
+
+SqlValue text(const std::string& value) {
+    return SqlValue::text(value);
+}
+
+SqlValue integer(long value) {
+    return SqlValue::signedInt(value);
+}
+
+std::string failureText(const BarrierResult& result) {
+    return result.failure ? result.failure->describe() : std::string();
+}
+
+}  // namespace
+
+class ApplyRealSchemasTest : public QObject {
+    Q_OBJECT
+
+    std::unique_ptr<sql::Connection> observer_;
+
+    void exec(const std::string& sql) {
+        std::unique_ptr<sql::Statement> statement(observer_->createStatement());
+        statement->execute(sql);
+    }
+
+    // A connection that holds a lock on row `id` of `table` until it is dropped (or rolled back).
+    std::unique_ptr<sql::Connection> lockRow(const std::string& table, long id) {
+        auto locker = connectDownstream(toSettings(test::downstreamRoot()));
+        locker->setAutoCommit(false);
+        std::unique_ptr<sql::Statement> statement(locker->createStatement());
+        std::unique_ptr<sql::ResultSet> locked(statement->executeQuery(
+            "SELECT * FROM " + name(table) + " WHERE id = " + std::to_string(id) + " FOR UPDATE"));
+        while (locked->next()) {
+        }
+        return locker;
+    }
+
+    Rows rows(const std::string& sql) {
+        std::unique_ptr<sql::Statement> statement(observer_->createStatement());
+        std::unique_ptr<sql::ResultSet> result(statement->executeQuery(sql));
+        Rows out;
+        auto columns = result->getMetaData()->getColumnCount();
+        while (result->next()) {
+            std::vector<std::string> row;
+            for (unsigned i = 1; i <= columns; ++i) {
+                row.push_back(result->isNull(i) ? std::string("NULL") : std::string(result->getString(i)));
+            }
+            out.push_back(row);
+        }
+        return out;
+    }
+
+    static std::string name(const std::string& table) { return quoteTable(schema::TableName{kDatabase, table}); }
+
+    void recreate(const std::string& table, const std::string& definition) {
+        exec("DROP TABLE IF EXISTS " + name(table));
+        exec("CREATE TABLE " + name(table) + " " + definition);
+    }
+
+    // As the schema tracker hands it to the workers: the downstream's structure, judged against itself.
+    std::shared_ptr<const schema::TableSchema> load(const std::string& table) {
+        schema::DownstreamSchemaLoader loader(*observer_);
+        auto loaded = loader.load({kDatabase, table});
+        if (!loaded) {
+            throw Error("test table " + table + " is missing");
+        }
+        loaded->judgeRowKeyAgainst(*loaded);
+        return std::make_shared<const schema::TableSchema>(std::move(*loaded));
+    }
+
+    // Two ids of `table` whose changes the dispatcher would put on different workers by row key.
+    std::pair<long, long> idsOnDifferentWorkers(const std::shared_ptr<const schema::TableSchema>& table,
+                                                const std::vector<SqlValue>& rest) {
+        auto workerOf = [&](long id) {
+            std::vector<SqlValue> row{integer(id)};
+            row.insert(row.end(), rest.begin(), rest.end());
+            return causalityKeys(change(table, RowOp::Insert, {}, row)).front() % kManyWorkers;
+        };
+        long second = 2;
+        while (workerOf(second) == workerOf(1)) {
+            ++second;
+        }
+        return {1, second};
+    }
+
+    // Waits until the pool failed or one worker holds `changes` (queued or in its batch).
+    static bool failedOrHeldByOneWorker(WorkerPool& pool, uint64_t changes) {
+        for (int i = 0; i < kPollLimit; ++i) {
+            if (pool.firstError()) {
+                return true;
+            }
+            auto counters = pool.counters();
+            for (size_t w = 0; w < counters.queueDepths.size(); ++w) {
+                if (counters.queueDepths[w] + counters.pendingRows[w] == changes) {
+                    return true;
+                }
+            }
+            std::this_thread::sleep_for(kPollPause);
+        }
+        return false;
+    }
+
+private slots:
+    void initTestCase() {
+        observer_ = connectDownstream(toSettings(test::downstreamRoot()));
+        exec("DROP DATABASE IF EXISTS " + quoteName(kDatabase));
+        exec("CREATE DATABASE " + quoteName(kDatabase) + " CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci");
+    }
+
+    void cleanupTestCase() {
+        if (observer_) {
+            exec("DROP DATABASE IF EXISTS " + quoteName(kDatabase));
+        }
+    }
+
+    // Issue 10, 1: row A gives its email to row B in a later transaction. The two rows' primary keys
+    // sit on different workers; A's worker is held back by a row lock, so without the email as a
+    // causality key B's change runs first (1062 without safe mode). With it, B waits behind A.
+    void anEmailHandedToAnotherRowKeepsItsOrder_data() {
+        QTest::addColumn<bool>("safe");
+        QTest::addRow("plain statements") << false;
+        QTest::addRow("safe mode") << true;
+    }
+    void anEmailHandedToAnotherRowKeepsItsOrder() {
+        QFETCH(bool, safe);
+        recreate("users", "(id INT PRIMARY KEY, email VARCHAR(64) NULL, UNIQUE KEY uk_email (email))");
+        auto users = load("users");
+        auto [giver, taker] = idsOnDifferentWorkers(users, {text("x")});
+        const std::string a = std::to_string(giver);
+        const std::string b = std::to_string(taker);
+        exec("INSERT INTO " + name("users") + " VALUES (" + a + ", 'a@x'), (" + b + ", 'b@x')");
+        auto locker = lockRow("users", giver);
+
+        WorkerPool pool(poolSettings(kManyWorkers));
+        QVERIFY(pool.dispatch(
+            change(users, RowOp::Update, {integer(giver), text("a@x")}, {integer(giver), text("c@x")}, safe)));
+        QVERIFY(pool.dispatch(
+            change(users, RowOp::Update, {integer(taker), text("b@x")}, {integer(taker), text("a@x")}, safe)));
+        QVERIFY(failedOrHeldByOneWorker(pool, 2));
+        locker->rollback();
+        auto result = pool.barrier();
+        QVERIFY2(result.ok(), failureText(result).c_str());
+        QCOMPARE(rows("SELECT id, email FROM " + name("users") + " ORDER BY id"), (Rows{{a, "c@x"}, {b, "a@x"}}));
+    }
+
+    // Issue 10, 2: a DELETE of one value, then an INSERT of a value the column's collation holds equal,
+    // on rows whose primary keys sit on different workers; the first worker is held back by a row lock.
+    // Keys folded as the collation compares them put both on one worker (else the INSERT runs first: 1062).
+    void valuesEqualUnderTheCollationKeepTheirOrder_data() {
+        QTest::addColumn<QString>("columnType");
+        QTest::addColumn<QString>("first");
+        QTest::addColumn<QString>("second");
+        QTest::addColumn<bool>("latin1");
+        QTest::addRow("an accent under utf8mb4_general_ci")
+            << "VARCHAR(20) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci"
+            << "e1" << QString::fromUtf8("é1") << false;
+        QTest::addRow("case in latin1") << "VARCHAR(20) CHARACTER SET latin1"
+                                        << "ABC"
+                                        << "abc" << true;
+        QTest::addRow("an expansion and a trailing space under utf8mb4_unicode_ci")
+            << "VARCHAR(20) CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci"
+            << "STRASSE" << QString::fromUtf8("straße ") << false;
+        QTest::addRow("trailing spaces under utf8mb4_bin (PAD SPACE)")
+            << "VARCHAR(20) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin"
+            << "x"
+            << "x  " << false;
+        QTest::addRow("a collation with contractions: one key for the column")
+            << "VARCHAR(20) CHARACTER SET utf8mb4 COLLATE utf8mb4_czech_ci"
+            << "CH"
+            << "ch" << false;
+    }
+    void valuesEqualUnderTheCollationKeepTheirOrder() {
+        QFETCH(QString, columnType);
+        QFETCH(QString, first);
+        QFETCH(QString, second);
+        QFETCH(bool, latin1);
+        recreate("coded", "(id INT PRIMARY KEY, code " + columnType.toStdString() + ", UNIQUE KEY uk_code (code))");
+        auto coded = load("coded");
+        auto value = [&](const QString& text) {
+            return latin1 ? SqlValue::bytes(text.toLatin1().toStdString()) : SqlValue::text(text.toStdString());
+        };
+        auto [deleted, inserted] = idsOnDifferentWorkers(coded, {text("x")});
+        const std::string a = std::to_string(deleted);
+        exec("INSERT INTO " + name("coded") + " VALUES (" + a + ", '" + first.toStdString() + "')");
+        auto locker = lockRow("coded", deleted);
+
+        WorkerPool pool(poolSettings(kManyWorkers));
+        QVERIFY(pool.dispatch(change(coded, RowOp::Delete, {integer(deleted), value(first)}, {})));
+        QVERIFY(pool.dispatch(change(coded, RowOp::Insert, {}, {integer(inserted), value(second)})));
+        QVERIFY(failedOrHeldByOneWorker(pool, 2));
+        locker->rollback();
+        auto result = pool.barrier();
+        QVERIFY2(result.ok(), failureText(result).c_str());
+        QCOMPARE(rows("SELECT id, code FROM " + name("coded")),
+                 (Rows{{std::to_string(inserted), second.toStdString()}}));
+    }
+
+    // Many emails handed around many rows on 8 workers: the downstream ends as the upstream history.
+    void emailsHandedAroundOnEightWorkersEndAsTheHistory_data() {
+        QTest::addColumn<bool>("safe");
+        QTest::addRow("plain statements") << false;
+        QTest::addRow("safe mode") << true;
+    }
+    void emailsHandedAroundOnEightWorkersEndAsTheHistory() {
+        QFETCH(bool, safe);
+        constexpr long kRows = 40;
+        constexpr int kChanges = 3000;
+        recreate("handed", "(id INT PRIMARY KEY, email VARCHAR(64) NULL, UNIQUE KEY uk_email (email))");
+        auto handed = load("handed");
+        std::map<long, std::string> model;
+        std::vector<std::string> free;  // emails no row holds now
+        WorkerPool pool(poolSettings(kManyWorkers, 20));
+        for (long id = 0; id < kRows; ++id) {
+            model[id] = "u" + std::to_string(id) + "@x";
+            QVERIFY(pool.dispatch(change(handed, RowOp::Insert, {}, {integer(id), text(model[id])}, safe)));
+        }
+        for (int i = 0; i < 8; ++i) {
+            free.push_back("spare" + std::to_string(i) + "@x");
+        }
+        std::mt19937 random(1010);
+        for (int step = 0; step < kChanges; ++step) {
+            long id = static_cast<long>(random() % kRows);
+            size_t pick = random() % free.size();
+            std::string taken = free[pick];
+            free[pick] = model[id];  // the old email is free again at once: the next row may take it
+            QVERIFY(pool.dispatch(
+                change(handed, RowOp::Update, {integer(id), text(model[id])}, {integer(id), text(taken)}, safe)));
+            model[id] = taken;
+        }
+        auto result = pool.barrier();
+        QVERIFY2(result.ok(), failureText(result).c_str());
+        Rows want;
+        for (const auto& [id, email] : model) {
+            want.push_back({std::to_string(id), email});
+        }
+        QCOMPARE(rows("SELECT id, email FROM " + name("handed") + " ORDER BY id"), want);
+    }
+
+    // Issue 10, 5: four equal rows upstream, applied in safe mode, are four rows downstream; an update
+    // and a delete in safe mode change one of them each.
+    void equalRowsOfAKeylessTableSurviveSafeMode() {
+        recreate("keyless", "(a INT, b VARCHAR(10))");
+        auto keyless = load("keyless");
+        QCOMPARE(int(keyless->rowKey().kind), int(schema::RowKeyKind::AllColumns));
+        WorkerPool pool(poolSettings(kManyWorkers));
+        for (int i = 0; i < 4; ++i) {
+            QVERIFY(pool.dispatch(change(keyless, RowOp::Insert, {}, {integer(1), text("same")}, true)));
+        }
+        auto result = pool.barrier();
+        QVERIFY2(result.ok(), failureText(result).c_str());
+        QCOMPARE(rows("SELECT a, b FROM " + name("keyless")), (Rows(4, {"1", "same"})));
+        QVERIFY(pool.dispatch(
+            change(keyless, RowOp::Update, {integer(1), text("same")}, {integer(2), text("other")}, true)));
+        QVERIFY(pool.dispatch(change(keyless, RowOp::Delete, {integer(1), text("same")}, {}, true)));
+        result = pool.barrier();
+        QVERIFY2(result.ok(), failureText(result).c_str());
+        QCOMPARE(rows("SELECT a, b FROM " + name("keyless") + " ORDER BY a"),
+                 (Rows{{"1", "same"}, {"1", "same"}, {"2", "other"}}));
+    }
+
+    // Issue 10, 6: with foreign_key_checks=1 in the target session a REPLACE of a parent row cascades to
+    // its children. Safe mode writes an upsert where that is exact and refuses, naming the table and the
+    // row, where only a delete would be; with the default foreign_key_checks=0 InnoDB does not cascade.
+    void safeModeNeverCascadesToChildRows_data() {
+        QTest::addColumn<QString>("parentDefinition");
+        QTest::addColumn<bool>("foreignKeyChecks");
+        QTest::addColumn<long>("newId");    // the parent's id after the safe update
+        QTest::addColumn<bool>("refused");  // safe mode stops with an error instead
+        const QString onlyPrimary = "(id INT PRIMARY KEY, v INT)";
+        const QString secondUnique = "(id INT PRIMARY KEY, v INT, UNIQUE KEY uk_v (v))";
+        QTest::addRow("only the primary key: upsert, children kept") << onlyPrimary << true << 1L << false;
+        QTest::addRow("a second unique index: refused") << secondUnique << true << 1L << true;
+        QTest::addRow("an update that moves the key: refused") << onlyPrimary << true << 2L << true;
+        QTest::addRow("foreign_key_checks=0: REPLACE does not cascade") << secondUnique << false << 1L << false;
+    }
+    void safeModeNeverCascadesToChildRows() {
+        QFETCH(QString, parentDefinition);
+        QFETCH(bool, foreignKeyChecks);
+        QFETCH(long, newId);
+        QFETCH(bool, refused);
+        exec("DROP TABLE IF EXISTS " + name("child"));
+        recreate("parent", parentDefinition.toStdString());
+        exec("CREATE TABLE " + name("child") +
+             " (id INT PRIMARY KEY, parent_id INT, CONSTRAINT fk_parent FOREIGN KEY " + "(parent_id) REFERENCES " +
+             name("parent") + " (id) ON DELETE CASCADE ON UPDATE CASCADE)");
+        exec("INSERT INTO " + name("parent") + " VALUES (1, 10)");
+        exec("INSERT INTO " + name("child") + " VALUES (100, 1), (101, 1)");
+        auto parent = load("parent");
+        QCOMPARE(parent->referencingForeignKeys().size(), size_t(1));
+        auto settings = poolSettings(kManyWorkers);
+        settings.sessionVariables.emplace_back("foreign_key_checks", foreignKeyChecks ? "1" : "0");
+        WorkerPool pool(settings);
+        QVERIFY(pool.dispatch(change(parent, RowOp::Insert, {}, {integer(1), integer(10)}, true)));  // a replay
+        QVERIFY(pool.dispatch(
+            change(parent, RowOp::Update, {integer(1), integer(10)}, {integer(newId), integer(11)}, true)));
+        auto result = pool.barrier();
+        QCOMPARE(rows("SELECT COUNT(*) FROM " + name("child")), (Rows{{"2"}}));
+        if (refused) {
+            QVERIFY(!result.ok());
+            QCOMPARE(int(result.failure->errorClass), int(ErrorClass::NeedsDba));
+            QVERIFY(result.failure->rowIdentified);
+            QCOMPARE(result.failure->change.target().table, std::string("parent"));
+            QVERIFY2(result.failure->message.find("fk_parent") != std::string::npos, result.failure->message.c_str());
+            QVERIFY(result.failure->describe().find("parent") != std::string::npos);
+            QCOMPARE(rows("SELECT id, v FROM " + name("parent")), (Rows{{"1", "10"}}));  // nothing of the batch
+        } else {
+            QVERIFY2(result.ok(), failureText(result).c_str());
+            QCOMPARE(rows("SELECT id, v FROM " + name("parent")), (Rows{{"1", "11"}}));
+        }
+    }
+
+    // Issue 10, 12: generated columns are read from the downstream and never written; inserts, updates
+    // and safe-mode upserts leave them to the server, which computes them.
+    void generatedColumnsAreLeftToTheDownstream_data() {
+        QTest::addColumn<bool>("multipleRows");
+        QTest::addColumn<bool>("safe");
+        QTest::addRow("one statement per row") << false << false;
+        QTest::addRow("merged statements") << true << false;
+        QTest::addRow("safe mode upserts") << true << true;
+    }
+    void generatedColumnsAreLeftToTheDownstream() {
+        QFETCH(bool, multipleRows);
+        QFETCH(bool, safe);
+        recreate("computed",
+                 "(id INT PRIMARY KEY, price INT, qty INT, total INT AS (price * qty) VIRTUAL, "
+                 "kept INT AS (price + qty) STORED)");
+        auto computed = load("computed");
+        QVERIFY(computed->columns()[3].generated);
+        QVERIFY(computed->columns()[4].generated);
+        QCOMPARE(computed->writtenColumns(), (std::vector<size_t>{0, 1, 2}));
+        auto row = [](long id, long price, long qty) {
+            // The upstream's values of the generated columns are in the image; they must not be sent.
+            return std::vector<SqlValue>{integer(id), integer(price), integer(qty), integer(price * qty),
+                                         integer(price + qty)};
+        };
+        WorkerPool pool(poolSettings(2, 100, multipleRows));
+        for (long id = 1; id <= 3; ++id) {
+            QVERIFY(pool.dispatch(change(computed, RowOp::Insert, {}, row(id, 2, id), safe)));
+        }
+        for (long id = 1; id <= 3; ++id) {
+            QVERIFY(pool.dispatch(change(computed, RowOp::Update, row(id, 2, id), row(id, 5, id), safe)));
+        }
+        auto result = pool.barrier();
+        QVERIFY2(result.ok(), failureText(result).c_str());
+        QCOMPARE(rows("SELECT id, price, qty, total, kept FROM " + name("computed") + " ORDER BY id"),
+                 (Rows{{"1", "5", "1", "5", "6"}, {"2", "5", "2", "10", "7"}, {"3", "5", "3", "15", "8"}}));
+    }
+
+    // Issue 10, 12: an UPDATE or DELETE that finds no downstream row is counted for its table (single
+    // statements, and the shortfall of a merged DELETE ... IN); an UPDATE that sets the values a row
+    // already has found its row and is no drift.
+    void updatesAndDeletesThatFindNoRowAreCounted_data() {
+        QTest::addColumn<bool>("multipleRows");
+        QTest::addColumn<uint64_t>("unmatched");
+        QTest::addRow("one statement per row: update and two deletes miss") << false << uint64_t(3);
+        QTest::addRow("merged: the deletes' shortfall; merged upserts cannot tell") << true << uint64_t(2);
+    }
+    void updatesAndDeletesThatFindNoRowAreCounted() {
+        QFETCH(bool, multipleRows);
+        QFETCH(uint64_t, unmatched);
+        recreate("drift", "(id INT PRIMARY KEY, v INT)");
+        exec("INSERT INTO " + name("drift") + " VALUES (1, 1), (2, 2), (3, 3)");
+        auto drift = load("drift");
+        WorkerPool pool(poolSettings(1, 100, multipleRows));
+        auto ints = [](long a, long b) { return std::vector<SqlValue>{integer(a), integer(b)}; };
+        QVERIFY(pool.dispatch(change(drift, RowOp::Update, ints(1, 1), ints(1, 1))));  // same values: found
+        QVERIFY(pool.dispatch(change(drift, RowOp::Update, ints(8, 8), ints(8, 9))));  // missing downstream
+        QVERIFY(pool.dispatch(change(drift, RowOp::Delete, ints(2, 2), {})));          // found
+        QVERIFY(pool.dispatch(change(drift, RowOp::Delete, ints(6, 6), {})));          // missing
+        QVERIFY(pool.dispatch(change(drift, RowOp::Delete, ints(7, 7), {})));          // missing
+        QVERIFY(pool.dispatch(change(drift, RowOp::Delete, ints(3, 3), {}, true)));    // safe: a replay may miss
+        QVERIFY(pool.dispatch(change(drift, RowOp::Delete, ints(9, 9), {}, true)));
+        auto result = pool.barrier();
+        QVERIFY2(result.ok(), failureText(result).c_str());
+        auto counters = pool.counters();
+        const schema::TableName drifted{kDatabase, "drift"};
+        QCOMPARE(counters.rowsUnmatchedByTable[drifted], unmatched);
+        QCOMPARE(counters.rowsUnmatched, unmatched);
+    }
+};
+
+QTEST_GUILESS_MAIN(ApplyRealSchemasTest)
+#include "test_apply_real_schemas.moc"
