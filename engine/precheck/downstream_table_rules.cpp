@@ -46,10 +46,10 @@ void compareColumns(const TableFacts& up, const TableFacts& down, std::vector<Fi
                 }
             }
             findings.push_back(sqlFinding(
-                "downstream.generated_column", Severity::Error, target,
-                "column " + quote(column.name) + " is generated downstream",
-                "the binlog carries the upstream's value of every column and the engine writes it: a generated "
-                "column refuses it (1906 in strict mode) and the task pauses",
+                "downstream.generated_column", Severity::Warning, target,
+                "column " + quote(column.name) + " is generated downstream but a plain column upstream",
+                "the engine leaves a generated column out of what it writes, so the downstream computes its own "
+                "value there instead of keeping the upstream's: the two can differ",
                 FixTarget::Downstream,
                 {"ALTER TABLE " + target + " DROP COLUMN " + quote(column.name) + ", ADD COLUMN " + quote(column.name) +
                  " " + plain.definition() + " " + place},
