@@ -170,7 +170,8 @@ std::vector<Finding> checkDownstreamTables(const ServerFacts& upstream, const Se
                                     fk.updateRule,
                                 "changes an upstream cascade makes are not in the binlog, and the engine applies "
                                 "with foreign_key_checks=0, so the downstream keeps the child rows the upstream's "
-                                "cascade changed; with checks on, safe mode's REPLACE would delete and cascade",
+                                "cascade changed; with checks on, safe mode writes an upsert where that is exact and "
+                                "stops rather than delete (and cascade) where it is not",
                                 "target-database:\n  session:\n    foreign_key_checks: 1\nmysql-instances:\n  - "
                                 "syncer:\n      worker-count: 1\n# checks on make the downstream cascade as the "
                                 "upstream did; one worker keeps parent and child changes in order",

@@ -33,8 +33,8 @@ void checkKeys(const TableFacts& table, std::vector<Finding>& findings) {
             "table.no_key", Severity::Warning, name,
             "the table has no primary key and no unique key over NOT NULL columns",
             "the engine finds a row downstream by comparing every column (one row per statement, a full scan "
-            "without an index), applies all of the table's changes on one worker, and in safe mode deletes an "
-            "equal row before each insert; two identical rows cannot be told apart",
+            "without an index) and applies all of the table's changes on one worker; two identical rows cannot be "
+            "told apart, so an insert replayed in safe mode after an unclean stop may add a duplicate row",
             FixTarget::Upstream,
             {"ALTER TABLE " + name + " ADD COLUMN " + filter::TableName::quote(kInvisibleRowIdColumn) +
              " BIGINT UNSIGNED NOT NULL AUTO_INCREMENT INVISIBLE, ADD PRIMARY KEY (" +
@@ -70,8 +70,8 @@ void checkKeys(const TableFacts& table, std::vector<Finding>& findings) {
             std::string(rowKey ? ""
                                : "the engine cannot use it to find rows (NULLs repeat), so it compares every "
                                  "column; ") +
-                "changes that share a non-NULL value of it are not kept in order across workers, so a delete and "
-                "an insert of one value can meet downstream as a duplicate key (1062)",
+                "it still keeps changes that share a non-NULL value of it in order, but a NULL in it tells no two "
+                "rows apart",
             FixTarget::Upstream, statements, "set the NULLs to values first (UPDATE ... WHERE col IS NULL)"));
     }
     std::vector<const ColumnFacts*> insensitive;
