@@ -118,13 +118,14 @@ private slots:
         model.setSnapshot(snapshotWith(points, rows));
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
 
-        // Rows applied of rows 10 and 11: one range over that column only.
+        // Rows applied of rows 10 and 11 (and rows unmatched, half of them in this fixture): one range over
+        // those two columns only.
         rows[10] = rows[11] = 5;
         auto result = model.setSnapshot(snapshotWith(points, rows));
         QCOMPARE(result.changedRows, 2);
         QCOMPARE(changed.count(), 1);
         QCOMPARE(changed.at(0).at(0).toModelIndex(), model.index(10, TableCheckpointModel::RowsAppliedColumn));
-        QCOMPARE(changed.at(0).at(1).toModelIndex(), model.index(11, TableCheckpointModel::RowsAppliedColumn));
+        QCOMPARE(changed.at(0).at(1).toModelIndex(), model.index(11, TableCheckpointModel::RowsUnmatchedColumn));
         QCOMPARE(proxy.index(0, TableCheckpointModel::RowsAppliedColumn).data().toString(), QStringLiteral("5"));
 
         // A row that becomes ahead of the global point changes colour: the whole row.
