@@ -92,8 +92,7 @@ VerifyPage::VerifyPage(QWidget* parent)
         tr("Compare every replicated table upstream against downstream, chunk by chunk; "
            "rows in flight are confirmed once the task has applied them"));
     cancelButton_ = new QPushButton(tr("&Cancel"), this);
-    cancelButton_->setToolTip(tr("Stop the verification that is running")); tables already compared keep "
-           "their results"));
+    cancelButton_->setToolTip(tr("Stop the verification that is running"));
     saveButton_ = new QPushButton(tr("&Save repair SQL…"), this);
     saveButton_->setToolTip(tr("Write the SQL that makes the downstream equal, for review"));
     bar_ = new QProgressBar(this);
