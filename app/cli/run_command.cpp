@@ -18,8 +18,8 @@
 #include <thread>
 
 #include "app/cli/cli_commands.h"
-#include "engine/common/state_directory.h"
 #include "app/cli/token_file.h"
+#include "engine/common/state_directory.h"
 #include "engine/control/control_server.h"
 #include "engine/control/listen_address.h"
 #include "engine/task/task.h"

@@ -31,7 +31,8 @@ std::shared_ptr<const schema::TableSchema> table() {
     columns[1].type = binlog::ColumnType::VarChar;
     columns[1].typeName = "varchar";
     return std::make_shared<const schema::TableSchema>(made->name(), columns, std::vector<size_t>{0},
-                                                       std::vector<schema::UniqueKey>{}, schema::SchemaOrigin::TableMap);
+                                                       std::vector<schema::UniqueKey>{},
+                                                       schema::SchemaOrigin::TableMap);
 }
 
 RowChange insert(const std::shared_ptr<const schema::TableSchema>& t, int id, const std::string& v, uint64_t seq) {
