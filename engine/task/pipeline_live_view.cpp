@@ -28,13 +28,13 @@ void PipelineLiveView::eventRead(const std::string& file, uint64_t endPos) {
     ++live_.eventsRead;
 }
 
-void PipelineLiveView::countersDue(bool safeMode, const std::string& safeModeReason, const PointView& safeModeUntil) {
+bool PipelineLiveView::countersDue() {
     auto now = std::chrono::steady_clock::now();
     if (now - lastCounters_ < kCountersInterval) {
-        return;
+        return false;
     }
     lastCounters_ = now;
-    copyCounters(safeMode, safeModeReason, safeModeUntil);
+    return true;
 }
 
 void PipelineLiveView::copyCounters(bool safeMode, const std::string& safeModeReason, const PointView& safeModeUntil) {

@@ -28,8 +28,10 @@ public:
     // A group ended at `end`; its last change has dispatch sequence `lastSequence`.
     void groupEnded(uint64_t lastSequence, PointView end, uint32_t timestamp);
     void eventRead(const std::string& file, uint64_t endPos);
-    // The workers' counters and safe mode, at most at the status rate (maps per table are copied).
-    void countersDue(bool safeMode, const std::string& safeModeReason, const PointView& safeModeUntil);
+    // Whether the workers' counters are due for a copy (at most at the status rate: maps per table are
+    // copied); when it says yes, the caller calls copyCounters.
+    bool countersDue();
+    void copyCounters(bool safeMode, const std::string& safeModeReason, const PointView& safeModeUntil);
     void flushed(double milliseconds);
     // Rows read and not yet handed to a worker (an XA branch's rows wait for its outcome).
     void heldRows(uint64_t rows);
@@ -40,7 +42,6 @@ public:
     SessionLiveView current() const;
 
 private:
-    void copyCounters(bool safeMode, const std::string& safeModeReason, const PointView& safeModeUntil);
     void refreshAppliedLocked() const;
 
     static constexpr std::chrono::milliseconds kCountersInterval{50};

@@ -592,13 +592,13 @@ void SyncPipeline::updateLive(const binlog::Event& event) {
     if (event.endPos != 0) {
         live_.eventRead(event.file.empty() ? currentFile_ : std::string(event.file), event.endPos);
     }
-    SafeModeView mode = safeModeView();
-    live_.countersDue(mode.on, mode.reason, mode.until);
-    if (preparedXa_.holding() || !branchChanges_.empty()) {
-        live_.heldRows(preparedXa_.waitingChanges() + branchChanges_.size());
-    } else {
-        live_.heldRows(0);
+    // Per event only the read point moves; counters, safe mode and held rows at most at the status rate.
+    if (!live_.countersDue()) {
+        return;
     }
+    SafeModeView mode = safeModeView();
+    live_.copyCounters(mode.on, mode.reason, mode.until);
+    live_.heldRows(preparedXa_.waitingChanges() + branchChanges_.size());
 }
 
 SyncPipeline::SafeModeView SyncPipeline::safeModeView() const {
