@@ -6,6 +6,9 @@
 // resume-from refuses a target the upstream does not have and changes nothing.
 #include <QtTest>
 
+#include <algorithm>
+#include <cctype>
+
 #include <QTemporaryDir>
 
 #include <memory>
@@ -78,6 +81,12 @@ private:
     std::string persisted(const std::string& task, const std::string& column) {
         return valueOf(*down_,
                        "SELECT " + column + " FROM dm_meta.`" + task + "_syncer_checkpoint` WHERE is_global = 1");
+    }
+
+    // True once the task has written its global point (the table may not exist yet: that is "not yet").
+    bool hasPersistedPoint(const std::string& task) {
+        std::string pos = persisted(task, "binlog_pos");
+        return !pos.empty() && std::all_of(pos.begin(), pos.end(), [](unsigned char c) { return std::isdigit(c); });
     }
 
     static void stopAndWait(task::Task& running) {
@@ -194,7 +203,7 @@ private slots:
         {
             task::Task first(setup);
             QVERIFY(first.start().accepted);
-            QVERIFY(waitFor([&] { return persisted("grpsafe", "binlog_pos") != "NULL"; }));
+            QVERIFY(waitFor([&] { return hasPersistedPoint("grpsafe"); }));
             stopAndWait(first);
         }
         // What a SIGKILL leaves: the mark far ahead of the global point.
@@ -241,7 +250,7 @@ private slots:
         {
             task::Task first(setup);
             QVERIFY(first.start().accepted);
-            QVERIFY(waitFor([&] { return persisted("grpddl", "binlog_pos") != "NULL"; }));
+            QVERIFY(waitFor([&] { return hasPersistedPoint("grpddl"); }));
             stopAndWait(first);
         }
         down_->execute(
@@ -266,7 +275,7 @@ private slots:
         task::TaskSetup setup = makeSetup("grprot", false);
         task::Task running(setup);
         QVERIFY(running.start().accepted);
-        QVERIFY(waitFor([&] { return persisted("grprot", "binlog_pos") != "NULL"; }));
+        QVERIFY(waitFor([&] { return hasPersistedPoint("grprot"); }));
         up_->execute("FLUSH BINARY LOGS");
         std::string newFile = *up_->query("SHOW MASTER STATUS").front()[0];
         QVERIFY2(waitFor([&] { return persisted("grprot", "binlog_name") == newFile; }, 15000),
@@ -281,7 +290,7 @@ private slots:
         task::TaskSetup setup = makeSetup("grpres");
         task::Task running(setup);
         QVERIFY(running.start().accepted);
-        QVERIFY(waitFor([&] { return persisted("grpres", "binlog_pos") != "NULL"; }));
+        QVERIFY(waitFor([&] { return hasPersistedPoint("grpres"); }));
         QVERIFY(running.pause().accepted);
         QVERIFY(waitFor([&] { return running.stage() == task::Stage::Paused; }));
         std::string before = persisted("grpres", "CONCAT(binlog_name, ':', binlog_pos, ' ', binlog_gtid)");
