@@ -17,6 +17,9 @@ ApplyWorker::ApplyWorker(size_t index, WorkerSettings settings, std::unique_ptr<
       failed_(std::move(failed)),
       report_(std::move(report)),
       executor_(std::move(executor)) {
+    if (executor_) {
+        executor_->setSessionForeignKeyChecks(settings_.foreignKeyChecks);
+    }
     if (settings_.batch == 0) {
         settings_.batch = 1;
     }
@@ -89,6 +92,9 @@ void ApplyWorker::waitBarrier(uint64_t generation) {
 void ApplyWorker::replaceExecutor(std::unique_ptr<DmlExecutor> executor) {
     std::lock_guard lock(executorMutex_);
     executor_ = std::move(executor);
+    if (executor_) {
+        executor_->setSessionForeignKeyChecks(settings_.foreignKeyChecks);
+    }
 }
 
 void ApplyWorker::stop() {

@@ -68,6 +68,16 @@ uint64_t tableHash(const schema::TableSchema& table) {
     return hash;
 }
 
+// One key for every table tied by cascading foreign keys: a parent's DELETE cascades to child rows the
+// binlog never names, so the family's changes keep their binlog order on one worker.
+uint64_t familyHash(const std::string& family) {
+    uint64_t hash = kFnvOffset;
+    mix(hash, "cascade family");
+    mixByte(hash, 0);
+    mix(hash, family);
+    return hash;
+}
+
 void addKeys(const RowChange& change, const std::vector<SqlValue>& image, CollationFolder& folder,
              std::vector<uint64_t>& keys) {
     const auto& table = *change.table;
@@ -97,6 +107,10 @@ void addKeys(const RowChange& change, const std::vector<SqlValue>& image, Collat
 std::vector<uint64_t> causalityKeys(const RowChange& change, CollationFolder* folder) {
     CollationFolder& collations = folder ? *folder : serverlessFolder();
     std::vector<uint64_t> keys;
+    if (!change.table->cascadeFamily().name.empty()) {
+        keys.push_back(familyHash(change.table->cascadeFamily().name));
+        return keys;
+    }
     // Without a key every UPDATE and DELETE scans the table and locks what it reads: two workers on
     // one such table would deadlock each other, so the whole table is one key (one worker).
     // A unique index that cannot be hashed from the values (prefix, expression) does the same.

@@ -14,7 +14,8 @@ namespace syncscope::apply {
 // The first key is the row key of the image the change leaves behind (after for insert and
 // update, before for delete): the dispatcher spreads rows by it. Unique keys with a NULL value are
 // left out, since NULLs never collide. A table without a primary or not-null unique key, or with a
-// unique index that cannot be hashed from values, has one key: the table itself.
+// unique index that cannot be hashed from values, has one key: the table itself. A table tied to others by
+// cascading foreign keys downstream has one key: its family (engine/schema/cascade_family.h).
 // Text values are hashed as their column's collation compares them (`folder`; nullptr folds only what
 // needs no server): where that is not exact, every value of the column is one key.
 std::vector<uint64_t> causalityKeys(const RowChange& change, CollationFolder* folder = nullptr);

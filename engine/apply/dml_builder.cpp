@@ -1,5 +1,7 @@
 #include "engine/apply/dml_builder.h"
 
+#include <optional>
+
 #include <algorithm>
 
 #include "engine/apply/key_rounds.h"
@@ -25,6 +27,17 @@ struct Step {
     const RowChange* change;
     const std::vector<SqlValue>* image;  // Write: after; Delete: before; Update: before (WHERE)
 };
+
+// A DELETE or UPDATE of a parent row whose downstream children cascade: it runs with foreign_key_checks as
+// the upstream session had it, so the downstream cascades exactly when the upstream did (the binlog
+// does not carry the cascaded rows). Anything else runs with the session's own setting.
+std::optional<bool> foreignKeyChecksFor(const Step& step) {
+    if (step.change->table->cascadeFamily().cascadesToChildren &&
+        (step.kind == StepKind::Delete || step.kind == StepKind::Update)) {
+        return step.change->upstreamForeignKeyChecks;
+    }
+    return std::nullopt;
+}
 
 void checkImage(const RowChange& change, const std::vector<SqlValue>& image, const char* which) {
     if (image.size() != change.table->columns().size()) {
@@ -86,6 +99,12 @@ void expand(const RowChange& change, bool foreignKeyChecks, std::vector<Step>& s
             // Without a key safe mode changes one row found by the before image (LIMIT 1), as outside it:
             // deleting by the after image would remove equal rows the upstream still has.
             if (!change.safeMode || noKey) {
+                steps.push_back({StepKind::Update, WriteMode::Insert, &change, &change.before});
+                return;
+            }
+            if (change.keyChanged() && change.table->cascadeFamily().cascadesToChildren) {
+                // Deleting the old key would cascade-delete the children an ON UPDATE CASCADE moves: a
+                // plain UPDATE by the old key instead, which finds nothing when it was applied before.
                 steps.push_back({StepKind::Update, WriteMode::Insert, &change, &change.before});
                 return;
             }
@@ -178,7 +197,8 @@ bool upsertable(const Step& step) {
 
 // Whether `next` can join the statement that `first` started.
 bool canMerge(const Step& first, const Step& next) {
-    if (next.kind != first.kind || !sameShape(*first.change->table, *next.change->table)) {
+    if (next.kind != first.kind || !sameShape(*first.change->table, *next.change->table) ||
+        foreignKeyChecksFor(first) != foreignKeyChecksFor(next)) {
         return false;
     }
     if (first.kind == StepKind::Write) {
@@ -298,16 +318,19 @@ void groupByTable(std::vector<Step>& steps) {
     if (steps.size() < 3) {
         return;
     }
-    std::vector<const schema::TableName*> tables;  // in order of first appearance; batches touch few
+    // A table's own group, or its cascade family's: a family's changes keep their order across its tables.
+    std::vector<std::string> tables;  // in order of first appearance; batches touch few
     std::vector<size_t> groupOf(steps.size());
     for (size_t i = 0; i < steps.size(); ++i) {
-        const schema::TableName& name = steps[i].change->table->name();
+        const TableSchema& table = *steps[i].change->table;
+        std::string name =
+            table.cascadeFamily().name.empty() ? table.name().text() : "family " + table.cascadeFamily().name;
         size_t group = 0;
-        while (group < tables.size() && !(*tables[group] == name)) {
+        while (group < tables.size() && tables[group] != name) {
             ++group;
         }
         if (group == tables.size()) {
-            tables.push_back(&name);
+            tables.push_back(std::move(name));
         }
         groupOf[i] = group;
     }
@@ -351,7 +374,9 @@ void orderEachTableByKeyRounds(std::vector<Step>& steps) {
         // One structure for the whole run (a table map can change without a DDL the task applies, e.g. a
         // filtered ALTER): key values are compared column for column.
         const TableSchema& first = *steps[begin].change->table;
-        bool oneShape = std::all_of(steps.begin() + static_cast<std::ptrdiff_t>(begin),
+        // A cascade family keeps its binlog order (a parent's DELETE cascades to rows no step names).
+        bool oneShape = first.cascadeFamily().name.empty() &&
+                        std::all_of(steps.begin() + static_cast<std::ptrdiff_t>(begin),
                                     steps.begin() + static_cast<std::ptrdiff_t>(end),
                                     [&](const Step& step) { return sameShape(first, *step.change->table); });
         keyed.clear();
@@ -416,6 +441,7 @@ std::vector<DmlStatement> DmlBuilder::build(std::span<const RowChange> changes) 
                                  : !upsert                                ? buildUpdate(first)
                                                                           : buildUpsert(group);
         statement.rowCount = group.size();
+        statement.foreignKeyChecks = foreignKeyChecksFor(first);
         statement.table = first.change->table.get();
         // An UPDATE or DELETE must find its row; one that finds none shows drift (counted per table). Not in
         // safe mode, where a replayed change may find its work done, and not for upserts: their affected

@@ -59,6 +59,11 @@ sql::PreparedStatement& DmlExecutor::prepared(const std::string& sql) {
 }
 
 uint64_t DmlExecutor::execute(const DmlStatement& statement) {
+    bool foreignKeyChecks = statement.foreignKeyChecks.value_or(sessionForeignKeyChecks_);
+    if (foreignKeyChecks != currentForeignKeyChecks_) {
+        executeText(foreignKeyChecks ? "SET SESSION foreign_key_checks = 1" : "SET SESSION foreign_key_checks = 0");
+        currentForeignKeyChecks_ = foreignKeyChecks;
+    }
     blobs_.clear();
     int affected = 0;
     try {

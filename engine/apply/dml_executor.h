@@ -41,6 +41,11 @@ public:
     // A statement without parameters (session settings), outside the cache.
     void executeText(const std::string& sql);
 
+    // The session's own foreign_key_checks (what the DBA's target-session variables left it at). A
+    // statement that asks for another value gets it set before it runs, and the next one that does not
+    // ask gets the session's value back.
+    void setSessionForeignKeyChecks(bool on) { sessionForeignKeyChecks_ = currentForeignKeyChecks_ = on; }
+
     sql::Connection& connection() { return *connection_; }
     size_t cachedStatements() const { return cache_.size(); }
 
@@ -54,6 +59,8 @@ private:
     std::list<std::string> recentlyUsed_;  // front = most recent
     std::unordered_map<std::string, std::unique_ptr<CachedStatement>> cache_;
     std::vector<std::unique_ptr<std::istringstream>> blobs_;  // must live until execute returns
+    bool sessionForeignKeyChecks_ = false;
+    bool currentForeignKeyChecks_ = false;
 };
 
 }  // namespace syncscope::apply

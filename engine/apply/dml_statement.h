@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,9 @@ struct DmlStatement {
     // find: fewer affected rows mean rows the downstream did not have (drift). 0 when it cannot tell.
     const schema::TableSchema* table = nullptr;
     size_t mustMatch = 0;
+    // foreign_key_checks for this statement when it must differ from the session's (a cascading parent's
+    // DELETE or UPDATE runs as the upstream's session ran it); unset: the session's setting.
+    std::optional<bool> foreignKeyChecks;
 
     // The SQL with its values written after it, for error reports: "... /* values: 1, 'x' */".
     std::string describe() const;

@@ -35,6 +35,9 @@ struct RowChange {
     uint64_t transactionSeq = 0;  // the syncer's number of the upstream transaction
     // INSERT as REPLACE, UPDATE as DELETE+REPLACE: after a resume, until the exit-safe point.
     bool safeMode = false;
+    // The upstream session had foreign_key_checks on (the rows event's flags): a DELETE or UPDATE of a
+    // parent row cascaded to its children there, so it must cascade downstream too.
+    bool upstreamForeignKeyChecks = true;
 
     const schema::TableName& target() const { return table->name(); }
     // "update of `db`.`t` at mysql-bin.000003:1234, key id=5" plus both images, for error reports.

@@ -44,6 +44,8 @@ struct RowChange {
 
 struct RowsEvent {
     static constexpr uint16_t kStatementEndFlag = 0x0001;  // STMT_END_F: last rows event of a statement
+    // NO_FOREIGN_KEY_CHECKS_F: the upstream session ran with foreign_key_checks=0 (no cascades ran).
+    static constexpr uint16_t kNoForeignKeyChecksFlag = 0x0002;
 
     RowsOp op = RowsOp::Insert;
     uint8_t version = 1;         // 0 (pre-GA), 1 or 2
@@ -70,6 +72,7 @@ struct RowsEvent {
     std::span<const ColumnValue> before(size_t row) const { return image(rows[row].before); }
     std::span<const ColumnValue> after(size_t row) const { return image(rows[row].after); }
     bool statementEnd() const { return (flags & kStatementEndFlag) != 0; }
+    bool foreignKeyChecks() const { return (flags & kNoForeignKeyChecksFlag) == 0; }
 
 private:
     std::span<const ColumnValue> image(uint32_t offset) const {

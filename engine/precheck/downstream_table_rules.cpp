@@ -163,18 +163,17 @@ std::vector<Finding> checkDownstreamTables(const ServerFacts& upstream, const Se
                 continue;
             }
             findings.push_back({"downstream.foreign_key_cascade",
-                                Severity::Warning,
+                                Severity::Note,
                                 fk.child.quoted(),
                                 "foreign key " + quote(fk.name) + " of " + fk.child.quoted() + " on " +
                                     fk.parent.quoted() + " is ON DELETE " + fk.deleteRule + " ON UPDATE " +
                                     fk.updateRule,
-                                "changes an upstream cascade makes are not in the binlog, and the engine applies "
-                                "with foreign_key_checks=0, so the downstream keeps the child rows the upstream's "
-                                "cascade changed; with checks on, safe mode writes an upsert where that is exact and "
-                                "stops rather than delete (and cascade) where it is not",
-                                "target-database:\n  session:\n    foreign_key_checks: 1\nmysql-instances:\n  - "
-                                "syncer:\n      worker-count: 1\n# checks on make the downstream cascade as the "
-                                "upstream did; one worker keeps parent and child changes in order",
+                                "changes an upstream cascade makes are not in the binlog: the engine applies the "
+                                "tables tied by cascading keys in binlog order on one worker and runs the parent's "
+                                "DELETE and UPDATE with the upstream session's foreign_key_checks, so the downstream "
+                                "cascades as the upstream did; these tables do not apply in parallel, and a parent "
+                                "the task does not replicate never cascades",
+                                "nothing to do; replicate the parent and child tables together",
                                 FixTarget::TaskFile,
                                 {}});
         }

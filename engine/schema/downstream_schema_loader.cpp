@@ -1,5 +1,7 @@
 #include "engine/schema/downstream_schema_loader.h"
 
+#include "engine/schema/cascade_family.h"
+
 #include <cppconn/connection.h>
 #include <cppconn/exception.h>
 #include <cppconn/prepared_statement.h>
@@ -23,13 +25,6 @@ const char* const kKeysQuery =
 
 const char* const kTriggersQuery =
     "SELECT COUNT(*) FROM information_schema.TRIGGERS WHERE EVENT_OBJECT_SCHEMA = ? AND EVENT_OBJECT_TABLE = ?";
-
-// The foreign keys of other tables (or this one) that reference the table.
-const char* const kReferencingKeysQuery =
-    "SELECT CONSTRAINT_SCHEMA, TABLE_NAME, CONSTRAINT_NAME, DELETE_RULE FROM "
-    "information_schema.REFERENTIAL_CONSTRAINTS "
-    "WHERE UNIQUE_CONSTRAINT_SCHEMA = ? AND REFERENCED_TABLE_NAME = ? ORDER BY CONSTRAINT_SCHEMA, TABLE_NAME, "
-    "CONSTRAINT_NAME";
 
 const char* const kBinaryCollation = "binary";
 
@@ -95,6 +90,7 @@ std::optional<TableSchema> DownstreamSchemaLoader::load(const TableName& table) 
     std::map<std::string, IndexColumns> indexes;
     bool hasTriggers = false;
     std::vector<std::string> referencingKeys;
+    CascadeFamily family;
     try {
         std::unique_ptr<sql::PreparedStatement> columnsStatement(connection_.prepareStatement(kColumnsQuery));
         columnsStatement->setString(1, table.schema);
@@ -131,16 +127,9 @@ std::optional<TableSchema> DownstreamSchemaLoader::load(const TableName& table) 
         triggersStatement->setString(2, table.table);
         std::unique_ptr<sql::ResultSet> triggerRows(triggersStatement->executeQuery());
         hasTriggers = triggerRows->next() && triggerRows->getInt64(1) > 0;
-        std::unique_ptr<sql::PreparedStatement> referencingStatement(
-            connection_.prepareStatement(kReferencingKeysQuery));
-        referencingStatement->setString(1, table.schema);
-        referencingStatement->setString(2, table.table);
-        std::unique_ptr<sql::ResultSet> referencingRows(referencingStatement->executeQuery());
-        while (referencingRows->next()) {
-            TableName child{referencingRows->getString(1), referencingRows->getString(2)};
-            referencingKeys.push_back(child.text() + " (" + std::string(referencingRows->getString(3)) +
-                                      ", ON DELETE " + std::string(referencingRows->getString(4)) + ")");
-        }
+        std::vector<ForeignKeyEdge> foreignKeys = readForeignKeys(connection_);
+        referencingKeys = referencingForeignKeysOf(table, foreignKeys);
+        family = cascadeFamilyOf(table, foreignKeys);
     } catch (const sql::SQLException& e) {
         throw SchemaError("cannot read the structure of downstream table " + table.text() + ": " + e.what() + " [" +
                               std::to_string(e.getErrorCode()) + "]",
@@ -178,6 +167,7 @@ std::optional<TableSchema> DownstreamSchemaLoader::load(const TableName& table) 
     schema.setDownstreamUniqueIndexes(std::move(uniqueIndexes));
     schema.setDownstreamHasTriggers(hasTriggers);
     schema.setReferencingForeignKeys(std::move(referencingKeys));
+    schema.setCascadeFamily(std::move(family));
     return schema;
 }
 

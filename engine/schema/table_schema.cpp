@@ -94,6 +94,7 @@ void TableSchema::adoptDownstreamFacts(const TableSchema& downstream) {
     setDownstreamUniqueIndexes(downstream.downstreamUniqueIndexes());
     downstreamHasTriggers_ = downstream.downstreamHasTriggers();
     referencingForeignKeys_ = downstream.referencingForeignKeys();
+    cascadeFamily_ = downstream.cascadeFamily();
     for (SchemaColumn& column : columns_) {
         if (auto position = downstream.columnIndex(column.name)) {
             column.generated = downstream.columns()[*position].generated;

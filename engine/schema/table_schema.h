@@ -5,9 +5,11 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/binlog/column_def.h"
+#include "engine/schema/cascade_family.h"
 #include "engine/schema/table_name.h"
 
 namespace syncscope::schema {
@@ -90,6 +92,11 @@ public:
     // CASCADE)": a DELETE of a row here (and so a REPLACE) may cascade to them.
     const std::vector<std::string>& referencingForeignKeys() const { return referencingForeignKeys_; }
     void setReferencingForeignKeys(std::vector<std::string> keys) { referencingForeignKeys_ = std::move(keys); }
+    // The downstream tables this one is tied to by cascading foreign keys (engine/schema/cascade_family.h):
+    // their changes are one causality key, and a DELETE or UPDATE of a parent runs with the upstream's
+    // foreign_key_checks so that the downstream cascades as the upstream did.
+    const CascadeFamily& cascadeFamily() const { return cascadeFamily_; }
+    void setCascadeFamily(CascadeFamily family) { cascadeFamily_ = std::move(family); }
     // Whether the downstream table has triggers (an upsert fires INSERT triggers, then UPDATE ones).
     bool downstreamHasTriggers() const { return downstreamHasTriggers_; }
     void setDownstreamHasTriggers(bool value) { downstreamHasTriggers_ = value; }
@@ -119,6 +126,7 @@ private:
     bool causalityByWholeTable_ = false;
     std::vector<std::vector<std::string>> downstreamUniqueIndexes_;
     std::vector<std::string> referencingForeignKeys_;
+    CascadeFamily cascadeFamily_;
     bool downstreamHasTriggers_ = false;
     bool rowKeyIsOnlyUniqueIndex_ = false;
 };

@@ -96,6 +96,7 @@ void RowChangeBuilder::build(const binlog::RowsEvent& rows, const apply::SourceP
         change.source = source;
         change.transactionSeq = transactionSeq;
         change.safeMode = safeMode;
+        change.upstreamForeignKeyChecks = rows.foreignKeyChecks();
         if (rows.hasBefore(row)) {
             change.before = convert(rows.before(row), rows.presentBefore, "before");
         }

@@ -11,6 +11,7 @@
 #include "engine/apply/error_class.h"
 #include "engine/apply/worker_pool.h"
 #include "engine/checkpoint/checkpoint_table.h"
+#include "engine/schema/cascade_family.h"
 #include "engine/schema/downstream_schema_loader.h"
 #include "engine/schema/schema_tracker.h"
 #include "engine/source/binlog_server_source.h"
@@ -248,6 +249,10 @@ void SyncPipeline::handle(const binlog::Event& event) {
         onRows(event, *rows);
     } else if (event.as<binlog::XidEvent>() != nullptr) {
         endTransaction(event);
+    } else if (!groups_.inGroup() && carriesNothingToApply(event.type())) {
+        // A binlog checkpoint, GTID list or stop event between groups: an upstream that goes idle after one
+        // must not leave the checkpoint short of its end.
+        passIdle(locationAt(event));
     } else if (event.type() == binlog::EventType::XaPrepare && groups_.inGroup()) {
         // An XA branch's group ends at XA PREPARE; MySQL logs XA COMMIT ... ONE PHASE the same way,
         // with the first byte of the event's body set: that branch commits here.
@@ -271,14 +276,24 @@ void SyncPipeline::followRotation(const binlog::Event& formatDescription) {
     }
     Location next(binlog::BinlogPosition(file, kFirstEventOffset));
     next.setGtids(groups_.gtids());
+    passIdle(next);
+}
+
+bool SyncPipeline::carriesNothingToApply(binlog::EventType type) {
+    using binlog::EventType;
+    return type == EventType::BinlogCheckpoint || type == EventType::GtidList || type == EventType::PreviousGtids ||
+           type == EventType::Stop;
+}
+
+// Between groups, the global point moves to `next` (only forward) as if a group had ended there.
+void SyncPipeline::passIdle(const Location& next) {
     Location global = preparedXa_.globalBefore(tracker_.globalInMemory());
     try {
         if (next.compare(global) == PositionOrder::After) {
             takePoints(preparedXa_.groupEnded(next, {}));
         }
     } catch (const binlog::PositionError& e) {
-        spdlog::debug("task {}: the checkpoint stays in its file at the start of {}: {}", setup_.taskName, file,
-                      e.what());
+        spdlog::debug("task {}: the checkpoint stays at {}: {}", setup_.taskName, global.toString(), e.what());
     }
 }
 
@@ -539,8 +554,8 @@ void SyncPipeline::onDdl(const binlog::Event& event, const binlog::QueryEvent& q
         for (const auto& table : plan.tables) {
             schemas_->forgetTable({table.schema, table.table});
         }
-        if (plan.tables.empty()) {
-            schemas_->forgetAll();
+        if (plan.tables.empty() || schema::ddlMayChangeCascades(plan.sql)) {
+            schemas_->forgetAll();  // a foreign key's other table knows it by its cascade family
         }
     } else {
         spdlog::info("task {}: ignored DDL at {} ({}): {}", setup_.taskName, at.toString(), plan.reason, query.query);

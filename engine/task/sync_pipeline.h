@@ -76,6 +76,8 @@ private:
     uint32_t timestampOf(const binlog::Event& event) const;
     void closeDanglingGroup(const binlog::Event& nextGtid);
     void followRotation(const binlog::Event& formatDescription);
+    static bool carriesNothingToApply(binlog::EventType type);
+    void passIdle(const binlog::Location& next);
     void onGroupOpened();
     void endTransaction(const binlog::Event& event);
     void takePoints(const HeldPointsRelease& release);

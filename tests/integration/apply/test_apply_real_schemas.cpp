@@ -337,7 +337,8 @@ private slots:
         const QString secondUnique = "(id INT PRIMARY KEY, v INT, UNIQUE KEY uk_v (v))";
         QTest::addRow("only the primary key: upsert, children kept") << onlyPrimary << true << 1L << false;
         QTest::addRow("a second unique index: refused") << secondUnique << true << 1L << true;
-        QTest::addRow("an update that moves the key: refused") << onlyPrimary << true << 2L << true;
+        QTest::addRow("an update that moves the key: a plain UPDATE, the children follow it")
+            << onlyPrimary << true << 2L << false;
         QTest::addRow("foreign_key_checks=0: REPLACE does not cascade") << secondUnique << false << 1L << false;
     }
     void safeModeNeverCascadesToChildRows() {
@@ -372,8 +373,54 @@ private slots:
             QCOMPARE(rows("SELECT id, v FROM " + name("parent")), (Rows{{"1", "10"}}));  // nothing of the batch
         } else {
             QVERIFY2(result.ok(), failureText(result).c_str());
-            QCOMPARE(rows("SELECT id, v FROM " + name("parent")), (Rows{{"1", "11"}}));
+            QCOMPARE(rows("SELECT id, v FROM " + name("parent")), (Rows{{std::to_string(newId), "11"}}));
+            QCOMPARE(rows("SELECT DISTINCT parent_id FROM " + name("child")), (Rows{{std::to_string(newId)}}));
         }
+    }
+
+    // Cascading foreign keys downstream: the binlog has the parent's DELETE only. With the apply sessions'
+    // foreign_key_checks=0 (DM's default) nothing would cascade, and a child row inserted before its
+    // parent's delete could land after it on another worker. The family is one causality key and the
+    // parent's delete runs with the upstream's checks: children go exactly when the upstream's went.
+    void cascadesHappenDownstreamAsTheyDidUpstream_data() {
+        QTest::addColumn<bool>("multipleRows");
+        QTest::addRow("one statement per row") << false;
+        QTest::addRow("multiple rows") << true;
+    }
+    void cascadesHappenDownstreamAsTheyDidUpstream() {
+        QFETCH(bool, multipleRows);
+        constexpr long kParents = 20;
+        exec("DROP TABLE IF EXISTS " + name("child"));
+        recreate("parent", "(id INT PRIMARY KEY, v INT)");
+        exec("CREATE TABLE " + name("child") +
+             " (id INT PRIMARY KEY, parent_id INT, CONSTRAINT fk_parent FOREIGN KEY (parent_id) REFERENCES " +
+             name("parent") + " (id) ON DELETE CASCADE)");
+        auto parent = load("parent");
+        auto child = load("child");
+        QVERIFY(parent->cascadeFamily().cascadesToChildren);
+        QCOMPARE(child->cascadeFamily().name, parent->cascadeFamily().name);
+        WorkerPool pool(poolSettings(kManyWorkers, 7, multipleRows));
+        for (long id = 1; id <= kParents; ++id) {
+            QVERIFY(pool.dispatch(change(parent, RowOp::Insert, {}, {integer(id), integer(id)})));
+            QVERIFY(pool.dispatch(change(child, RowOp::Insert, {}, {integer(100 + id), integer(id)})));
+        }
+        // Odd parents are deleted by a session with checks on (their children cascade), parent 2 by one with
+        // foreign_key_checks=0 (its child stays, as upstream); a child added just before its parent goes.
+        for (long id = 1; id <= kParents; id += 2) {
+            QVERIFY(pool.dispatch(change(child, RowOp::Insert, {}, {integer(200 + id), integer(id)})));
+            QVERIFY(pool.dispatch(change(parent, RowOp::Delete, {integer(id), integer(id)}, {})));
+        }
+        RowChange unchecked = change(parent, RowOp::Delete, {integer(2), integer(2)}, {});
+        unchecked.upstreamForeignKeyChecks = false;
+        QVERIFY(pool.dispatch(std::move(unchecked)));
+        auto result = pool.barrier();
+        QVERIFY2(result.ok(), failureText(result).c_str());
+        Rows expected;
+        for (long id = 2; id <= kParents; id += 2) {
+            expected.push_back({std::to_string(100 + id), std::to_string(id)});
+        }
+        QCOMPARE(rows("SELECT id, parent_id FROM " + name("child") + " ORDER BY id"), expected);
+        QCOMPARE(rows("SELECT COUNT(*) FROM " + name("parent")), (Rows{{std::to_string(kParents / 2 - 1)}}));
     }
 
     // Issue 10, 12: generated columns are read from the downstream and never written; inserts, updates
