@@ -98,6 +98,11 @@ int EngineProcess::terminate(int timeoutMs) {
     return process_.exitStatus() == QProcess::NormalExit ? process_.exitCode() : -1;
 }
 
+void EngineProcess::kill() {
+    process_.kill();
+    process_.waitForFinished(kKillWaitMs);
+}
+
 std::string EngineProcess::get(const std::string& path, int* httpStatus) {
     httplib::Client client("127.0.0.1", port_);
     client.set_connection_timeout(kHttpConnectTimeout);

@@ -30,6 +30,8 @@ public:
     bool start(const QStringList& extraArgs = {}, const QStringList& env = {});
     // SIGTERM and wait; the exit code, or -1 when it did not end within timeoutMs.
     int terminate(int timeoutMs = 60000);
+    // SIGKILL and wait (the crash the kill-recovery and differential tests inject).
+    void kill();
     bool running() const { return process_.state() == QProcess::Running; }
     int port() const { return port_; }
 

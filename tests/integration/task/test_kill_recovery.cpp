@@ -1,5 +1,6 @@
 // DESIGN.md invariant 7: `syncscope-cli run` killed with SIGKILL ten times at random moments during a
-// sysbench write workload and restarted each time (every other run with multiple-rows: merged batches); afterwards
+// sysbench write workload and restarted each time (every other run with multiple-rows: merged batches), in position
+// mode and in GTID mode (enable-gtid: the resume starts from the persisted GTID set); afterwards
 // every table equals its upstream twin (CHECKSUM TABLE and row counts). What makes it hold: the checkpoint never covers
 // uncommitted rows, and the exit-safe high-water mark keeps safe mode on over every event that may have been applied.
 #include <QtTest>
@@ -57,7 +58,14 @@ class KillRecoveryTest : public QObject {
     Q_OBJECT
 
 private slots:
+    void tablesEqualUpstreamAfterTenSigkillsDuringSysbench_data() {
+        QTest::addColumn<bool>("gtidMode");
+        QTest::addRow("position_mode") << false;
+        QTest::addRow("gtid_mode") << true;
+    }
+
     void tablesEqualUpstreamAfterTenSigkillsDuringSysbench() {
+        QFETCH(bool, gtidMode);
         UpstreamConnection up(syncscope::test::engineSettings(syncscope::test::upstreamRoot()));
         UpstreamConnection down(syncscope::test::engineSettings(syncscope::test::downstreamRoot()));
         for (UpstreamConnection* server : {&up, &down}) {
@@ -75,6 +83,10 @@ private slots:
         options.name = "kill-task";
         options.binlogName = *master.front()[0];
         options.binlogPos = std::stoull(*master.front()[1]);
+        options.gtidMode = gtidMode;
+        if (gtidMode) {
+            options.binlogGtid = valueOf(up, "SELECT @@gtid_binlog_pos");
+        }
         options.instanceExtra = "    block-allow-list: \"only-sbkill\"\n";
         options.topLevelExtra = "block-allow-list:\n  only-sbkill: {do-dbs: [\"sbkill\"]}\n";
         auto files = syncscope::test::writeTaskFiles(dir.path().toStdString(), options);

@@ -1,0 +1,262 @@
+#include "tests/integration/differential/case_runner.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <iostream>
+#include <memory>
+#include <set>
+#include <thread>
+
+#include "tests/integration/differential/checkpoint_check.h"
+#include "tests/integration/differential/engine_driver.h"
+#include "tests/integration/differential/fault_injector.h"
+#include "tests/integration/differential/sql_session.h"
+#include "tests/integration/differential/table_compare.h"
+
+namespace syncscope::differential {
+
+namespace {
+
+constexpr int kReplicaWaitSeconds = 120;
+constexpr int kPollMs = 250;
+constexpr int kSettleMs = 5000;
+constexpr int kLockWaitSeconds = 3;
+constexpr size_t kBoundariesKept = 8;
+
+const std::string kDatabase = kCaseDatabase;
+
+void ignoreErrors(SqlSession& session, const std::string& sql) {
+    try {
+        session.execute(sql);
+    } catch (const SqlFailure&) {
+        // best effort: the statement's failure changes nothing the case depends on
+    }
+}
+
+// The same database and tables on the three servers, outside the upstream's binlog.
+void createCaseDatabase(SqlSession& server, const CaseSpec& spec, bool upstream) {
+    if (upstream) {
+        server.execute("SET SESSION sql_log_bin = 0");
+        for (const auto& row : server.query("XA RECOVER")) {
+            ignoreErrors(server, "XA ROLLBACK '" + row[3].value_or("") + "'");
+        }
+    }
+    server.execute("DROP DATABASE IF EXISTS `" + kDatabase + "`");
+    server.execute("CREATE DATABASE `" + kDatabase + "`");
+    server.execute("USE `" + kDatabase + "`");
+    for (const auto& table : spec.tables) {
+        server.execute(table.createSql());
+    }
+    server.execute("CREATE TABLE `_fuzz_marker` (`id` INT AUTO_INCREMENT PRIMARY KEY, `note` VARCHAR(40))");
+    if (upstream) {
+        server.execute("SET SESSION sql_log_bin = 1");
+    }
+}
+
+void pointReplicaAt(SqlSession& replica, const BinlogPoint& start) {
+    test::ServerSettings up = test::upstreamReplication();
+    replica.execute("SET GLOBAL gtid_slave_pos = '" + start.gtid + "'");
+    replica.execute("CHANGE MASTER TO MASTER_HOST = '127.0.0.1', MASTER_PORT = " + std::to_string(up.port) +
+                    ", MASTER_USER = '" + up.user + "', MASTER_PASSWORD = '" + up.password +
+                    "', MASTER_USE_GTID = slave_pos, MASTER_CONNECT_RETRY = 1");
+    replica.execute("START SLAVE");
+}
+
+std::string replicaError(SqlSession& replica) {
+    // Last_Error is the 20th column of SHOW SLAVE STATUS in MariaDB 10.x.
+    constexpr size_t kLastError = 19;
+    try {
+        auto position = replica.value("SELECT @@gtid_slave_pos").value_or("");
+        auto status = replica.query("SHOW SLAVE STATUS");
+        std::string error = !status.empty() && status.front().size() > kLastError
+                                ? status.front()[kLastError].value_or("")
+                                : std::string("no slave status");
+        return "replica at '" + position + "': " + error;
+    } catch (const SqlFailure& e) {
+        return e.what();
+    }
+}
+
+BinlogPoint pointOf(const nlohmann::json& point) {
+    if (!point.is_object()) {
+        return {};
+    }
+    BinlogPoint p;
+    p.file = point.value("binlog_name", std::string());
+    p.pos = point.value("binlog_pos", uint64_t{0});
+    p.gtid = point.value("binlog_gtid", std::string());
+    return p;
+}
+
+// Waits until the engine has applied up to `end`; a divergence when it stopped on an error or never got there.
+bool waitForEngine(EngineDriver& engine, const BinlogPoint& end, int timeoutSeconds, Divergences& found) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeoutSeconds);
+    nlohmann::json status;
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (!engine.running()) {
+            found.push_back({"engine-exited", "the engine exited before catching up: " + engine.stderrTail()});
+            return false;
+        }
+        status = engine.process().status();
+        if (status.is_object()) {
+            const std::string reason = status.value("stage_reason", std::string());
+            // A retryable error (the downstream restarting) is auto-resumed: only a stop that waits for the
+            // DBA ends the wait.
+            const bool retrying = reason.find("retrying") != std::string::npos;
+            if (!retrying && (status.value("stage", std::string()) == "Error" ||
+                              (status.contains("failed_event") && !status["failed_event"].is_null()))) {
+                const auto& failed = status["failed_event"];
+                std::string code = failed.is_object() ? std::to_string(failed.value("error_code", 0)) : "?";
+                found.push_back({"engine-error " + code,
+                                 "the engine stopped: " + status.value("stage_reason", std::string()) + "\n    " +
+                                     (failed.is_object() ? failed.dump() : status.value("last_error", std::string()))});
+                return false;
+            }
+            if (status.contains("points") && comparePoints(pointOf(status["points"]["applied"]), end) >= 0) {
+                return true;
+            }
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(kPollMs));
+    }
+    found.push_back({"not-caught-up", "the engine did not reach the upstream's end " + end.text() + " within " +
+                                          std::to_string(timeoutSeconds) + " s; status: " +
+                                          (status.is_object() ? status["points"].dump() + " stage " +
+                                                                    status.value("stage", std::string()) + " " +
+                                                                    status.value("stage_reason", std::string())
+                                                              : std::string("no answer"))});
+    return false;
+}
+
+struct UpstreamSessions {
+    std::unique_ptr<SqlSession> main;
+    std::unique_ptr<SqlSession> side;
+    SqlSession& session(int which) {
+        auto& slot = which == 0 ? main : side;
+        if (!slot) {
+            slot = std::make_unique<SqlSession>(test::upstreamRoot(), kDatabase);
+            slot->execute("SET SESSION innodb_lock_wait_timeout = " + std::to_string(kLockWaitSeconds));
+        }
+        return *slot;
+    }
+};
+
+// Runs a step's statements; false when the upstream refused one (the step's cleanup then ran).
+bool runStatements(UpstreamSessions& sessions, const Step& step, bool verbose) {
+    for (const auto& statement : step.statements) {
+        try {
+            sessions.session(statement.session).execute(statement.sql);
+        } catch (const SqlFailure& e) {
+            if (verbose) {
+                std::cerr << "    upstream refused: " << e.what() << "\n";
+            }
+            for (const auto& cleanup : step.onFailure) {
+                ignoreErrors(sessions.session(cleanup.session), cleanup.sql);
+            }
+            return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+CaseOutcome runCase(const CaseSpec& spec, const std::vector<int>& keep, const RunOptions& options) {
+    CaseOutcome outcome;
+    auto started = std::chrono::steady_clock::now();
+    std::set<int> kept(keep.begin(), keep.end());
+
+    SqlSession up(test::upstreamRoot());
+    SqlSession down(test::downstreamRoot());
+    SqlSession replica(replicaRoot());
+    ignoreErrors(replica, "STOP SLAVE");
+    ignoreErrors(replica, "RESET SLAVE ALL");
+    createCaseDatabase(up, spec, true);
+    createCaseDatabase(down, spec, false);
+    createCaseDatabase(replica, spec, false);
+    down.execute("CREATE DATABASE IF NOT EXISTS `dm_meta`");
+    for (const auto& row : down.query("SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = "
+                                      "'dm_meta' AND TABLE_NAME LIKE '" +
+                                      std::string(kTaskName) + "\\_%'")) {
+        down.execute("DROP TABLE `dm_meta`.`" + row[0].value_or("") + "`");
+    }
+    BinlogPoint start = upstreamEnd(up);
+    pointReplicaAt(replica, start);
+
+    EngineDriver engine(options.workDir, spec.engine, start, kDatabase);
+    if (!engine.start()) {
+        outcome.divergences.push_back({"engine-start-failed", "the engine did not start: " + engine.stderrTail()});
+        return outcome;
+    }
+    FaultInjector faults(engine, spec.features, spec.seed ^ 0x5EEDFA17ULL);
+    UpstreamSessions sessions;
+    std::vector<BinlogPoint> boundaries{start};
+    for (const auto& step : spec.steps) {
+        if (!kept.empty() && kept.count(step.number) == 0) {
+            continue;
+        }
+        if (options.verbose) {
+            std::cerr << "  step " << step.number << ": " << step.label << "\n";
+        }
+        if (step.fault != FaultKind::None) {
+            faults.inject(step.fault, step.number, boundaries, outcome.divergences);
+            ++outcome.faults;
+            continue;
+        }
+        ++outcome.stepsRun;
+        if (!runStatements(sessions, step, options.verbose)) {
+            ++outcome.stepsFailedUpstream;
+        }
+        boundaries.push_back(upstreamEnd(up));
+        if (boundaries.size() > kBoundariesKept) {
+            boundaries.erase(boundaries.begin());
+        }
+        if (!engine.running()) {
+            outcome.divergences.push_back({"engine-exited", "the engine exited at step " + std::to_string(step.number) +
+                                                                ": " + engine.stderrTail()});
+            engine.start();
+        }
+    }
+    sessions.session(0).execute("INSERT INTO `_fuzz_marker` (`note`) VALUES ('end')");
+    BinlogPoint end = upstreamEnd(up);
+
+    auto waited =
+        replica.value("SELECT MASTER_GTID_WAIT('" + end.gtid + "', " + std::to_string(kReplicaWaitSeconds) + ")");
+    if (waited.value_or("-1") != "0") {
+        outcome.oracleProblem = "the native replica did not reach " + end.text() + ": " + replicaError(replica);
+        engine.terminate();
+        return outcome;
+    }
+    Divergences waiting;
+    bool caughtUp = waitForEngine(engine, end, options.catchUpSeconds, waiting);
+    if (caughtUp) {
+        // The applied point moves as workers commit: give the last commits a moment to show.
+        SqlSession downNow(test::downstreamRoot());
+        test::waitFor([&] { return checksumsEqual(replica, downNow, kDatabase); }, kSettleMs);
+    }
+    SqlSession downAfter(test::downstreamRoot());
+    outcome.divergences.insert(outcome.divergences.end(), waiting.begin(), waiting.end());
+    bool engineFailed = !waiting.empty();
+    if (!engineFailed) {
+        // A stopped engine leaves every later row missing: its error is the divergence to report.
+        Divergences tables = compareWithReplica(replica, downAfter, kDatabase);
+        outcome.divergences.insert(outcome.divergences.end(), tables.begin(), tables.end());
+    }
+    int exitCode = engine.terminate();
+    if (!engineFailed) {
+        if (exitCode != 0) {
+            outcome.divergences.push_back(
+                {"stop-exit-code", "a graceful stop exited " + std::to_string(exitCode) + ": " + engine.stderrTail()});
+        }
+        CheckpointExpectations expect;
+        expect.afterGracefulStop = spec.features.count(Feature::ExitSafeCheck) != 0;
+        expect.caughtUp = caughtUp && spec.features.count(Feature::GlobalEndCheck) != 0;
+        auto problems =
+            checkCheckpoints(downAfter, kTaskName, upstreamEnd(up), expect, "after the final graceful stop");
+        outcome.divergences.insert(outcome.divergences.end(), problems.begin(), problems.end());
+    }
+    outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return outcome;
+}
+
+}  // namespace syncscope::differential

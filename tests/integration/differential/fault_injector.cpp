@@ -1,0 +1,158 @@
+#include "tests/integration/differential/fault_injector.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <thread>
+
+#include "tests/integration/outage/outage_helpers.h"
+
+namespace syncscope::differential {
+
+namespace {
+
+constexpr int kStageWaitMs = 20000;
+constexpr int kPausedForMs = 300;
+constexpr double kDownstreamSecondsDown = 1.0;
+constexpr int kHttpOk = 200;
+
+}  // namespace
+
+void FaultInjector::checkPersisted(const std::string& where, Divergences& found) {
+    try {
+        SqlSession up(test::upstreamRoot());
+        SqlSession down(test::downstreamRoot());
+        auto problems = checkCheckpoints(down, kTaskName, upstreamEnd(up), {}, where);
+        found.insert(found.end(), problems.begin(), problems.end());
+    } catch (const SqlFailure& e) {
+        found.push_back({"check-failed", where + ": could not read the checkpoint: " + e.what()});
+    }
+}
+
+bool FaultInjector::waitForStage(const std::string& stage, int timeoutMs) {
+    return test::waitFor([&] { return !engine_.running() || engine_.process().stage() == stage; }, timeoutMs) &&
+           engine_.running();
+}
+
+void FaultInjector::restart(const std::string& why, Divergences& found) {
+    if (features_.count(Feature::MultipleRows) != 0) {
+        // Each way of applying must recover from the other's interruptions.
+        engine_.settings().multipleRows = random_.chance(50);
+    }
+    if (!engine_.start()) {
+        found.push_back({"engine-start-failed", why + ": the engine did not start: " + engine_.stderrTail()});
+    }
+}
+
+// A replay: the target is a step boundary the engine has applied. A boundary it has not reached yet
+// would skip the rows in between (what a DBA asks for with resume-from, but not what the replica did).
+void FaultInjector::resumeFrom(const std::vector<BinlogPoint>& earlier, const std::string& where, Divergences& found) {
+    engine_.process().post("/api/v1/pause");
+    if (!waitForStage("Paused", kStageWaitMs)) {
+        found.push_back({"pause-failed", where + ": the engine did not reach Paused"});
+        return;
+    }
+    nlohmann::json paused = engine_.process().status();
+    BinlogPoint applied;
+    if (paused.is_object() && paused.contains("points") && paused["points"]["applied"].is_object()) {
+        const auto& point = paused["points"]["applied"];
+        applied.file = point.value("binlog_name", std::string());
+        applied.pos = point.value("binlog_pos", uint64_t{0});
+        applied.gtid = point.value("binlog_gtid", std::string());
+    }
+    std::vector<BinlogPoint> replayable;
+    for (const BinlogPoint& boundary : earlier) {
+        if (!applied.file.empty() && comparePoints(boundary, applied) <= 0) {
+            replayable.push_back(boundary);
+        }
+    }
+    if (replayable.empty()) {
+        engine_.process().post("/api/v1/resume");
+        return;
+    }
+    const BinlogPoint& point = random_.pick(replayable);
+    nlohmann::json body = engine_.settings().gtidMode
+                              ? nlohmann::json{{"gtid", point.gtid}}
+                              : nlohmann::json{{"binlog_name", point.file}, {"binlog_pos", point.pos}};
+    int status = 0;
+    std::string answer = engine_.process().post("/api/v1/resume-from", body.dump(), &status);
+    if (status != kHttpOk) {
+        found.push_back({"resume-from-refused", where + ": resume-from " + point.text() + " answered " +
+                                                    std::to_string(status) + ": " + answer});
+        engine_.process().post("/api/v1/resume");
+    }
+}
+
+void FaultInjector::inject(FaultKind fault, int stepNumber, const std::vector<BinlogPoint>& earlier,
+                           Divergences& found) {
+    const std::string where = faultName(fault) + " before step " + std::to_string(stepNumber);
+    if (!engine_.running()) {
+        restart(where + " (engine was not running)", found);
+    }
+    switch (fault) {
+        case FaultKind::None:
+            return;
+        case FaultKind::Kill:
+            engine_.kill();
+            checkPersisted("after SIGKILL before step " + std::to_string(stepNumber), found);
+            restart(where, found);
+            return;
+        case FaultKind::PauseResume:
+            engine_.process().post("/api/v1/pause");
+            if (!waitForStage("Paused", kStageWaitMs)) {
+                found.push_back({"pause-failed", where + ": the engine did not reach Paused (stage '" +
+                                                     engine_.process().stage() + "')"});
+                return;
+            }
+            checkPersisted("paused before step " + std::to_string(stepNumber), found);
+            std::this_thread::sleep_for(std::chrono::milliseconds(kPausedForMs));
+            engine_.process().post("/api/v1/resume");
+            return;
+        case FaultKind::StopStart:
+            engine_.process().post("/api/v1/stop");
+            if (!waitForStage("Stopped", kStageWaitMs)) {
+                found.push_back({"stop-failed", where + ": the engine did not reach Stopped (stage '" +
+                                                    engine_.process().stage() + "')"});
+            }
+            engine_.terminate();
+            checkPersisted("stopped before step " + std::to_string(stepNumber), found);
+            restart(where, found);
+            return;
+        case FaultKind::DownstreamRestart: {
+            auto result = test::restartServer("down", kDownstreamSecondsDown);
+            if (!result.ok) {
+                found.push_back({"harness-failed", where + ": scripts/dbpair restart down failed: " + result.output});
+            }
+            return;
+        }
+        case FaultKind::StreamCut:
+            try {
+                SqlSession up(test::upstreamRoot());
+                for (const auto& row : up.query("SELECT ID FROM information_schema.PROCESSLIST WHERE COMMAND LIKE "
+                                                "'Binlog Dump%' AND USER = '" +
+                                                test::upstreamReplication().user + "'")) {
+                    try {
+                        up.execute("KILL CONNECTION " + row[0].value_or("0"));
+                    } catch (const SqlFailure&) {
+                        // gone already
+                    }
+                }
+            } catch (const SqlFailure& e) {
+                found.push_back({"harness-failed", where + ": " + e.what()});
+            }
+            return;
+        case FaultKind::ResumeFrom:
+            if (!earlier.empty()) {
+                resumeFrom(earlier, where, found);
+            }
+            return;
+        case FaultKind::SafeMode:
+            engine_.terminate();
+            engine_.settings().safeMode = true;
+            checkPersisted("stopped for safe mode before step " + std::to_string(stepNumber), found);
+            restart(where, found);
+            return;
+    }
+}
+
+}  // namespace syncscope::differential
