@@ -12,6 +12,7 @@
 #include "engine/common/log_ring_sink.h"
 #include "engine/common/thread_priority.h"
 #include "engine/common/version.h"
+#include "ui/dialogs/precheck_dialog.h"
 #include "ui/engine/engine_adapter.h"
 #include "ui/main/main_window.h"
 #include "ui/models/ui_resources.h"
@@ -33,6 +34,21 @@ void openInto(syncscope::ui::MainWindow& window, const syncscope::ui::TaskFiles&
         return;
     }
     window.attachTask(opened.task, {files.taskPath, files.sourcePath, opened.auditPath});
+    if (!quiet) {
+        // The precheck runs in the background and shows itself only when it finds something to fix.
+        auto* precheck = new syncscope::ui::PrecheckDialog(opened.setup, opened.auditPath, &window);
+        precheck->setAttribute(Qt::WA_DeleteOnClose);
+        QObject::connect(precheck, &syncscope::ui::PrecheckDialog::precheckFinished, precheck,
+                         [precheck, &window](int exitCode) {
+                             if (exitCode != 0 && !precheck->isVisible()) {
+                                 precheck->show();
+                             } else if (exitCode == 0 && !precheck->isVisible()) {
+                                 window.statusBar()->showMessage(QObject::tr("Precheck: nothing to fix"));
+                                 precheck->deleteLater();
+                             }
+                         });
+        precheck->runPrecheck();
+    }
     if (start) {
         window.adapter()->start();
     }

@@ -1,14 +1,13 @@
 #include "app/gui/task_opener.h"
 
 #include <QCoreApplication>
-#include <QDir>
 #include <QFileInfo>
-#include <QStandardPaths>
 
 #include <spdlog/spdlog.h>
 
 #include "engine/task/task.h"
 #include "engine/task/task_setup_builder.h"
+#include "ui/dialogs/precheck_dialog.h"
 
 namespace syncscope::gui {
 
@@ -29,10 +28,9 @@ OpenedTask openTask(const ui::TaskFiles& files) {
             spdlog::warn("{}", warning);
         }
         // The audit log lives beside the application's logs, one file per task.
-        QString logDir = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
-        QDir().mkpath(logDir);
-        opened.auditPath = logDir + "/" + QString::fromStdString(setup.taskName) + "-audit.jsonl";
+        opened.auditPath = ui::PrecheckDialog::defaultAuditPath(QString::fromStdString(setup.taskName));
         setup.auditLogPath = opened.auditPath.toStdString();
+        opened.setup = setup;
         opened.task = std::make_shared<task::Task>(std::move(setup));
     } catch (const std::exception& e) {
         opened.error = QString::fromUtf8(e.what());

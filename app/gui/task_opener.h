@@ -6,12 +6,14 @@
 #include <memory>
 
 #include "engine/task/task_control.h"
+#include "engine/task/task_setup.h"
 #include "ui/main/main_window.h"
 
 namespace syncscope::gui {
 
 struct OpenedTask {
     std::shared_ptr<task::TaskControl> task;  // null when the files could not be opened
+    task::TaskSetup setup;                    // what the task was built from (for the precheck)
     QString auditPath;
     QString error;  // what failed and where (file, key), for a message box
 };

@@ -20,6 +20,9 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 
+#include "engine/task/task_setup_builder.h"
+#include "ui/dialogs/precheck_dialog.h"
+
 namespace syncscope::ui {
 
 namespace {
@@ -102,6 +105,10 @@ NewTaskDialog::NewTaskDialog(QWidget* parent) : QDialog(parent) {
     auto* buttons = new QDialogButtonBox(this);
     test_ = buttons->addButton(tr("&Test connections"), QDialogButtonBox::ActionRole);
     test_->setToolTip(tr("Connect to the source and the target (in the background) and say what each answered"));
+    precheck_ = buttons->addButton(tr("&Precheck..."), QDialogButtonBox::ActionRole);
+    precheck_->setToolTip(
+        tr("Check binlog settings, grants, the start position, tables and the target before the first start; "
+           "every finding comes with its fix"));
     save_ = buttons->addButton(tr("&Save and open"), QDialogButtonBox::AcceptRole);
     save_->setToolTip(
         tr("Test both connections, then write the task file and the source file in DM's format "
@@ -111,6 +118,7 @@ NewTaskDialog::NewTaskDialog(QWidget* parent) : QDialog(parent) {
     cancel_->setToolTip(tr("Close without writing anything"));
     connect(test_, &QPushButton::clicked, this, [this] { testConnections(false); });
     connect(save_, &QPushButton::clicked, this, [this] { testConnections(true); });
+    connect(precheck_, &QPushButton::clicked, this, &NewTaskDialog::openPrecheck);
     connect(cancel_, &QPushButton::clicked, this, &QDialog::reject);
     connect(&watcher_, &QFutureWatcher<ConnectionCheck>::finished, this, &NewTaskDialog::onTested);
 
@@ -417,6 +425,34 @@ void NewTaskDialog::save() {
     }
     emit taskSaved(taskPath_, sourcePath_);
     accept();
+}
+
+PrecheckDialog* NewTaskDialog::openPrecheck() {
+    error_->hide();
+    const QString why = problem();
+    if (!why.isEmpty()) {
+        showError(why);
+        return nullptr;
+    }
+    try {
+        NewTaskSpec current = spec();
+        const std::string folder = directory().toStdString();
+        for (ServerEntry* entry : {&current.source, &current.target}) {
+            entry->server.password = entry->resolvePassword(folder);
+            entry->passwordFile.clear();
+        }
+        std::vector<std::string> warnings;
+        task::TaskSetup setup = task::makeTaskSetup(current.taskConfig(), current.sourceConfig(), warnings);
+        auto* dialog = new PrecheckDialog(std::move(setup),
+                                          PrecheckDialog::defaultAuditPath(QString::fromStdString(current.name)), this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+        dialog->runPrecheck();
+        return dialog;
+    } catch (const std::exception& e) {
+        showError(tr("Cannot precheck: %1").arg(QString::fromUtf8(e.what())));
+        return nullptr;
+    }
 }
 
 void NewTaskDialog::showError(const QString& text) {

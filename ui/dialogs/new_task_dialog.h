@@ -20,6 +20,8 @@ class QToolButton;
 
 namespace syncscope::ui {
 
+class PrecheckDialog;
+
 class NewTaskDialog : public QDialog {
     Q_OBJECT
 
@@ -47,7 +49,12 @@ public:
     QString taskPath() const { return taskPath_; }
     QString sourcePath() const { return sourcePath_; }
 
+    // Runs the precheck of the fields as they stand (nothing is saved) in a dialog of its own; null,
+    // with the reason shown, when the fields do not make a task.
+    PrecheckDialog* openPrecheck();
+
     QPushButton* testButton() const { return test_; }
+    QPushButton* precheckButton() const { return precheck_; }
     QPushButton* saveButton() const { return save_; }
 
 signals:
@@ -96,6 +103,7 @@ private:
     QLabel* targetStatus_ = nullptr;
     QLabel* error_ = nullptr;
     QPushButton* test_ = nullptr;
+    QPushButton* precheck_ = nullptr;
     QPushButton* save_ = nullptr;
     QPushButton* cancel_ = nullptr;
     QFutureWatcher<ConnectionCheck> watcher_;

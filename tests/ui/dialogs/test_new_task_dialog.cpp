@@ -11,6 +11,7 @@
 #include "engine/task/task_setup_builder.h"
 #include "tests/support/test_env.h"
 #include "ui/dialogs/new_task_dialog.h"
+#include "ui/dialogs/precheck_dialog.h"
 #include "ui/main/main_window.h"
 
 using namespace syncscope;
@@ -124,6 +125,30 @@ private slots:
         QVERIFY2(dialog.targetStatus().contains(QStringLiteral("no-such-password-file")),
                  qPrintable(dialog.targetStatus()));
         QVERIFY(dialog.sourceStatus().contains(QStringLiteral(": OK, ")));
+    }
+
+    // Precheck... checks the fields as they stand (the password read from its file) and saves nothing.
+    void precheckRunsOnTheFieldsAsTypedAndSavesNothing() {
+        NewTaskDialog dialog;
+        NewTaskSpec spec = pairSpec();
+        spec.name = "precheck_typed";
+        dialog.setSpec(spec);
+        dialog.setDirectory(dir_.path());
+        QVERIFY(dialog.precheckButton()->isEnabled());
+        PrecheckDialog* precheck = dialog.openPrecheck();
+        QVERIFY2(precheck != nullptr, qPrintable(dialog.errorText()));
+        QSignalSpy finished(precheck, &PrecheckDialog::precheckFinished);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(precheck->report().task, std::string("precheck_typed"));
+        QVERIFY(precheck->report().withCheck("downstream.connection").empty());  // the password file was read
+        QVERIFY(precheck->report().withCheck("upstream.connection").empty());
+        QVERIFY(precheck->summary().contains(QStringLiteral("exit code")));
+        QVERIFY(!QFile::exists(dir_.filePath(QStringLiteral("precheck_typed-task.yaml"))));
+
+        spec.target.passwordFile = "no-such-password-file";
+        dialog.setSpec(spec);
+        QCOMPARE(dialog.openPrecheck(), nullptr);
+        QVERIFY2(dialog.errorText().contains(QStringLiteral("no-such-password-file")), qPrintable(dialog.errorText()));
     }
 
     void emptyFieldsAreNamed() {

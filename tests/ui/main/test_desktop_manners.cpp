@@ -17,6 +17,7 @@
 #include "tests/support/test_env.h"
 #include "tests/ui/support/simulated_task.h"
 #include "ui/dialogs/new_task_dialog.h"
+#include "ui/dialogs/precheck_dialog.h"
 #include "ui/dialogs/resume_from_dialog.h"
 #include "ui/dialogs/skip_event_dialog.h"
 #include "ui/engine/engine_adapter.h"
@@ -141,8 +142,10 @@ private slots:
         runningTask(window);
         ResumeFromDialog resumeFrom(window.adapter()->lastSnapshot());
         SkipEventDialog skip(QStringLiteral("INSERT INTO shop.orders ..."), QStringLiteral("shop.orders"));
+        PrecheckDialog precheck(syncscope::task::TaskSetup{}, QStringLiteral("/tmp/orders-audit.jsonl"));
         QStringList missing;
-        for (const QWidget* dialog : std::initializer_list<const QWidget*>{&newTask, &connection, &resumeFrom, &skip}) {
+        for (const QWidget* dialog :
+             std::initializer_list<const QWidget*>{&newTask, &connection, &resumeFrom, &skip, &precheck}) {
             missing += controlsWithoutToolTips(dialog);
         }
         QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("\n") + missing.join(QLatin1Char('\n'))));
