@@ -72,7 +72,7 @@ void writeTables(MetricsWriter& out, const task::StatusSnapshot& status, const M
         labels.emplace_back("table", table.table);
         out.sample(uint64_t{table.aheadOfGlobal ? 1U : 0U}, labels);
     }
-    out.family("syncscope_table_bytes_ahead_of_global", "gauge",
+    out.family("syncscope_table_ahead_of_global_bytes", "gauge",
                "Bytes from the persisted global point to this table's persisted point (negative: behind).");
     for (const auto& table : status.tables) {
         MetricLabels labels = task;
@@ -128,9 +128,10 @@ std::string renderMetrics(const task::StatusSnapshot& status, const std::map<std
     out.sample(status.recentRowsPerSecond, withLabel("window", "recent"));
     out.sample(status.totalRowsPerSecond, withLabel("window", "total"));
 
-    out.family("syncscope_read_queue_depth", "gauge", "Events read and not yet dispatched to a worker.");
+    out.family("syncscope_read_queue_rows", "gauge",
+               "Rows read and not yet dispatched to a worker (an XA branch waits here for its outcome).");
     out.sample(status.readQueueDepth, task);
-    out.family("syncscope_worker_queue_depth", "gauge", "Jobs queued for each apply worker.");
+    out.family("syncscope_worker_queue_jobs", "gauge", "Jobs queued for each apply worker.");
     for (size_t i = 0; i < status.workerQueueDepths.size(); ++i) {
         out.sample(status.workerQueueDepths[i], withLabel("worker", std::to_string(i)));
     }
@@ -156,7 +157,14 @@ std::string renderMetrics(const task::StatusSnapshot& status, const std::map<std
     out.sample(uint64_t{status.failedEvent ? 1U : 0U}, task);
     out.family("syncscope_upstream_binlog_files", "gauge", "Binlog files the upstream still has (SHOW BINARY LOGS).");
     out.sample(static_cast<uint64_t>(status.upstreamFiles.size()), task);
-    out.family("syncscope_status_sequence", "counter", "Sequence number of the status snapshot rendered.");
+    out.family("syncscope_upstream_oldest_binlog_file_number", "gauge",
+               "Numeric suffix of the oldest binlog file the upstream still has: a persisted point in an older file "
+               "was purged.");
+    if (!status.upstreamFiles.empty() && binlog::BinlogPosition::isBinlogFileName(status.upstreamFiles.front().name)) {
+        out.sample(binlog::BinlogPosition::fileNumberOf(status.upstreamFiles.front().name), task);
+    }
+    out.family("syncscope_status_snapshots_total", "counter",
+               "Status snapshots published since the engine started (the sequence number of the one rendered).");
     out.sample(status.sequence, task);
     return out.text();
 }
