@@ -36,18 +36,7 @@ void openInto(syncscope::ui::MainWindow& window, const syncscope::ui::TaskFiles&
     window.attachTask(opened.task, {files.taskPath, files.sourcePath, opened.auditPath});
     if (!quiet) {
         // The precheck runs in the background and shows itself only when it finds something to fix.
-        auto* precheck = new syncscope::ui::PrecheckDialog(opened.setup, opened.auditPath, &window);
-        precheck->setAttribute(Qt::WA_DeleteOnClose);
-        QObject::connect(precheck, &syncscope::ui::PrecheckDialog::precheckFinished, precheck,
-                         [precheck, &window](int exitCode) {
-                             if (exitCode != 0 && !precheck->isVisible()) {
-                                 precheck->show();
-                             } else if (exitCode == 0 && !precheck->isVisible()) {
-                                 window.statusBar()->showMessage(QObject::tr("Precheck: nothing to fix"));
-                                 precheck->deleteLater();
-                             }
-                         });
-        precheck->runPrecheck();
+        syncscope::ui::PrecheckDialog::checkOpenedTask(opened.setup, opened.auditPath, &window);
     }
     if (start) {
         window.adapter()->start();

@@ -6,10 +6,12 @@
 #include <QDir>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMainWindow>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -106,6 +108,28 @@ QString PrecheckDialog::defaultAuditPath(const QString& taskName) {
     QString dir = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
     QDir().mkpath(dir);
     return dir + "/" + taskName + "-audit.jsonl";
+}
+
+PrecheckDialog* PrecheckDialog::checkOpenedTask(task::TaskSetup setup, const QString& auditPath, QMainWindow* window) {
+    auto* dialog = new PrecheckDialog(std::move(setup), auditPath, window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &PrecheckDialog::precheckFinished, dialog, [dialog, window](int exitCode) {
+        if (dialog->isVisible()) {
+            return;  // the DBA has it open already (a later check)
+        }
+        if (exitCode != precheck::PrecheckReport::kExitOk) {
+            dialog->show();
+        } else {
+            window->statusBar()->showMessage(nothingToFixMessage());
+            dialog->deleteLater();
+        }
+    });
+    dialog->runPrecheck();
+    return dialog;
+}
+
+QString PrecheckDialog::nothingToFixMessage() {
+    return tr("Precheck: nothing to fix");
 }
 
 void PrecheckDialog::runPrecheck() {

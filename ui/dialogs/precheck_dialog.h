@@ -12,6 +12,7 @@
 #include "engine/task/task_setup.h"
 
 class QLabel;
+class QMainWindow;
 class QPushButton;
 class QTableView;
 class QTextBrowser;
@@ -30,6 +31,10 @@ public:
 
     // The audit log of a task by that name, beside the application's data (one file per task).
     static QString defaultAuditPath(const QString& taskName);
+    // After Open Task: runs the precheck in the background and shows the report only when it finds
+    // something (exit code not 0); a clean task gets a line in the window's status bar and no dialog.
+    static PrecheckDialog* checkOpenedTask(task::TaskSetup setup, const QString& auditPath, QMainWindow* window);
+    static QString nothingToFixMessage();
 
     void runPrecheck();
     bool isRunning() const;

@@ -8,13 +8,16 @@
 #include <QClipboard>
 #include <QFile>
 #include <QGuiApplication>
+#include <QPointer>
 #include <QPushButton>
+#include <QStatusBar>
 
 #include "engine/precheck/sql_session.h"
 #include "engine/task/task_setup_builder.h"
 #include "tests/support/task_files.h"
 #include "tests/support/test_env.h"
 #include "ui/dialogs/precheck_dialog.h"
+#include "ui/main/main_window.h"
 #include "ui/models/precheck_finding_model.h"
 
 using namespace syncscope;
@@ -25,6 +28,7 @@ namespace {
 constexpr int kPrecheckTimeoutMs = 60000;
 const char* const kSchema = "gui_precheck";
 const char* const kShopSchema = "gui_precheck_shop";
+const char* const kCleanSchema = "gui_precheck_clean";
 
 // "@t" is the shop schema's table t.
 std::string inShop(std::string statement) {
@@ -64,6 +68,7 @@ private:
     std::string dir_;
     task::TaskSetup setup_;
     task::TaskSetup shopSetup_;
+    task::TaskSetup cleanSetup_;
 
     void runAndWait(PrecheckDialog& dialog) {
         QSignalSpy finished(&dialog, &PrecheckDialog::precheckFinished);
@@ -103,9 +108,16 @@ private slots:
         down->execute(
             inShop("CREATE TABLE @invoice_lines (id INT PRIMARY KEY, invoice_id INT NOT NULL, sku VARCHAR(20), "
                    "FOREIGN KEY (invoice_id) REFERENCES @invoices (id) ON DELETE CASCADE)"));
+        // A task with nothing to fix: one keyed table, the same on both sides.
+        for (auto* side : {up.get(), down.get()}) {
+            side->execute(std::string("DROP DATABASE IF EXISTS ") + kCleanSchema);
+            side->execute(std::string("CREATE DATABASE ") + kCleanSchema);
+            side->execute(std::string("CREATE TABLE ") + kCleanSchema + ".stock (id INT PRIMARY KEY, qty INT)");
+        }
         const std::string binlogName = up->query("SHOW MASTER STATUS").front()[0].value_or("");
         setup_ = setupFor(dir_, "gui_precheck", kSchema, binlogName);
         shopSetup_ = setupFor(dir_, "gui_precheck_shop", kShopSchema, binlogName);
+        cleanSetup_ = setupFor(dir_, "gui_precheck_clean", kCleanSchema, binlogName);
     }
 
     void showsTheReportAndCopiesAFix() {
@@ -149,6 +161,30 @@ private slots:
                  qPrintable(dialog.details()));
         QVERIFY(dialog.applyButton()->isEnabled());
         QVERIFY(dialog.grab().save(QString::fromStdString(dir_ + "/precheck_errors.png")));
+    }
+
+    // After Open Task the report shows itself only when there is something to fix; a clean task gets a
+    // status bar line and no dialog.
+    void openTaskShowsTheReportOnlyWhenThereIsSomethingToFix() {
+        MainWindow window;
+        window.show();
+        QPointer<PrecheckDialog> withFindings =
+            PrecheckDialog::checkOpenedTask(setup_, QString::fromStdString(dir_ + "/open-audit.jsonl"), &window);
+        QVERIFY(!withFindings->isVisible());  // not before the report is in
+        QSignalSpy finished(withFindings.data(), &PrecheckDialog::precheckFinished);
+        QVERIFY(finished.wait(kPrecheckTimeoutMs));
+        QCOMPARE(finished.front().at(0).toInt(), 1);
+        QVERIFY(withFindings->isVisible());
+        withFindings->close();
+        QTRY_VERIFY(withFindings.isNull());  // closing it deletes it
+
+        QPointer<PrecheckDialog> clean =
+            PrecheckDialog::checkOpenedTask(cleanSetup_, QString::fromStdString(dir_ + "/clean-audit.jsonl"), &window);
+        QSignalSpy cleanFinished(clean.data(), &PrecheckDialog::precheckFinished);
+        QVERIFY(cleanFinished.wait(kPrecheckTimeoutMs));
+        QVERIFY2(cleanFinished.front().at(0).toInt() == 0, qPrintable(clean->summary()));
+        QTRY_VERIFY(clean.isNull());
+        QCOMPARE(window.statusBar()->currentMessage(), PrecheckDialog::nothingToFixMessage());
     }
 
     void appliesAFixOnlyWhenConfirmedAndAuditsIt() {
