@@ -9,7 +9,7 @@
 
 namespace syncscope::apply {
 
-ApplyWorker::ApplyWorker(size_t index, WorkerSettings settings, std::unique_ptr<DmlExecutor> executor,
+ApplyWorker::ApplyWorker(size_t index, WorkerSettings settings, std::unique_ptr<DmlSession> executor,
                          FailedCheck failed, FailureSink report)
     : index_(index),
       settings_(settings),
@@ -89,7 +89,7 @@ void ApplyWorker::waitBarrier(uint64_t generation) {
     barrierPassed_.wait(lock, [&] { return barrierDone_ >= generation; });
 }
 
-void ApplyWorker::replaceExecutor(std::unique_ptr<DmlExecutor> executor) {
+void ApplyWorker::replaceExecutor(std::unique_ptr<DmlSession> executor) {
     std::lock_guard lock(executorMutex_);
     executor_ = std::move(executor);
     if (executor_) {

@@ -20,7 +20,7 @@
 #include "engine/apply/apply_counters.h"
 #include "engine/apply/apply_failure.h"
 #include "engine/apply/dml_builder.h"
-#include "engine/apply/dml_executor.h"
+#include "engine/apply/dml_session.h"
 #include "engine/apply/row_change.h"
 
 namespace syncscope::apply {
@@ -53,7 +53,7 @@ public:
 
     // `failed` says whether the pool holds an error: a worker then discards what it has instead of
     // committing it. `report` receives this worker's failures.
-    ApplyWorker(size_t index, WorkerSettings settings, std::unique_ptr<DmlExecutor> executor, FailedCheck failed,
+    ApplyWorker(size_t index, WorkerSettings settings, std::unique_ptr<DmlSession> executor, FailedCheck failed,
                 FailureSink report);
     ~ApplyWorker();
     ApplyWorker(const ApplyWorker&) = delete;
@@ -72,7 +72,7 @@ public:
     uint64_t pushedSequence() const { return pushedSequence_.load(std::memory_order_acquire); }
 
     // New connection for a worker that failed; only while its queue is empty (after a barrier).
-    void replaceExecutor(std::unique_ptr<DmlExecutor> executor);
+    void replaceExecutor(std::unique_ptr<DmlSession> executor);
     void stop();
 
     size_t queueDepth() const;
@@ -113,7 +113,7 @@ private:
     uint64_t barrierDone_ = 0;
 
     std::mutex executorMutex_;  // held while a batch runs; replaceExecutor waits for it
-    std::unique_ptr<DmlExecutor> executor_;
+    std::unique_ptr<DmlSession> executor_;
     std::vector<RowChange> pending_;  // taken from the queue, not yet committed
     uint64_t pendingLastSequence_ = 0;
     std::chrono::steady_clock::time_point pendingSince_;  // when the batch got its first row

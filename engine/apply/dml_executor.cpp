@@ -4,6 +4,7 @@
 #include <cppconn/datatype.h>
 #include <cppconn/exception.h>
 #include <cppconn/prepared_statement.h>
+#include <cppconn/resultset.h>
 #include <cppconn/statement.h>
 
 #include "engine/apply/downstream_connection.h"
@@ -95,6 +96,16 @@ void DmlExecutor::rollback() {
         connection_->rollback();
     } catch (const sql::SQLException& e) {
         throw errorFrom(e, "ROLLBACK");
+    }
+}
+
+bool DmlExecutor::readForeignKeyChecks() {
+    try {
+        std::unique_ptr<sql::Statement> statement(connection_->createStatement());
+        std::unique_ptr<sql::ResultSet> result(statement->executeQuery("SELECT @@SESSION.foreign_key_checks"));
+        return result->next() && result->getInt(1) != 0;
+    } catch (const sql::SQLException& e) {
+        throw errorFrom(e, "cannot read foreign_key_checks of the target session");
     }
 }
 

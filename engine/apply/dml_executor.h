@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "engine/apply/dml_session.h"
 #include "engine/apply/dml_statement.h"
 
 namespace sql {
@@ -19,7 +20,7 @@ class PreparedStatement;
 
 namespace syncscope::apply {
 
-class DmlExecutor {
+class DmlExecutor : public DmlSession {
 public:
     // Enough shapes for a few dozen tables in every mode, far below the server's max_prepared_stmt_count.
     static constexpr size_t kDefaultStatementCacheSize = 256;
@@ -28,23 +29,24 @@ public:
     // commit() ends.
     explicit DmlExecutor(std::unique_ptr<sql::Connection> connection,
                          size_t statementCacheSize = kDefaultStatementCacheSize);
-    ~DmlExecutor();
+    ~DmlExecutor() override;
     DmlExecutor(const DmlExecutor&) = delete;
     DmlExecutor& operator=(const DmlExecutor&) = delete;
 
     // Each throws DownstreamError carrying the server's code and, for DML, the SQL with its values.
     // execute returns the affected rows; for an UPDATE the rows it found (the connection sets
     // CLIENT_FOUND_ROWS), changed or not.
-    uint64_t execute(const DmlStatement& statement);
-    void commit();
-    void rollback();
+    uint64_t execute(const DmlStatement& statement) override;
+    void commit() override;
+    void rollback() override;
     // A statement without parameters (session settings), outside the cache.
     void executeText(const std::string& sql);
 
     // The session's own foreign_key_checks (what the DBA's target-session variables left it at). A
     // statement that asks for another value gets it set before it runs, and the next one that does not
     // ask gets the session's value back.
-    void setSessionForeignKeyChecks(bool on) { sessionForeignKeyChecks_ = currentForeignKeyChecks_ = on; }
+    void setSessionForeignKeyChecks(bool on) override { sessionForeignKeyChecks_ = currentForeignKeyChecks_ = on; }
+    bool readForeignKeyChecks() override;
 
     sql::Connection& connection() { return *connection_; }
     size_t cachedStatements() const { return cache_.size(); }

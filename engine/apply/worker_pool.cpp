@@ -40,19 +40,6 @@ std::string unhex(const std::string& hex) {
     return bytes;
 }
 
-// What the DBA's target-session variables left foreign_key_checks at (safe mode depends on it).
-bool foreignKeyChecksOn(DmlExecutor& executor) {
-    try {
-        std::unique_ptr<sql::Statement> statement(executor.connection().createStatement());
-        std::unique_ptr<sql::ResultSet> result(statement->executeQuery("SELECT @@SESSION.foreign_key_checks"));
-        return result->next() && result->getInt(1) != 0;
-    } catch (const sql::SQLException& e) {
-        throw DownstreamError(std::string("cannot read foreign_key_checks of the target session: ") + e.what() + " [" +
-                                  std::to_string(e.getErrorCode()) + "]",
-                              e.getErrorCode());
-    }
-}
-
 }  // namespace
 
 WorkerPool::WorkerPool(WorkerPoolSettings settings)
@@ -67,7 +54,7 @@ WorkerPool::WorkerPool(WorkerPoolSettings settings)
     for (size_t i = 0; i < count; ++i) {
         auto executor = connectWorker();
         if (i == 0) {
-            settings_.worker.foreignKeyChecks = foreignKeyChecksOn(*executor);
+            settings_.worker.foreignKeyChecks = executor->readForeignKeyChecks();
         }
         workers_.push_back(std::make_unique<ApplyWorker>(
             i, settings_.worker, std::move(executor), [this] { return failed(); },
@@ -79,7 +66,10 @@ WorkerPool::~WorkerPool() {
     stop();
 }
 
-std::unique_ptr<DmlExecutor> WorkerPool::connectWorker() const {
+std::unique_ptr<DmlSession> WorkerPool::connectWorker() const {
+    if (settings_.connect) {
+        return settings_.connect();
+    }
     return connectWorkerSession(settings_.downstream, settings_.sessionVariables);
 }
 

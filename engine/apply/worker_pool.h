@@ -39,6 +39,9 @@ struct WorkerPoolSettings {
     // ordered across workers, so their checks are off as in DM.
     std::vector<std::pair<std::string, std::string>> sessionVariables{{"time_zone", "+00:00"},
                                                                       {"foreign_key_checks", "0"}};
+    // Opens a worker's session; unset: a connection to `downstream` with `sessionVariables` set. Tests
+    // of the pipeline pass scripted sessions here.
+    DmlSessionFactory connect;
 };
 
 struct BarrierResult {
@@ -84,7 +87,7 @@ public:
     size_t workerCount() const { return workers_.size(); }
 
 private:
-    std::unique_ptr<DmlExecutor> connectWorker() const;
+    std::unique_ptr<DmlSession> connectWorker() const;
     // Each character's weight under a collation, from the downstream (CollationFolder's query); on
     // the dispatching thread, on a connection of its own opened at the first text key that needs it.
     std::vector<std::string> characterWeights(const std::string& charset, const std::string& collation,

@@ -49,8 +49,8 @@ bool foreignKeyChecksOn(const std::map<std::string, std::string>& session) {
 
 }  // namespace
 
-SyncPipeline::SyncPipeline(const TaskSetup& setup, checkpoint::CheckpointTracker& tracker)
-    : setup_(setup), tracker_(tracker) {}
+SyncPipeline::SyncPipeline(const TaskSetup& setup, checkpoint::CheckpointTracker& tracker, PipelinePorts ports)
+    : setup_(setup), tracker_(tracker), ports_(std::move(ports)) {}
 
 SyncPipeline::~SyncPipeline() {
     if (workers_) {
@@ -123,6 +123,7 @@ Location SyncPipeline::prepare() {
     for (const auto& [name, value] : setup_.downstreamSession) {
         pool.sessionVariables.emplace_back(name, value);
     }
+    pool.connect = ports_.connectWorker;
     workers_ = std::make_unique<apply::WorkerPool>(pool);
     live_.attach(workers_.get());
 
@@ -163,7 +164,7 @@ SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
         {
             std::lock_guard lock(streamMutex_);
             StreamStart from{start, setup_.enableGtid, setup_.heartbeatSeconds};
-            stream_ = openServerStream(setup_.upstream, from);
+            stream_ = ports_.openStream ? ports_.openStream(from) : openServerStream(setup_.upstream, from);
             if (cancelled_) {
                 stream_->cancel();
             }

@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -18,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/apply/dml_session.h"
 #include "engine/apply/row_change.h"
 #include "engine/binlog/event.h"
 #include "engine/binlog/event_decoder.h"
@@ -58,9 +60,17 @@ struct SessionFailure {
     SessionOutcome outcome;
 };
 
+// Where the pipeline's events come from and what its workers write through. Unset: the task's upstream
+// (a binlog dump) and downstream (a connection per worker). Tests drive the pipeline with a synthetic
+// event sequence and scripted worker sessions here.
+struct PipelinePorts {
+    std::function<std::unique_ptr<BinlogStream>(const StreamStart&)> openStream;
+    apply::DmlSessionFactory connectWorker;
+};
+
 class SyncPipeline {
 public:
-    SyncPipeline(const TaskSetup& setup, checkpoint::CheckpointTracker& tracker);
+    SyncPipeline(const TaskSetup& setup, checkpoint::CheckpointTracker& tracker, PipelinePorts ports = {});
     ~SyncPipeline();
 
     SessionOutcome run(const std::optional<SkipRequest>& skip, const std::atomic<bool>& interrupt);
@@ -108,6 +118,7 @@ private:
 
     const TaskSetup& setup_;
     checkpoint::CheckpointTracker& tracker_;
+    PipelinePorts ports_;
 
     std::unique_ptr<sql::Connection> control_;  // checkpoint table and DDL
     std::unique_ptr<checkpoint::CheckpointTable> checkpointTable_;
