@@ -84,9 +84,15 @@ void expand(const RowChange& change, bool foreignKeyChecks, std::vector<Step>& s
             checkImage(change, change.after, "after");
             // Without a key a replayed INSERT cannot be told from a second equal row, and deleting an
             // equal row first would delete rows the upstream still has (DESIGN.md invariant 10): it stays a
-            // plain INSERT, so a keyless table replayed after a crash may get a duplicate (README).
+            // plain INSERT, so a keyless table replayed after a crash may get a duplicate (README). With a
+            // unique index on nullable columns, a replayed row whose unique values are set finds itself
+            // through that index: an upsert rewrites it instead of stopping on 1062 (a row whose unique
+            // values are NULL collides with nothing and is inserted).
             steps.push_back({StepKind::Write,
-                             change.safeMode && !noKey ? safeWrite(change, foreignKeyChecks) : WriteMode::Insert,
+                             !change.safeMode                                  ? WriteMode::Insert
+                             : !noKey                                          ? safeWrite(change, foreignKeyChecks)
+                             : change.table->downstreamUniqueIndexes().empty() ? WriteMode::Insert
+                                                                               : WriteMode::Upsert,
                              &change, &change.after});
             return;
         case RowOp::Delete:

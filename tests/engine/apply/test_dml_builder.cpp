@@ -161,22 +161,34 @@ private slots:
         QTest::addColumn<int>("op");
         QTest::addColumn<QStringList>("expectedSql");
         QTest::addColumn<QStringList>("expectedParams");
+        QTest::addColumn<bool>("nullableUnique");  // the downstream has a UNIQUE index on nullable `b`
         QTest::addRow("insert stays a plain insert")
             << int(RowOp::Insert) << QStringList{"INSERT INTO `db`.`t` (`a`, `b`) VALUES (?, ?)"}
-            << QStringList{"1", "2"};
+            << QStringList{"1", "2"} << false;
+        QTest::addRow("insert with a nullable unique index: an upsert finds the replayed row")
+            << int(RowOp::Insert)
+            << QStringList{"INSERT INTO `db`.`t` (`a`, `b`) VALUES (?, ?) ON DUPLICATE KEY UPDATE `a` = VALUES(`a`), "
+                           "`b` = VALUES(`b`)"}
+            << QStringList{"1", "2"} << true;
         QTest::addRow("update changes one row found by the before image")
             << int(RowOp::Update)
             << QStringList{"UPDATE `db`.`t` SET `a` = ?, `b` = ? WHERE `a` = ? AND `b` = ? LIMIT 1"}
-            << QStringList{"1", "2", "1", "1"};
+            << QStringList{"1", "2", "1", "1"} << false;
         QTest::addRow("delete removes one row found by the before image")
             << int(RowOp::Delete) << QStringList{"DELETE FROM `db`.`t` WHERE `a` = ? AND `b` = ? LIMIT 1"}
-            << QStringList{"1", "1"};
+            << QStringList{"1", "1"} << false;
     }
     void safeModeWithoutAKeyNeverDeletesAnEqualRow() {
         QFETCH(int, op);
         QFETCH(QStringList, expectedSql);
         QFETCH(QStringList, expectedParams);
+        QFETCH(bool, nullableUnique);
         auto t = table("db", "t", {"a", "b"}, {});
+        if (nullableUnique) {
+            schema::TableSchema withIndex = *t;
+            withIndex.setDownstreamUniqueIndexes({{"b"}});
+            t = std::make_shared<const schema::TableSchema>(std::move(withIndex));
+        }
         std::vector<RowChange> changes;
         switch (RowOp(op)) {
             case RowOp::Insert:

@@ -233,6 +233,15 @@ CaseOutcome runCase(const CaseSpec& spec, const std::vector<int>& keep, const Ru
         // The applied point moves as workers commit: give the last commits a moment to show.
         SqlSession downNow(test::downstreamRoot());
         test::waitFor([&] { return checksumsEqual(replica, downNow, kDatabase); }, kSettleMs);
+        // MariaDB writes a binlog checkpoint event a moment after the last commit: let the engine's point
+        // pass it before the graceful stop whose global point must be the upstream's end.
+        test::waitFor(
+            [&] {
+                nlohmann::json status = engine.process().status();
+                return status.is_object() && status.contains("points") &&
+                       comparePoints(pointOf(status["points"]["global_in_memory"]), upstreamEnd(up)) >= 0;
+            },
+            kSettleMs);
     }
     SqlSession downAfter(test::downstreamRoot());
     outcome.divergences.insert(outcome.divergences.end(), waiting.begin(), waiting.end());

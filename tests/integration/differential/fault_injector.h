@@ -28,6 +28,7 @@ private:
     bool waitForStage(const std::string& stage, int timeoutMs);
     void restart(const std::string& why, Divergences& found);
     void resumeFrom(const std::vector<BinlogPoint>& earlier, const std::string& where, Divergences& found);
+    void resume(const std::string& where, Divergences& found);
 
     EngineDriver& engine_;
     const FeatureSet& features_;

@@ -65,8 +65,9 @@ std::string featureName(Feature feature) {
 
 FeatureSet stableFeatures() {
     // Every class the engine is expected to keep exact (README, "Differential replication test", has the
-    // soak that put each here). Left out: tables without any key, which a SIGKILL's replay may double
-    // (README, known gaps); they are exact without kills ("stable,no-key,-kill").
+    // soak that put each here). Left out: tables without any key, which any replay (after a SIGKILL, a cut
+    // stream, a downstream restart, a resume-from, or a pause or stop that cut a transaction short) may
+    // double (README, known gaps).
     FeatureSet all(allFeatures().begin(), allFeatures().end());
     all.erase(Feature::NoKey);
     return all;

@@ -119,6 +119,8 @@ private slots:
         pairEnv_ = {QStringLiteral("SYNCSCOPE_DB_DIR=") + dir_.filePath(QStringLiteral("db")),
                     QStringLiteral("SYNCSCOPE_UP_PORT=%1").arg(SYNCSCOPE_TEST_TLS_PORT),
                     QStringLiteral("SYNCSCOPE_DOWN_PORT=%1").arg(SYNCSCOPE_TEST_TLS_PORT + 1),
+                    // its own pair has no replica; the test environment's replica port must not be its downstream
+                    QStringLiteral("SYNCSCOPE_REPLICA_PORT=%1").arg(SYNCSCOPE_TEST_TLS_PORT + 2),
                     QStringLiteral("SYNCSCOPE_ROOT_PASSWORD=") + QString::fromLatin1(kRootPassword),
                     QStringLiteral("SYNCSCOPE_REPL_PASSWORD=") + QString::fromLatin1(kReplPassword),
                     QStringLiteral("SYNCSCOPE_SERVER_OPTIONS=--ssl-ca=%1 --ssl-cert=%2 --ssl-key=%3 "
