@@ -18,6 +18,7 @@
 #include "app/cli/verify_task_progress.h"
 #include "engine/task/audit_log.h"
 #include "engine/task/task_setup_builder.h"
+#include "engine/verify/difference_json.h"
 #include "engine/verify/task_verifier.h"
 #include "engine/verify/verify_summary.h"
 
@@ -165,24 +166,11 @@ verify::RepairOptions repairOptions(const VerifyOptions& options, const task::Ta
     repair.beforeApply = [&audit, &setup](const verify::ComparedTable& table,
                                           const std::vector<verify::RowDifference>& differences,
                                           const verify::RepairPlan& plan) {
-        verify::TableVerifyResult named;
-        for (const auto& column : table.columns()) {
-            named.columns.push_back(column.name);
-        }
-        named.keyColumns = table.keyColumns();
-        named.keyless = !table.hasKey();
-        nlohmann::json rows = nlohmann::json::array();
-        for (const auto& difference : differences) {
-            rows.push_back(rowDifferenceJson(named, difference));
-        }
         task::AuditEntry entry;
         entry.action = "verify-repair";
         entry.task = setup.taskName;
         entry.sourceId = setup.sourceId;
-        entry.details = {{"upstream_table", table.upstreamName().text()},
-                         {"downstream_table", table.downstreamName().text()},
-                         {"sql", plan.sqlText()},
-                         {"differences", rows}};
+        entry.details = verify::repairAuditDetails(table, differences, plan);
         audit.append(entry);
     };
     return repair;

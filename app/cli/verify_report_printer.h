@@ -12,7 +12,4 @@ namespace syncscope::cli {
 nlohmann::json verifyReportJson(const verify::VerifyReport& report);
 void printVerifyReport(const verify::VerifyReport& report, std::ostream& out);
 
-// One difference as JSON (key and both rows by column name), also used by the audit log.
-nlohmann::json rowDifferenceJson(const verify::TableVerifyResult& table, const verify::RowDifference& difference);
-
 }  // namespace syncscope::cli

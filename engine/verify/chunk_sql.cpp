@@ -76,6 +76,16 @@ std::string ChunkSql::rowText() const {
     return "CONCAT_WS('#'" + values + ", CONCAT(" + nulls + "))";
 }
 
+std::string ChunkSql::bucketOf(uint32_t buckets) const {
+    // The key as both sides print it (the same inputs as the row hash), so a row falls in the same
+    // bucket upstream and downstream.
+    std::string key;
+    for (size_t position : table_.keyColumns()) {
+        key += ", " + hashInput(table_.columns()[position]);
+    }
+    return "CRC32(CONCAT_WS('#'" + key + ")) % " + std::to_string(buckets);
+}
+
 std::string ChunkSql::placeholder(size_t column) const {
     // A DECIMAL compared with a text parameter would be compared as DOUBLE: cast it to stay exact.
     return table_.columns()[column].form == ValueForm::Decimal ? "CAST(? AS DECIMAL(65,30))" : "?";
@@ -137,6 +147,28 @@ BoundQuery ChunkSql::rows(const schema::TableName& side, const KeyRange& range) 
     query.sql = "SELECT " + selectList() + " FROM " + apply::quoteTable(side);
     appendRange(query.sql, query.params, range);
     query.sql += " ORDER BY " + keyList();
+    return query;
+}
+
+BoundQuery ChunkSql::bucketChecksums(const schema::TableName& side, const KeyRange& range, uint32_t buckets) const {
+    BoundQuery query;
+    query.sql = "SELECT " + bucketOf(buckets) + " AS bucket, COUNT(*), COALESCE(BIT_XOR(CRC32(" + rowText() +
+                ")), 0) FROM " + apply::quoteTable(side);
+    appendRange(query.sql, query.params, range);
+    query.sql += " GROUP BY bucket";
+    return query;
+}
+
+BoundQuery ChunkSql::rowsInBuckets(const schema::TableName& side, const KeyRange& range, uint32_t buckets,
+                                   const std::vector<uint32_t>& wanted) const {
+    BoundQuery query;
+    query.sql = "SELECT " + selectList() + " FROM " + apply::quoteTable(side);
+    appendRange(query.sql, query.params, range);
+    query.sql += std::string(range.lower || range.upper ? " AND " : " WHERE ") + bucketOf(buckets) + " IN (";
+    for (size_t i = 0; i < wanted.size(); ++i) {
+        query.sql += (i == 0 ? "" : ", ") + std::to_string(wanted[i]);
+    }
+    query.sql += ") ORDER BY " + keyList();
     return query;
 }
 

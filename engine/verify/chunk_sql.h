@@ -4,6 +4,7 @@
 // table name, so that both servers hash the same expression.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,6 +40,13 @@ public:
     BoundQuery checksum(const schema::TableName& side, const KeyRange& range) const;
     // Every compared column of the range's rows, in key order.
     BoundQuery rows(const schema::TableName& side, const KeyRange& range) const;
+    // Where a chunk's checksums differ: the range's rows split into `buckets` by a hash of the key,
+    // with COUNT(*) and the checksum of each bucket (bucket, count, checksum), so that only the rows
+    // of differing buckets are read.
+    BoundQuery bucketChecksums(const schema::TableName& side, const KeyRange& range, uint32_t buckets) const;
+    // The range's rows whose key falls in one of `wanted` of `buckets`, every compared column, in key order.
+    BoundQuery rowsInBuckets(const schema::TableName& side, const KeyRange& range, uint32_t buckets,
+                             const std::vector<uint32_t>& wanted) const;
     // One row by key; with `lockUpstream` a shared locking read, which also locks the gap of an
     // absent key, so that no upstream transaction can change or insert it until ours ends.
     BoundQuery rowByKey(const schema::TableName& side, const RowValues& key, bool lockUpstream) const;
@@ -51,6 +59,7 @@ private:
     std::string selectList() const;
     std::string keyList() const;
     std::string rowText() const;
+    std::string bucketOf(uint32_t buckets) const;
     // (k1, k2) > (v1, v2) spelt out as k1 > v1 OR (k1 = v1 AND k2 > v2), which every version's range
     // optimizer uses; `op` is ">" or "<=".
     void appendKeyComparison(std::string& sql, std::vector<apply::SqlValue>& params, const RowValues& key,

@@ -1,6 +1,8 @@
 #include "engine/verify/table_verifier.h"
 
 #include <future>
+#include <map>
+#include <set>
 #include <thread>
 
 #include "engine/verify/chunk_pacer.h"
@@ -90,6 +92,10 @@ void TableVerifier::verifyKeyed(const ComparedTable& table, TableVerifyResult& r
     ChunkPacer pacer(settings_);
     const uint64_t estimate = estimatedRows(table);
     std::optional<RowValues> lower;
+    // Differences come in stretches (or cover the whole table, as after a lost stretch of binlog): after
+    // a chunk that differs the next one is checksummed by buckets at once, which finds both whether it
+    // differs and where; after an equal one, by one checksum again (cheaper by a fifth).
+    bool bucketsFirst = false;
     while (!cancelled()) {
         pacer.waitForQuietUpstream(upstream_, cancel_);
         size_t chunkRows = pacer.chunkRows();
@@ -99,19 +105,27 @@ void TableVerifier::verifyKeyed(const ComparedTable& table, TableVerifyResult& r
         if (!boundary.empty()) {
             range.upper = boundary.front();
         }
-        // Both servers checksum the chunk at once: each side's time is the other's.
-        auto downstreamQuery = sql.checksum(table.downstreamName(), range);
-        auto downstreamChecksum =
-            std::async(std::launch::async, [&] { return checksumOf(downstream_, downstreamQuery); });
-        ChunkChecksum upstreamChecksum = checksumOf(upstream_, sql.checksum(table.upstreamName(), range));
-        ChunkChecksum downstreamResult = downstreamChecksum.get();
+        bool chunkDiffers = false;
+        std::optional<std::vector<uint32_t>> differingBuckets;
+        if (bucketsFirst && settings_.diffBuckets > 1) {
+            BucketComparison comparison = compareBuckets(table, range);
+            result.rowsCompared += comparison.upstreamRows;
+            chunkDiffers = !comparison.differing.empty();
+            differingBuckets = std::move(comparison.differing);
+        } else {
+            // Both servers checksum the chunk at once: each side's time is the other's.
+            auto downstreamQuery = sql.checksum(table.downstreamName(), range);
+            auto downstreamChecksum =
+                std::async(std::launch::async, [&] { return checksumOf(downstream_, downstreamQuery); });
+            ChunkChecksum upstreamChecksum = checksumOf(upstream_, sql.checksum(table.upstreamName(), range));
+            ChunkChecksum downstreamResult = downstreamChecksum.get();
+            result.rowsCompared += countOf(upstreamChecksum);
+            chunkDiffers = !(upstreamChecksum == downstreamResult);
+        }
         pacer.chunkTook(chunkRows, Clock::now() - started);
-        result.rowsCompared += countOf(upstreamChecksum);
-        if (!(upstreamChecksum == downstreamResult)) {
-            auto downstreamRows = std::async(
-                std::launch::async, [&] { return downstream_.query(sql.rows(table.downstreamName(), range)); });
-            auto upstreamRows = upstream_.query(sql.rows(table.upstreamName(), range));
-            auto suspects = diffRows(table, upstreamRows, downstreamRows.get());
+        bucketsFirst = chunkDiffers;
+        if (chunkDiffers) {
+            auto suspects = differingRows(table, range, std::move(differingBuckets));
             auto confirmed = suspects.empty() ? suspects : confirm(table, suspects, true);
             if (confirmed.size() < suspects.size() || suspects.empty()) {
                 ++result.chunksRechecked;
@@ -133,6 +147,64 @@ void TableVerifier::verifyKeyed(const ComparedTable& table, TableVerifyResult& r
         }
         lower = range.upper;
     }
+}
+
+TableVerifier::BucketComparison TableVerifier::compareBuckets(const ComparedTable& table, const KeyRange& range) {
+    ChunkSql sql(table);
+    const uint32_t buckets = settings_.diffBuckets;
+    // Both servers checksum the chunk's buckets at once.
+    auto downstreamQuery = sql.bucketChecksums(table.downstreamName(), range, buckets);
+    auto downstreamBuckets = std::async(std::launch::async, [&] { return downstream_.query(downstreamQuery); });
+    auto upstreamBuckets = upstream_.query(sql.bucketChecksums(table.upstreamName(), range, buckets));
+    BucketComparison comparison;
+    std::map<std::string, RowValues> upstreamByBucket;
+    for (auto& row : upstreamBuckets) {
+        comparison.upstreamRows += std::stoull(row.at(1).value_or("0"));
+        upstreamByBucket[row.at(0).value_or("")] = std::move(row);
+    }
+    std::set<uint32_t> differing;
+    auto noteDiffering = [&](const std::optional<std::string>& bucket) {
+        differing.insert(static_cast<uint32_t>(std::stoul(bucket.value_or("0"))));
+    };
+    for (auto& row : downstreamBuckets.get()) {
+        auto found = upstreamByBucket.find(row.at(0).value_or(""));
+        if (found == upstreamByBucket.end()) {
+            noteDiffering(row.at(0));
+            continue;
+        }
+        if (found->second != row) {
+            noteDiffering(row.at(0));
+        }
+        upstreamByBucket.erase(found);
+    }
+    for (const auto& [bucket, row] : upstreamByBucket) {
+        noteDiffering(row.at(0));
+    }
+    comparison.differing.assign(differing.begin(), differing.end());
+    return comparison;
+}
+
+std::vector<RowDifference> TableVerifier::differingRows(const ComparedTable& table, const KeyRange& range,
+                                                        std::optional<std::vector<uint32_t>> differingBuckets) {
+    ChunkSql sql(table);
+    const uint32_t buckets = settings_.diffBuckets;
+    if (buckets <= 1) {
+        auto downstreamRows =
+            std::async(std::launch::async, [&] { return downstream_.query(sql.rows(table.downstreamName(), range)); });
+        auto upstreamRows = upstream_.query(sql.rows(table.upstreamName(), range));
+        return diffRows(table, upstreamRows, downstreamRows.get());
+    }
+    if (!differingBuckets) {
+        differingBuckets = compareBuckets(table, range).differing;
+    }
+    if (differingBuckets->empty()) {
+        return {};  // the chunk changed between the two reads: nothing left to read
+    }
+    // Only the rows of buckets that differ are read.
+    auto downstreamRowsQuery = sql.rowsInBuckets(table.downstreamName(), range, buckets, *differingBuckets);
+    auto downstreamRows = std::async(std::launch::async, [&] { return downstream_.query(downstreamRowsQuery); });
+    auto upstreamRows = upstream_.query(sql.rowsInBuckets(table.upstreamName(), range, buckets, *differingBuckets));
+    return diffRows(table, upstreamRows, downstreamRows.get());
 }
 
 bool TableVerifier::waitUntilApplied(const binlog::Location& point) {

@@ -6,7 +6,9 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "engine/verify/chunk_sql.h"
@@ -44,6 +46,15 @@ public:
 private:
     void verifyKeyed(const ComparedTable& table, TableVerifyResult& result);
     void verifyKeyless(const ComparedTable& table, TableVerifyResult& result);
+    struct BucketComparison {
+        std::vector<uint32_t> differing;  // buckets whose count or checksum differ
+        uint64_t upstreamRows = 0;
+    };
+    BucketComparison compareBuckets(const ComparedTable& table, const KeyRange& range);
+    // The rows of a chunk whose checksums differ that differ when read (suspects, not yet confirmed);
+    // `differingBuckets` when the buckets were compared already.
+    std::vector<RowDifference> differingRows(const ComparedTable& table, const KeyRange& range,
+                                             std::optional<std::vector<uint32_t>> differingBuckets);
     std::vector<RowDifference> confirm(const ComparedTable& table, const std::vector<RowDifference>& suspects,
                                        bool handToRepair);
     // Waits until the task has applied up to `point`; false when the settle time ran out first.

@@ -176,6 +176,19 @@ VerifyReport TaskVerifier::run() {
     report.hash = ChunkSql::kRowHash;
     report.taskProgress = progress_.describe();
     auto tables = replicatedTables(*upstream_, target_);
+    // A table asked for by name that the upstream lacks (or the filters do not replicate) is an error,
+    // never a silent pass.
+    for (const auto& wanted : target_.onlyTables) {
+        if (std::none_of(tables.begin(), tables.end(), [&](const auto& table) { return table.first == wanted; })) {
+            TableVerifyResult missing;
+            missing.upstream = wanted;
+            missing.downstream = wanted;
+            missing.outcome = TableOutcome::Failed;
+            missing.problem = "upstream table " + wanted.text() + " does not exist on " + upstream_->describe() +
+                              ", or the task's block-allow list does not replicate it";
+            report.tables.push_back(std::move(missing));
+        }
+    }
     TableVerifier verifier(*upstream_, *downstream_, progress_, settings_);
     verifier.setCancelFlag(cancel_);
     if (repair_ && repair_->apply) {

@@ -5,7 +5,9 @@
 #include <mutex>
 #include <thread>
 
+#include "engine/task/audit_log.h"
 #include "engine/task/task_setup_builder.h"
+#include "engine/verify/difference_json.h"
 #include "engine/verify/task_verifier.h"
 
 namespace syncscope::ui {
@@ -74,6 +76,16 @@ void VerifyRunner::cancel() {
 }
 
 void VerifyRunner::start(const QString& taskFile, const QString& sourceFile, std::shared_ptr<task::TaskControl> task) {
+    run(taskFile, sourceFile, std::move(task), std::nullopt);
+}
+
+void VerifyRunner::startRepair(const QString& taskFile, const QString& sourceFile,
+                               std::shared_ptr<task::TaskControl> task, RepairRequest repair) {
+    run(taskFile, sourceFile, std::move(task), std::move(repair));
+}
+
+void VerifyRunner::run(const QString& taskFile, const QString& sourceFile, std::shared_ptr<task::TaskControl> task,
+                       std::optional<RepairRequest> repair) {
     if (running()) {
         return;
     }
@@ -87,18 +99,23 @@ void VerifyRunner::start(const QString& taskFile, const QString& sourceFile, std
         std::lock_guard lock(shared_->mutex);
         shared_->progress = VerifyProgress{};
         shared_->progress.running = true;
+        shared_->progress.repairing = repair.has_value();
     }
     std::weak_ptr<task::TaskControl> weakTask = task;
     shared_->thread = std::thread([shared = shared_, taskPath = taskFile.toStdString(),
-                                   sourcePath = sourceFile.toStdString(), weakTask] {
+                                   sourcePath = sourceFile.toStdString(), weakTask, repair] {
         try {
             auto taskConfig = task::loadTaskConfig(taskPath);
             auto sourceConfig = task::loadSourceConfig(sourcePath);
             std::vector<std::string> warnings;
             auto setup = task::makeTaskSetup(taskConfig, sourceConfig, warnings);
             SnapshotProgress progress(weakTask);
-            verify::TaskVerifier verifier({setup.upstream, setup.downstream, setup.blockAllow, setup.router, {}}, {},
-                                          progress);
+            if (repair && repair->auditPath.isEmpty()) {
+                throw std::runtime_error("a repair needs the task's audit log, and this task has none");
+            }
+            verify::TaskVerifier verifier({setup.upstream, setup.downstream, setup.blockAllow, setup.router,
+                                           repair ? repair->tables : std::vector<schema::TableName>{}},
+                                          {}, progress);
             verifier.setCancelFlag(&shared->cancel);
             verifier.setProgressHandler([&shared](size_t index, size_t count, const verify::TableVerifyResult& result) {
                 std::lock_guard lock(shared->mutex);
@@ -110,7 +127,27 @@ void VerifyRunner::start(const QString& taskFile, const QString& sourceFile, std
                 tables[index] = result;
                 tables[index].differences.resize(std::min<size_t>(tables[index].differences.size(), 1000));
             });
-            verifier.setRepair({});  // plan repair SQL for review; the GUI applies nothing by itself
+            // Without a confirmed repair, the repair SQL is only planned, for review.
+            std::unique_ptr<task::AuditLog> audit;
+            verify::RepairOptions options;
+            if (repair) {
+                audit = std::make_unique<task::AuditLog>(repair->auditPath.toStdString());
+                options.apply = true;
+                options.applyKeyless = repair->includeKeyless;
+                options.sessionVariables.assign(setup.downstreamSession.begin(), setup.downstreamSession.end());
+                options.beforeApply = [&audit, &setup](const verify::ComparedTable& table,
+                                                       const std::vector<verify::RowDifference>& differences,
+                                                       const verify::RepairPlan& plan) {
+                    task::AuditEntry entry;
+                    entry.action = "verify-repair";
+                    entry.task = setup.taskName;
+                    entry.sourceId = setup.sourceId;
+                    entry.details = verify::repairAuditDetails(table, differences, plan);
+                    entry.details["from"] = "gui";
+                    audit->append(entry);
+                };
+            }
+            verifier.setRepair(std::move(options));
             verify::VerifyReport report = verifier.run();
             std::lock_guard lock(shared->mutex);
             shared->progress.tables = std::move(report.tables);

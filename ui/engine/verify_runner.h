@@ -12,10 +12,21 @@
 #include <optional>
 #include <vector>
 
+#include "engine/schema/table_name.h"
 #include "engine/task/task_control.h"
 #include "engine/verify/verify_result.h"
 
 namespace syncscope::ui {
+
+// A repair the DBA confirmed: the tables are verified again and what still differs is repaired through
+// the task's apply path (a session set up as the task's workers set theirs; keyed rows while they are
+// locked upstream), each table's repair written to the audit log first, then compared again; as
+// `syncscope-cli verify --repair` does.
+struct RepairRequest {
+    std::vector<schema::TableName> tables;  // upstream names; empty: every table
+    bool includeKeyless = false;            // tables without a key too (confirmed separately)
+    QString auditPath;                      // the task's audit log; empty: not audited (refused)
+};
 
 struct VerifyProgress {
     std::vector<verify::TableVerifyResult> tables;  // started tables, in order
@@ -25,7 +36,8 @@ struct VerifyProgress {
     double fraction = 0;  // 0..1
     bool running = false;
     bool cancelled = false;
-    QString error;  // why it could not run at all (a config or a server out of reach)
+    bool repairing = false;  // the run applies a confirmed repair
+    QString error;           // why it could not run at all (a config or a server out of reach)
 };
 
 class VerifyRunner : public QObject {
@@ -40,6 +52,9 @@ public:
     // Runs a verify of the task the files describe. `task`, when given, is asked for its applied point.
     // Ignored while one runs.
     void start(const QString& taskFile, const QString& sourceFile, std::shared_ptr<task::TaskControl> task);
+    // The same run, repairing what it finds (see RepairRequest). Ignored while one runs.
+    void startRepair(const QString& taskFile, const QString& sourceFile, std::shared_ptr<task::TaskControl> task,
+                     RepairRequest repair);
     void cancel();
     bool running() const;
     VerifyProgress progress() const;
@@ -51,6 +66,8 @@ signals:
 private:
     struct Shared;
     void poll();
+    void run(const QString& taskFile, const QString& sourceFile, std::shared_ptr<task::TaskControl> task,
+             std::optional<RepairRequest> repair);
 
     std::shared_ptr<Shared> shared_;
     QTimer timer_;

@@ -3,12 +3,14 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
+#include <QDir>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSplitter>
+#include <QStandardPaths>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -19,6 +21,7 @@
 #include "ui/inspect/checkpoint_inspection_model.h"
 #include "ui/inspect/inspection_connection_dialog.h"
 #include "ui/inspect/inspection_filter_proxy.h"
+#include "ui/inspect/skip_window_dialog.h"
 
 namespace syncscope::ui {
 
@@ -69,6 +72,11 @@ CheckpointInspectionPage::CheckpointInspectionPage(QWidget* parent)
     search_->setClearButtonEnabled(true);
     copy_ = new QPushButton(tr("C&opy"), this);
     copy_->setToolTip(tr("Copy the visible rows as tab-separated text"));
+    verifyWindow_ = new QPushButton(tr("&Verify window…"), this);
+    verifyWindow_->setToolTip(
+        tr("For a table point ahead of its global point: decode the upstream's binlog between the two points and "
+           "check each row changed there against the downstream (needs the upstream)"));
+    verifyWindow_->setEnabled(false);
 
     auto* bar = new QHBoxLayout;
     bar->addWidget(connect_);
@@ -76,6 +84,7 @@ CheckpointInspectionPage::CheckpointInspectionPage(QWidget* parent)
     bar->addSpacing(12);
     bar->addWidget(onlyAnomalies_);
     bar->addWidget(search_, 1);
+    bar->addWidget(verifyWindow_);
     bar->addWidget(copy_);
 
     view_ = new QTableView(this);
@@ -115,6 +124,14 @@ CheckpointInspectionPage::CheckpointInspectionPage(QWidget* parent)
     connect(copy_, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(visibleRowsText()); });
     connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &CheckpointInspectionPage::showDetails);
+    connect(verifyWindow_, &QPushButton::clicked, this, [this] {
+        if (SkipWindowDialog* dialog = verifyWindow()) {
+            dialog->setAttribute(Qt::WA_DeleteOnClose);
+            dialog->show();
+        }
+    });
+    connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &CheckpointInspectionPage::updateVerifyWindowButton);
     connect(&watcher_, &QFutureWatcher<InspectionOutcome>::finished, this, &CheckpointInspectionPage::onFinished);
 }
 
@@ -170,6 +187,7 @@ void CheckpointInspectionPage::onFinished() {
     if (!outcome.report) {
         lastError_ = outcome.error;
         model_->clear();
+        updateVerifyWindowButton();
         summary_->setText(tr("<b>Cannot inspect:</b> %1").arg(outcome.error.toHtmlEscaped()));
         details_->clear();
         emit inspectionFinished(false);
@@ -177,6 +195,7 @@ void CheckpointInspectionPage::onFinished() {
     }
     model_->setReport(*outcome.report);
     view_->resizeColumnsToContents();
+    updateVerifyWindowButton();
     showReportSummary(*outcome.report);
     emit inspectionFinished(true);
 }
@@ -218,6 +237,54 @@ void CheckpointInspectionPage::showDetails() {
                           .toString()
                           .toHtmlEscaped()
                           .replace(QLatin1Char('\n'), QStringLiteral("<br>")));
+}
+
+namespace {
+// The current point's skip window, when it has one.
+const inspect::SkipWindow* skipWindowOf(const CheckpointInspectionModel::PointRow& row) {
+    for (const auto& anomaly : row.anomalies) {
+        if (anomaly.kind == inspect::AnomalyKind::TableAheadOfGlobal && anomaly.skipWindow) {
+            return &*anomaly.skipWindow;
+        }
+    }
+    return nullptr;
+}
+}  // namespace
+
+void CheckpointInspectionPage::updateVerifyWindowButton() {
+    const QModelIndex current = view_->currentIndex();
+    bool possible = false;
+    if (current.isValid() && lastRequest_ && lastRequest_->upstream) {
+        const int row = proxy_->mapToSource(current).row();
+        possible = row >= 0 && row < model_->rowCount() && skipWindowOf(model_->pointRow(row)) != nullptr;
+    }
+    verifyWindow_->setEnabled(possible);
+}
+
+SkipWindowDialog* CheckpointInspectionPage::verifyWindow() {
+    const QModelIndex current = view_->currentIndex();
+    if (!current.isValid() || !lastRequest_ || !lastRequest_->upstream) {
+        return nullptr;
+    }
+    const auto& point = model_->pointRow(proxy_->mapToSource(current).row());
+    const inspect::SkipWindow* window = skipWindowOf(point);
+    const qsizetype dot = point.pointOf.indexOf(QLatin1Char('.'));
+    if (!window || dot <= 0) {
+        return nullptr;
+    }
+    verify::SkipWindowRequest request;
+    request.upstream = *lastRequest_->upstream;
+    request.downstream = lastRequest_->target;
+    request.table = {point.pointOf.left(dot).toStdString(), point.pointOf.mid(dot + 1).toStdString()};
+    request.from = window->from;
+    request.to = window->to;
+    QString dir = auditDirectory_.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation)
+                                            : auditDirectory_;
+    QDir().mkpath(dir);
+    auto* dialog = new SkipWindowDialog(request, point.task, point.sourceId,
+                                        dir + QLatin1Char('/') + point.task + "-audit.jsonl", this);
+    dialog->start();
+    return dialog;
 }
 
 QString CheckpointInspectionPage::summaryText() const {

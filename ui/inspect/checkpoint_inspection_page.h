@@ -20,6 +20,7 @@ namespace syncscope::ui {
 
 class CheckpointInspectionModel;
 class InspectionFilterProxy;
+class SkipWindowDialog;
 
 // What one inspection run gives back: a report, or why there is none (naming the server and side).
 struct InspectionOutcome {
@@ -56,6 +57,15 @@ public:
     // The visible rows as tab-separated text with a header line (what Copy puts on the clipboard).
     QString visibleRowsText() const;
 
+    // Verify window: for the current point, when it is a table point ahead of its global point and the
+    // upstream was given, opens a SkipWindowDialog that checks the window's rows downstream (started).
+    // Null when the current point has no window to verify.
+    SkipWindowDialog* verifyWindow();
+    QPushButton* verifyWindowButton() const { return verifyWindow_; }
+    // Where a window repair is audited: <dir>/<task>-audit.jsonl (default: the application's data folder,
+    // beside the tasks' audit logs).
+    void setAuditDirectory(const QString& dir) { auditDirectory_ = dir; }
+
 signals:
     void inspectionFinished(bool succeeded);
 
@@ -66,6 +76,7 @@ private:
     void showReportSummary(const inspect::InspectionReport& report);
     void showDetails();
     void setBusy(bool busy);
+    void updateVerifyWindowButton();
 
     CheckpointInspectionModel* model_;
     InspectionFilterProxy* proxy_;
@@ -75,6 +86,8 @@ private:
     QPushButton* connect_ = nullptr;
     QPushButton* refresh_ = nullptr;
     QPushButton* copy_ = nullptr;
+    QPushButton* verifyWindow_ = nullptr;
+    QString auditDirectory_;
     QCheckBox* onlyAnomalies_ = nullptr;
     QLineEdit* search_ = nullptr;
     QFutureWatcher<InspectionOutcome> watcher_;

@@ -6,10 +6,12 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "ui/engine/verify_runner.h"
 #include "ui/models/audit_model.h"
 #include "ui/models/history_recorder.h"
 #include "ui/models/log_model.h"
 #include "ui/models/table_checkpoint_model.h"
+#include "ui/models/table_verification.h"
 #include "ui/models/ui_resources.h"
 #include "ui/pages/audit_page.h"
 #include "ui/pages/failed_event_panel.h"
@@ -78,6 +80,16 @@ TaskView::TaskView(QWidget* parent)
     failedPanel_->hide();
     layout->addWidget(tabs_, 1);
 
+    // Each finished verify marks its tables on the checkpoints page and the ruler.
+    connect(verifyPage_->runner(), &VerifyRunner::finished, this, [this](const VerifyProgress& progress) {
+        if (progress.tables.empty()) {
+            return;
+        }
+        // A repair run compares only the tables that differed: the others keep their last verify.
+        TableVerifications verifications = progress.repairing ? tableModel_->verifications() : TableVerifications{};
+        verifications.insert(tableVerificationsFrom(progress.tables));
+        showVerifications(verifications);
+    });
     connect(failedPanel_, &FailedEventPanel::retryRequested, this, &TaskView::retryRequested);
     connect(failedPanel_, &FailedEventPanel::skipConfirmed, this, &TaskView::skipConfirmed);
 }
@@ -121,6 +133,11 @@ void TaskView::setSnapshot(std::shared_ptr<const task::StatusSnapshot> snapshot)
     } else {
         showFailedEvent(std::nullopt);
     }
+}
+
+void TaskView::showVerifications(const TableVerifications& verifications) {
+    tableModel_->setVerifications(verifications);
+    ruler_->setVerifications(verifications);
 }
 
 bool TaskView::failedEventShown() const {
@@ -167,6 +184,7 @@ void TaskView::appendNotices(const std::vector<task::Notice>& notices) {
 
 void TaskView::setAuditPath(const QString& path) {
     auditPage_->setPath(path);
+    verifyPage_->setAuditPath(path);
 }
 
 void TaskView::refreshAge() {
@@ -177,6 +195,7 @@ void TaskView::clear() {
     setSnapshot(nullptr);
     history_->clear();
     logModel_->clear();
+    showVerifications({});
     setAuditPath({});
 }
 

@@ -8,6 +8,7 @@
 
 #include "engine/common/log_ring.h"
 #include "engine/task/task_control.h"
+#include "ui/models/table_verification.h"
 
 class QTabWidget;
 
@@ -38,6 +39,9 @@ public:
     void setAuditPath(const QString& path);
     void refreshAge();
     void clear();
+    // The last verify of each table, on the table checkpoints page and the ruler (the Verify page's
+    // finished runs come here by themselves).
+    void showVerifications(const TableVerifications& verifications);
 
     StatusHeader* header() const { return header_; }
     PositionRuler* ruler() const { return ruler_; }

@@ -17,6 +17,14 @@ void TableCheckpointFilterProxy::setOnlyAnomalies(bool only) {
     invalidateFilter();
 }
 
+void TableCheckpointFilterProxy::setVerifiedFilter(VerifiedFilter filter) {
+    if (filter == verifiedFilter_) {
+        return;
+    }
+    verifiedFilter_ = filter;
+    invalidateFilter();
+}
+
 void TableCheckpointFilterProxy::setNameFilter(const QString& text) {
     const QString trimmed = text.trimmed();
     if (trimmed == nameFilter_) {
@@ -51,6 +59,15 @@ bool TableCheckpointFilterProxy::filterAcceptsRow(int sourceRow, const QModelInd
                                                TableCheckpointModel::AnomalyRole)
                                            .toInt() != 0;
         if (!flagged) {
+            return false;
+        }
+    }
+    if (verifiedFilter_ != VerifiedFilter::Any && tableModel_) {
+        const TableVerification* verification = tableModel_->verificationAt(sourceRow);
+        const bool wanted = verifiedFilter_ == VerifiedFilter::Unverified
+                                ? verification == nullptr
+                                : verification && verification->needsAttention();
+        if (!wanted) {
             return false;
         }
     }

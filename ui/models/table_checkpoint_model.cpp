@@ -17,6 +17,10 @@ namespace {
 // Translucent, so the rows read in light and dark palettes alike.
 const QColor kAheadBackground(220, 50, 47, 70);
 const QColor kWarningBackground(230, 160, 20, 60);
+const QColor kDifferencesText(229, 57, 53);
+// Sorting the Verified column: unverified first, then equal, then by differences; failed last.
+constexpr int64_t kUnverifiedSortKey = -1;
+constexpr int64_t kFailedSortKey = std::numeric_limits<int64_t>::max();
 
 bool samePoint(const task::PointView& a, const task::PointView& b) {
     return a.pos == b.pos && a.axis == b.axis && a.file == b.file && a.gtid == b.gtid;
@@ -189,9 +193,32 @@ bool TableCheckpointModel::numericSortKey(int row, int column, int64_t* key) con
         case FlagColumn:
             *key = int64_t(anomalyAt(row));
             return true;
+        case VerifiedColumn: {
+            const TableVerification* verification = verificationAt(row);
+            *key = !verification                                           ? kUnverifiedSortKey
+                   : verification->outcome == verify::TableOutcome::Failed ? kFailedSortKey
+                                                                           : int64_t(verification->differences);
+            return true;
+        }
         default:
             return false;
     }
+}
+
+void TableCheckpointModel::setVerifications(TableVerifications verifications) {
+    verifications_ = std::move(verifications);
+    if (rowCount() > 0) {
+        emit dataChanged(index(0, VerifiedColumn), index(rowCount() - 1, VerifiedColumn));
+    }
+}
+
+const TableVerification* TableCheckpointModel::verificationAt(int row) const {
+    const task::TablePointView* table = tableAt(row);
+    if (!table || verifications_.isEmpty()) {
+        return nullptr;
+    }
+    auto found = verifications_.constFind(verificationKey(table->schema, table->table));
+    return found == verifications_.constEnd() ? nullptr : &found.value();
 }
 
 const task::TablePointView* TableCheckpointModel::tableAt(int row) const {
@@ -221,6 +248,10 @@ QVariant TableCheckpointModel::data(const QModelIndex& index, int role) const {
         case SortRole:
             return sortData(*table, column);
         case ExportRole:
+            if (column == VerifiedColumn) {
+                const TableVerification* verification = verificationAt(index.row());
+                return verification ? verification->text() : QString();
+            }
             if (column == BytesFromGlobalColumn) {
                 return QString::number(table->bytesFromGlobal);
             }
@@ -249,6 +280,14 @@ QVariant TableCheckpointModel::data(const QModelIndex& index, int role) const {
                 return QVariant(Qt::AlignRight | Qt::AlignVCenter);
             }
             return {};
+        case Qt::ForegroundRole:
+            if (column == VerifiedColumn) {
+                const TableVerification* verification = verificationAt(index.row());
+                if (verification && verification->needsAttention()) {
+                    return kDifferencesText;
+                }
+            }
+            return {};
         case Qt::BackgroundRole:
             switch (anomalyAt(index.row())) {
                 case CheckpointAnomaly::None:
@@ -270,6 +309,11 @@ QVariant TableCheckpointModel::data(const QModelIndex& index, int role) const {
             }
             return {};
         case Qt::ToolTipRole:
+            if (column == VerifiedColumn) {
+                const TableVerification* verification = verificationAt(index.row());
+                return verification ? verification->text()
+                                    : tr("Not verified: run a verify on the Verify tab (or syncscope-cli verify)");
+            }
             if (column == InMemoryColumn || column == PersistedColumn) {
                 const auto& point = column == InMemoryColumn ? table->inMemory : table->persisted;
                 QString text = pointText(point);
@@ -312,6 +356,10 @@ QVariant TableCheckpointModel::displayData(const task::TablePointView& table, in
                                     : QStringLiteral("-");
         case FlagColumn:
             return anomalyLabel(anomalyOf(table, *snapshot_));
+        case VerifiedColumn: {
+            auto found = verifications_.constFind(verificationKey(table.schema, table.table));
+            return found == verifications_.constEnd() ? tr("not verified") : found->text();
+        }
         default:
             return {};
     }
@@ -335,6 +383,12 @@ QVariant TableCheckpointModel::sortData(const task::TablePointView& table, int c
             return table.lastChange ? msecsSinceEpoch(*table.lastChange) : qint64(0);
         case FlagColumn:
             return int(anomalyOf(table, *snapshot_));
+        case VerifiedColumn: {
+            auto found = verifications_.constFind(verificationKey(table.schema, table.table));
+            return found == verifications_.constEnd()               ? qlonglong(kUnverifiedSortKey)
+                   : found->outcome == verify::TableOutcome::Failed ? qlonglong(kFailedSortKey)
+                                                                    : qlonglong(found->differences);
+        }
         default:
             return displayData(table, column);
     }
@@ -366,6 +420,8 @@ QVariant TableCheckpointModel::headerData(int section, Qt::Orientation orientati
                 return tr("Last change");
             case FlagColumn:
                 return tr("Flag");
+            case VerifiedColumn:
+                return tr("Verified");
             default:
                 return {};
         }
@@ -390,6 +446,10 @@ QVariant TableCheckpointModel::headerData(int section, Qt::Orientation orientati
                     "drifted from the upstream");
             case FlagColumn:
                 return tr("Anomalies: ahead of the global point, beyond the upstream, or in a purged file");
+            case VerifiedColumn:
+                return tr(
+                    "The table's last verify: the upstream position it was verified at and the rows that "
+                    "differ");
             default:
                 return {};
         }

@@ -11,6 +11,7 @@
 
 #include "engine/task/status_snapshot.h"
 #include "ui/models/checkpoint_anomaly.h"
+#include "ui/models/table_verification.h"
 
 namespace syncscope::ui {
 
@@ -29,6 +30,7 @@ public:
         RowsUnmatchedColumn,  // UPDATEs and DELETEs that found no downstream row (drift)
         LastChangeColumn,
         FlagColumn,
+        VerifiedColumn,  // the last verify of the table: where, and what it found
         ColumnCount
     };
 
@@ -61,6 +63,12 @@ public:
     // Text columns have none: false.
     bool numericSortKey(int row, int column, int64_t* key) const;
     int anomalyCount() const { return anomalyCount_; }
+
+    // The last verify of each table (from the Verify page); the Verified column shows it.
+    void setVerifications(TableVerifications verifications);
+    const TableVerifications& verifications() const { return verifications_; }
+    // The row's last verify; null when the table was not verified.
+    const TableVerification* verificationAt(int row) const;
     int aheadCount() const { return aheadCount_; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -85,6 +93,7 @@ private:
     std::vector<ChangedRun> runs_;  // reused from refresh to refresh
     int anomalyCount_ = 0;
     int aheadCount_ = 0;
+    TableVerifications verifications_;
     QIcon aheadIcon_;
     QIcon warningIcon_;
 };

@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
+#include <QComboBox>
 #include <QFile>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -24,6 +25,7 @@ namespace syncscope::ui {
 namespace {
 constexpr int kPointColumnWidth = 190;
 constexpr int kNameColumnWidth = 110;
+constexpr int kVerifiedColumnWidth = 360;
 
 QString csvField(const QString& text) {
     if (text.contains(QLatin1Char(',')) || text.contains(QLatin1Char('"')) || text.contains(QLatin1Char('\n'))) {
@@ -50,6 +52,14 @@ TableCheckpointsPage::TableCheckpointsPage(TableCheckpointModel* model, QWidget*
     onlyAnomalies_->setToolTip(
         tr("Show only table points ahead of the global point, beyond the upstream, or in a "
            "purged binlog file"));
+    verifiedFilter_ = new QComboBox(this);
+    // In TableCheckpointFilterProxy::VerifiedFilter order.
+    verifiedFilter_->addItem(tr("Verified or not"));
+    verifiedFilter_->addItem(tr("Unverified"));
+    verifiedFilter_->addItem(tr("With differences"));
+    verifiedFilter_->setToolTip(
+        tr("Filter on the last verify: tables never verified, or tables whose verify found differences "
+           "(or failed, or was cancelled)"));
     auto* copy = new QPushButton(tr("&Copy"), this);
     copy->setToolTip(tr("Copy the selected rows (or all shown rows) as tab-separated text"));
     auto* exportButton = new QPushButton(tr("&Export CSV..."), this);
@@ -58,6 +68,7 @@ TableCheckpointsPage::TableCheckpointsPage(TableCheckpointModel* model, QWidget*
     summary_->setToolTip(tr("Tables shown, and how many checkpoints are flagged"));
     bar->addWidget(filter_, 1);
     bar->addWidget(onlyAnomalies_);
+    bar->addWidget(verifiedFilter_);
     bar->addWidget(summary_);
     bar->addStretch();
     bar->addWidget(copy);
@@ -78,12 +89,16 @@ TableCheckpointsPage::TableCheckpointsPage(TableCheckpointModel* model, QWidget*
     view_->setColumnWidth(TableCheckpointModel::TableColumn, kNameColumnWidth);
     view_->setColumnWidth(TableCheckpointModel::InMemoryColumn, kPointColumnWidth);
     view_->setColumnWidth(TableCheckpointModel::PersistedColumn, kPointColumnWidth);
+    view_->setColumnWidth(TableCheckpointModel::VerifiedColumn, kVerifiedColumnWidth);
     // Every column at least as wide as its title (with the sort arrow, as the style draws it), so that
     // no title is cut off.
     for (int column = 0; column < TableCheckpointModel::ColumnCount; ++column) {
         view_->setColumnWidth(column,
                               std::max(view_->columnWidth(column), view_->horizontalHeader()->sectionSizeHint(column)));
     }
+    // Shown after the table's name, where a narrow window still shows it (the model keeps it last, so
+    // copies and CSV keep their columns).
+    view_->horizontalHeader()->moveSection(TableCheckpointModel::VerifiedColumn, TableCheckpointModel::TableColumn + 1);
     view_->setToolTip(
         tr("Table checkpoints. Red rows are ahead of the global point: hover them to see which "
            "events a resume would skip"));
@@ -98,6 +113,9 @@ TableCheckpointsPage::TableCheckpointsPage(TableCheckpointModel* model, QWidget*
 
     connect(filter_, &QLineEdit::textChanged, proxy_, &TableCheckpointFilterProxy::setNameFilter);
     connect(onlyAnomalies_, &QCheckBox::toggled, proxy_, &TableCheckpointFilterProxy::setOnlyAnomalies);
+    connect(verifiedFilter_, &QComboBox::currentIndexChanged, proxy_, [this](int index) {
+        proxy_->setVerifiedFilter(static_cast<TableCheckpointFilterProxy::VerifiedFilter>(index));
+    });
     connect(copy, &QPushButton::clicked, this, &TableCheckpointsPage::copySelection);
     connect(exportButton, &QPushButton::clicked, this, &TableCheckpointsPage::exportCsvWithDialog);
     connect(proxy_, &QAbstractItemModel::modelReset, this, &TableCheckpointsPage::updateSummary);
@@ -115,6 +133,20 @@ void TableCheckpointsPage::updateSummary() {
     }
     if (model_->anomalyCount() > model_->aheadCount()) {
         text += tr(", %1 other anomalies").arg(model_->anomalyCount() - model_->aheadCount());
+    }
+    if (!model_->verifications().isEmpty()) {
+        int verified = 0;
+        int attention = 0;
+        for (int row = 0; row < model_->rowCount(); ++row) {
+            if (const TableVerification* verification = model_->verificationAt(row)) {
+                ++verified;
+                attention += verification->needsAttention() ? 1 : 0;
+            }
+        }
+        text += tr(", %1 verified").arg(verified);
+        if (attention > 0) {
+            text += tr(", <span style='color:#d32f2f'><b>%1 with differences</b></span>").arg(attention);
+        }
     }
     summary_->setText(text);
 }

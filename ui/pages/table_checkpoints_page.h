@@ -1,10 +1,12 @@
-// The table checkpoints view: sortable on numbers, filter by name, an "only anomalies" switch, copy of
-// the selected rows and CSV export of the visible ones.
+// The table checkpoints view: sortable on numbers, filter by name, an "only anomalies" switch, a filter
+// on the last verify (unverified, with differences), copy of the selected rows and CSV export of the
+// visible ones.
 #pragma once
 
 #include <QWidget>
 
 class QCheckBox;
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QTableView;
@@ -23,6 +25,8 @@ public:
     TableCheckpointFilterProxy* proxy() const { return proxy_; }
     QTableView* view() const { return view_; }
     QCheckBox* onlyAnomaliesSwitch() const { return onlyAnomalies_; }
+    // All tables / unverified / with differences (items in TableCheckpointFilterProxy::VerifiedFilter order).
+    QComboBox* verifiedFilter() const { return verifiedFilter_; }
 
     // Tab-separated text of the selected rows (all visible rows when none is selected), with a header.
     QString selectedRowsText() const;
@@ -43,6 +47,7 @@ private:
     QTableView* view_ = nullptr;
     QLineEdit* filter_ = nullptr;
     QCheckBox* onlyAnomalies_ = nullptr;
+    QComboBox* verifiedFilter_ = nullptr;
     QLabel* summary_ = nullptr;
 };
 

@@ -1,11 +1,13 @@
 #include "ui/pages/verify_page.h"
 
+#include <QCheckBox>
 #include <QFile>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -68,8 +70,18 @@ QString detailsText(const verify::TableVerifyResult& table) {
         text += '\n';
     }
     if (table.repair && !table.repair->sql.empty()) {
-        text += VerifyPage::tr("\nRepair SQL (review it, then apply with syncscope-cli verify --repair):\n") +
-                QString::fromStdString(table.repair->sql);
+        const auto& repair = *table.repair;
+        if (repair.applied) {
+            text += VerifyPage::tr("\nRepair applied (%n statement(s), audited); compared again: %1 still different:\n",
+                                   nullptr, int(repair.statements))
+                        .arg(repair.stillDifferent);
+        } else if (!repair.error.empty()) {
+            text += VerifyPage::tr("\nRepair failed, nothing of this table applied: %1\n")
+                        .arg(QString::fromStdString(repair.error));
+        } else {
+            text += VerifyPage::tr("\nRepair SQL (review it, then Apply repair…):\n");
+        }
+        text += QString::fromStdString(repair.sql);
     }
     return text;
 }
@@ -95,6 +107,10 @@ VerifyPage::VerifyPage(QWidget* parent)
     cancelButton_->setToolTip(tr("Stop the verification that is running"));
     saveButton_ = new QPushButton(tr("&Save repair SQL…"), this);
     saveButton_->setToolTip(tr("Write the SQL that makes the downstream equal, for review"));
+    repairButton_ = new QPushButton(tr("&Apply repair…"), this);
+    repairButton_->setToolTip(
+        tr("After your confirmation, verify the tables that differ again and repair them through the task's "
+           "apply path (rows locked upstream meanwhile); every repair goes to the audit log"));
     bar_ = new QProgressBar(this);
     bar_->setRange(0, kProgressSteps);
     summary_ = new QLabel(this);
@@ -102,6 +118,7 @@ VerifyPage::VerifyPage(QWidget* parent)
     bar->addWidget(cancelButton_);
     bar->addWidget(bar_, 1);
     bar->addWidget(saveButton_);
+    bar->addWidget(repairButton_);
     layout->addLayout(bar);
     layout->addWidget(summary_);
 
@@ -134,6 +151,7 @@ VerifyPage::VerifyPage(QWidget* parent)
             saveRepairSql(file);
         }
     });
+    connect(repairButton_, &QPushButton::clicked, this, &VerifyPage::applyRepair);
     connect(runner_, &VerifyRunner::progressChanged, this, &VerifyPage::showProgress);
     connect(view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &VerifyPage::showDetails);
     setTask({}, {}, nullptr);
@@ -146,6 +164,7 @@ void VerifyPage::setTask(const QString& taskFile, const QString& sourceFile, std
     startButton_->setEnabled(!taskFile_.isEmpty() && !runner_->running());
     cancelButton_->setEnabled(runner_->running());
     saveButton_->setEnabled(false);
+    repairButton_->setEnabled(false);
     summary_->setText(taskFile_.isEmpty()
                           ? tr("Open a task to verify its tables")
                           : tr("Compares every table of %1 upstream against downstream").arg(taskFile_));
@@ -171,6 +190,7 @@ void VerifyPage::showProgress(const VerifyProgress& progress) {
         failed += table.outcome == verify::TableOutcome::Failed ? 1 : 0;
     }
     saveButton_->setEnabled(!progress.running && differences > 0);
+    repairButton_->setEnabled(!progress.running && differences > 0 && !auditPath_.isEmpty() && !progress.repairing);
     QString text;
     if (!progress.error.isEmpty()) {
         text = tr("Cannot verify: %1").arg(progress.error);
@@ -184,12 +204,24 @@ void VerifyPage::showProgress(const VerifyProgress& progress) {
             text += tr(", about %1 left").arg(durationText(*progress.etaSeconds));
         }
     } else {
-        text = tr("%1 tables, %2 differences, %3 failed%4 in %5")
-                   .arg(progress.tables.size())
-                   .arg(differences)
-                   .arg(failed)
-                   .arg(progress.cancelled ? tr(", cancelled") : QString())
-                   .arg(durationText(progress.elapsedSeconds));
+        size_t applied = 0;
+        size_t stillDifferent = 0;
+        for (const auto& table : progress.tables) {
+            if (table.repair && table.repair->applied) {
+                applied += table.repair->statements;
+                stillDifferent += table.repair->stillDifferent;
+            }
+        }
+        text = progress.repairing ? tr("Repair: %1 statements applied (audited), %2 rows still different; ")
+                                        .arg(applied)
+                                        .arg(stillDifferent)
+                                  : QString();
+        text += tr("%1 tables, %2 differences, %3 failed%4 in %5")
+                    .arg(progress.tables.size())
+                    .arg(differences)
+                    .arg(failed)
+                    .arg(progress.cancelled ? tr(", cancelled") : QString())
+                    .arg(durationText(progress.elapsedSeconds));
     }
     summary_->setText(text);
     showDetails();
@@ -208,6 +240,68 @@ void VerifyPage::showDetails() {
             details_->setPlainText(text);
         }
     }
+}
+
+void VerifyPage::setAuditPath(const QString& path) {
+    auditPath_ = path;
+    if (!runner_->running()) {
+        showProgress(runner_->progress());
+    }
+}
+
+bool VerifyPage::askToRepair(const QString& question, bool hasKeyless, bool* includeKeyless) {
+    if (confirm_) {
+        return confirm_(question, hasKeyless, includeKeyless);
+    }
+    QMessageBox box(QMessageBox::Warning, tr("Apply repair"), question, QMessageBox::Yes | QMessageBox::Cancel, this);
+    box.setDefaultButton(QMessageBox::Cancel);
+    box.button(QMessageBox::Yes)->setText(tr("Repair"));
+    QCheckBox* keyless = nullptr;
+    if (hasKeyless) {
+        keyless = new QCheckBox(tr("Also tables without a key (rows equal in every column change one copy at a time)"));
+        box.setCheckBox(keyless);
+    }
+    const bool yes = box.exec() == QMessageBox::Yes;
+    *includeKeyless = keyless && keyless->isChecked();
+    return yes;
+}
+
+bool VerifyPage::applyRepair() {
+    if (runner_->running() || taskFile_.isEmpty() || auditPath_.isEmpty()) {
+        return false;
+    }
+    RepairRequest request;
+    request.auditPath = auditPath_;
+    size_t differences = 0;
+    size_t statements = 0;
+    bool hasKeyless = false;
+    for (const auto& table : runner_->progress().tables) {
+        if (table.differences.empty()) {
+            continue;
+        }
+        request.tables.push_back(table.upstream);
+        differences += table.differences.size();
+        statements += table.repair ? table.repair->statements : 0;
+        hasKeyless = hasKeyless || table.keyless;
+    }
+    if (request.tables.empty()) {
+        return false;
+    }
+    const QString question =
+        tr("Repair %1 differing rows in %2 tables of the downstream (%3 statements as shown)?\n\nThe tables are "
+           "compared again first; what still differs is repaired through the task's apply path while the rows are "
+           "locked upstream, then compared once more. Each table's repair, with its row images, is written to the "
+           "audit log %4 before it is applied.")
+            .arg(differences)
+            .arg(request.tables.size())
+            .arg(statements)
+            .arg(auditPath_);
+    if (!askToRepair(question, hasKeyless, &request.includeKeyless)) {
+        return false;
+    }
+    details_->clear();
+    runner_->startRepair(taskFile_, sourceFile_, task_, std::move(request));
+    return true;
 }
 
 void VerifyPage::saveRepairSql(const QString& file) {

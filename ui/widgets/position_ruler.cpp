@@ -38,6 +38,7 @@ constexpr double kLabelPadding = 8;
 constexpr double kLabelGap = 4;
 constexpr double kSamePixel = 2;
 constexpr qsizetype kShortestFileLabel = 4;  // an ellipsis and three digits
+constexpr double kVerifiedMarkRadius = 5;
 
 const QColor kUpstreamColor(30, 136, 229);
 const QColor kReadColor(0, 137, 123);
@@ -46,6 +47,8 @@ const QColor kGlobalMemoryColor(142, 36, 170);
 const QColor kGlobalPersistedColor(244, 81, 30);
 const QColor kExitSafeColor(251, 192, 45);
 const QColor kAheadColor(229, 57, 53);
+const QColor kVerifiedEqualColor(46, 125, 50);
+const QColor kVerifiedDifferentColor(229, 57, 53);
 
 QString pointTooltip(const QString& name, const task::PointView& point) {
     QString text = QStringLiteral("<b>%1</b><br>%2").arg(name.toHtmlEscaped(), pointText(point).toHtmlEscaped());
@@ -87,6 +90,28 @@ void PositionRuler::setSnapshot(std::shared_ptr<const task::StatusSnapshot> snap
         setView(viewStart_, viewEnd_);
     }
     update();
+}
+
+void PositionRuler::setVerifications(TableVerifications verifications) {
+    verifications_ = std::move(verifications);
+    update();
+}
+
+std::vector<PositionRuler::VerifiedMark> PositionRuler::verifiedMarks() const {
+    std::vector<VerifiedMark> marks;
+    for (auto it = verifications_.constBegin(); it != verifications_.constEnd(); ++it) {
+        const task::PointView& at = it->verifiedAt;
+        if (!at.known()) {
+            continue;
+        }
+        if (auto axis = axis_.axisOf(at.file, at.pos)) {
+            marks.push_back({double(*axis), it.key(), it.value()});
+        }
+    }
+    std::sort(marks.begin(), marks.end(), [](const VerifiedMark& a, const VerifiedMark& b) {
+        return a.axis < b.axis || (a.axis == b.axis && a.table < b.table);
+    });
+    return marks;
 }
 
 bool PositionRuler::isZoomed() const {
@@ -191,6 +216,7 @@ void PositionRuler::paintEvent(QPaintEvent*) {
     painter.setPen(QPen(palette().color(QPalette::WindowText), 1.5));
     painter.drawLine(QPointF(plot.left(), kAxisY), QPointF(plot.right(), kAxisY));
     paintTicks(painter, plot);
+    paintVerifiedMarks(painter, plot);
     paintMarkers(painter, plot);
     paintLegend(painter, plot);
 }
@@ -263,6 +289,39 @@ void PositionRuler::paintTicks(QPainter& painter, const QRectF& plot) {
             painter.drawLine(QPointF(x, kTickTop), QPointF(x, kTickTop + kTickHeight));
         }
     }
+}
+
+void PositionRuler::paintVerifiedMarks(QPainter& painter, const QRectF& plot) {
+    const auto marks = verifiedMarks();
+    if (marks.empty()) {
+        return;
+    }
+    // One diamond per pixel: red when any table verified there needs attention.
+    std::vector<std::pair<double, bool>> drawn;
+    for (const auto& mark : marks) {
+        const double x = xOf(mark.axis);
+        if (x < plot.left() - kVerifiedMarkRadius || x > plot.right() + kVerifiedMarkRadius) {
+            continue;
+        }
+        if (!drawn.empty() && std::abs(drawn.back().first - x) < kSamePixel) {
+            drawn.back().second = drawn.back().second || mark.verification.needsAttention();
+        } else {
+            drawn.push_back({x, mark.verification.needsAttention()});
+        }
+    }
+    painter.save();
+    for (const auto& [x, attention] : drawn) {
+        QPainterPath diamond;
+        diamond.moveTo(x, kAxisY - kVerifiedMarkRadius);
+        diamond.lineTo(x + kVerifiedMarkRadius, kAxisY);
+        diamond.lineTo(x, kAxisY + kVerifiedMarkRadius);
+        diamond.lineTo(x - kVerifiedMarkRadius, kAxisY);
+        diamond.closeSubpath();
+        painter.setPen(QPen(palette().color(QPalette::Base), 1));
+        painter.setBrush(attention ? kVerifiedDifferentColor : kVerifiedEqualColor);
+        painter.drawPath(diamond);
+    }
+    painter.restore();
 }
 
 std::vector<PositionRuler::PlacedLabel> PositionRuler::placeLabels(const QFontMetrics& metrics,
@@ -375,6 +434,16 @@ void PositionRuler::paintLegend(QPainter& painter, const QRectF& plot) {
     if (aheadCount > 0) {
         summary += tr(", %1 ahead of the global point (red)").arg(aheadCount);
     }
+    if (!verifications_.isEmpty()) {
+        int attention = 0;
+        for (const auto& verification : verifications_) {
+            attention += verification.needsAttention() ? 1 : 0;
+        }
+        summary += tr(", %1 verified (\u25c6)").arg(verifications_.size());
+        if (attention > 0) {
+            summary += tr(", %1 with differences").arg(attention);
+        }
+    }
     const auto [startFile, startPos] = axis_.locate(uint64_t(std::max(0.0, viewStart_)));
     const auto [endFile, endPos] = axis_.locate(uint64_t(std::max(0.0, viewEnd_)));
     summary += tr("   view %1:%2 to %3:%4")
@@ -416,6 +485,19 @@ QString PositionRuler::describeAt(const QPoint& position) const {
         return {};
     }
     const double x = position.x();
+    // On the axis, a verified mark (drawn there, over the markers' lines) comes first.
+    if (std::abs(position.y() - kAxisY) <= kVerifiedMarkRadius + 2) {
+        QStringList verified;
+        for (const auto& mark : verifiedMarks()) {
+            if (std::abs(xOf(mark.axis) - x) <= kHoverPixels) {
+                verified << QStringLiteral("<b>%1</b><br>%2")
+                                .arg(mark.table.toHtmlEscaped(), mark.verification.text().toHtmlEscaped());
+            }
+        }
+        if (!verified.isEmpty()) {
+            return verified.join(QStringLiteral("<hr>"));
+        }
+    }
     // Markers first: they are what a DBA points at.
     QStringList near;
     for (const auto& marker : markers()) {

@@ -1,7 +1,8 @@
 // The position ruler: one horizontal axis in upstream bytes across the upstream's binlog files, with
 // markers for the upstream, read, applied, global (in memory and persisted) and exit-safe points, and a
-// tick for every table point; table points ahead of the global point are red. Zoom with the wheel or
-// the buttons, pan by dragging, hover for the exact file:pos and GTID.
+// tick for every table point; table points ahead of the global point are red; a diamond on the axis
+// where each table was last verified (green: equal, red: differences or failed). Zoom with the wheel
+// or the buttons, pan by dragging, hover for the exact file:pos and GTID.
 #pragma once
 
 #include <QColor>
@@ -11,6 +12,7 @@
 
 #include "engine/task/status_snapshot.h"
 #include "ui/models/binlog_axis.h"
+#include "ui/models/table_verification.h"
 
 namespace syncscope::ui {
 
@@ -38,6 +40,16 @@ public:
     double viewEnd() const { return viewEnd_; }
     bool isZoomed() const;
     void setView(double start, double end);
+    // The last verify of each table: a mark where it was verified.
+    void setVerifications(TableVerifications verifications);
+    struct VerifiedMark {
+        double axis = 0;  // where on the axis
+        QString table;    // the upstream "schema.table"
+        TableVerification verification;
+    };
+    // The marks that fall on the upstream's binlog files (sorted by axis); the tests check them.
+    std::vector<VerifiedMark> verifiedMarks() const;
+
     // Text of the tooltip at a point of the widget (also used by the tests).
     QString describeAt(const QPoint& position) const;
     // Widget x of an axis value; the tests use it to hover over a marker.
@@ -90,9 +102,11 @@ private:
     void paintTicks(QPainter& painter, const QRectF& plot);
     void paintMarkers(QPainter& painter, const QRectF& plot);
     void paintLegend(QPainter& painter, const QRectF& plot);
+    void paintVerifiedMarks(QPainter& painter, const QRectF& plot);
 
     std::shared_ptr<const task::StatusSnapshot> snapshot_;
     BinlogAxis axis_;
+    TableVerifications verifications_;
     double viewStart_ = 0;
     double viewEnd_ = 0;
     bool followFullAxis_ = true;  // stays fitted to the axis as it grows until the DBA zooms

@@ -1,11 +1,15 @@
 // The Verify tab against the private MariaDB pair, offscreen: a verify of a task's tables runs off
 // the GUI thread, ends with one row per table (the equal one equal, the one with a deleted and a
 // changed row "different" with 2 differences), shows the differing rows and the repair SQL of the
-// selected table, and saves that SQL. Screenshot at 1280x800 for review.
+// selected table, and saves that SQL. Apply repair asks first (a refusal changes nothing), then repairs
+// through the task's apply path, audits each table's repair and compares again. Screenshots at
+// 1280x800 for review.
 #include <QtTest>
 
 #include <QFile>
+#include <QLabel>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -28,8 +32,8 @@ constexpr QSize kScreenshotSize{1280, 800};
 class VerifyPageTest : public QObject {
     Q_OBJECT
 
-private slots:
-    void verifyRunsOffTheGuiThreadAndShowsTheDifferences() {
+    // Two tables on both sides; downstream, customer 42 is deleted and customer 1000's city changed.
+    static void prepareTables() {
         auto up = connectTo(upstreamRoot());
         auto down = connectTo(downstreamRoot());
         for (auto* side : {up.get(), down.get()}) {
@@ -46,14 +50,22 @@ private slots:
         }
         down->execute("DELETE FROM verify_gui.customers WHERE id = 42");
         down->execute("UPDATE verify_gui.customers SET city = 'Oslo' WHERE id = 1000");
+    }
 
-        QTemporaryDir dir;
+    static TaskFiles taskFiles(const QTemporaryDir& dir) {
         TaskFileOptions options;
         options.name = "verify-gui";
         options.binlogName = "mariadb-bin.000001";  // the task's meta: a verify never reads it
         options.instanceExtra = "    block-allow-list: \"only\"\n";
         options.topLevelExtra = "block-allow-list:\n  only: {do-dbs: [\"verify_gui\"]}\n";
-        TaskFiles files = writeTaskFiles(dir.path().toStdString(), options);
+        return writeTaskFiles(dir.path().toStdString(), options);
+    }
+
+private slots:
+    void verifyRunsOffTheGuiThreadAndShowsTheDifferences() {
+        prepareTables();
+        QTemporaryDir dir;
+        TaskFiles files = taskFiles(dir);
 
         ui::TaskView view;
         view.resize(kScreenshotSize);
@@ -101,6 +113,73 @@ private slots:
         QString shot = QString::fromStdString(outputDir("ui")) + "/verify_page.png";
         QVERIFY(view.grab().save(shot));
         qInfo("screenshot: %s", qPrintable(shot));
+    }
+
+    void repairIsAppliedOnlyAfterConfirmationAndAudited() {
+        prepareTables();
+        QTemporaryDir dir;
+        TaskFiles files = taskFiles(dir);
+        const QString auditPath = dir.filePath("verify-gui-audit.jsonl");
+        ui::TaskView view;
+        view.resize(kScreenshotSize);
+        view.show();
+        ui::VerifyPage* page = view.verifyPage();
+        view.tabs()->setCurrentWidget(page);
+        page->setTask(QString::fromStdString(files.task), QString::fromStdString(files.source), nullptr);
+        view.setAuditPath(auditPath);
+        page->startVerify();
+        QTRY_VERIFY_WITH_TIMEOUT(!page->runner()->running() && page->repairButton()->isEnabled(), kVerifyTimeoutMs);
+
+        QString asked;
+        page->setRepairConfirmation([&](const QString& question, bool, bool*) {
+            asked = question;
+            return false;  // the DBA says no
+        });
+        QVERIFY(!page->applyRepair());
+        QVERIFY(asked.contains("Repair 2 differing rows in 1 tables"));
+        QVERIFY(!page->runner()->running());
+        auto down = connectTo(downstreamRoot());
+        QCOMPARE(down->queryValue("SELECT COUNT(*) FROM verify_gui.customers WHERE id = 42").value_or(""),
+                 std::string("0"));
+        QVERIFY(!QFile::exists(auditPath));
+
+        page->setRepairConfirmation([](const QString&, bool, bool*) { return true; });
+        QVERIFY(page->applyRepair());
+        QTRY_VERIFY_WITH_TIMEOUT(!page->runner()->running(), kVerifyTimeoutMs);
+        QTest::qWait(ui::VerifyRunner::kProgressMilliseconds * 2);
+        ui::VerifyProgress progress = page->runner()->progress();
+        QVERIFY2(progress.error.isEmpty(), qPrintable(progress.error));
+        QVERIFY(progress.repairing);
+        QCOMPARE(progress.tables.size(), size_t(1));  // only the table that differed
+        const auto& repaired = progress.tables.front();
+        QVERIFY(repaired.repair && repaired.repair->applied);
+        QVERIFY(repaired.repair->rechecked);
+        QCOMPARE(repaired.repair->stillDifferent, size_t(0));
+        QCOMPARE(down->queryValue("SELECT name FROM verify_gui.customers WHERE id = 42").value_or(""),
+                 std::string("customer 42"));
+        QCOMPARE(down->queryValue("SELECT city FROM verify_gui.customers WHERE id = 1000").value_or(""),
+                 connectTo(upstreamRoot())
+                     ->queryValue("SELECT city FROM verify_gui.customers WHERE id = 1000")
+                     .value_or("?"));
+        QFile audit(auditPath);
+        QVERIFY(audit.open(QIODevice::ReadOnly));
+        const QByteArray lines = audit.readAll();
+        QVERIFY2(lines.contains("\"action\":\"verify-repair\"") && lines.contains("verify_gui.customers") &&
+                     lines.contains("\"from\":\"gui\"") && lines.contains("customer 42"),
+                 lines.constData());
+        QVERIFY(page->summary()->text().contains("statements applied (audited), 0 rows still different"));
+        page->view()->selectRow(0);
+        QTRY_VERIFY(page->details()->toPlainText().contains("Repair applied"));
+        QString shot = QString::fromStdString(outputDir("ui")) + "/verify_page_repaired.png";
+        QVERIFY(view.grab().save(shot));
+        qInfo("screenshot: %s", qPrintable(shot));
+
+        page->startVerify();
+        QTRY_VERIFY_WITH_TIMEOUT(!page->runner()->running() && page->model()->rowCount() == 2, kVerifyTimeoutMs);
+        QTest::qWait(ui::VerifyRunner::kProgressMilliseconds * 2);
+        for (const auto& table : page->runner()->progress().tables) {
+            QCOMPARE(table.outcome, verify::TableOutcome::Equal);
+        }
     }
 };
 
