@@ -1,6 +1,7 @@
 // syncscope-cli run: runs one task in the foreground until SIGTERM/SIGINT (graceful stop, exit 0) or
 // an error that needs the DBA (the failed event is printed, exit 1).
 #include <signal.h>
+#include <unistd.h>
 
 #include <spdlog/sinks/rotating_file_sink.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -64,7 +65,60 @@ const char* const kRunUsage =
     "keeps serving so that the DBA can resume, skip or resume-from; a stop through the API keeps it\n"
     "serving too. SIGTERM or SIGINT ends it.\n"
     "The status and metrics also carry the last `syncscope-cli verify` of the task run with the same\n"
-    "--log-dir (DIR/<task>-verify.json).\n";
+    "--log-dir (DIR/<task>-verify.json).\n"
+    "task-mode all or full loads a consistent snapshot first (a progress line on a terminal);\n"
+    "full then exits 0. SYNCSCOPE_LOAD_THREADS (default 4) and SYNCSCOPE_LOAD_CHUNK_ROWS (default\n"
+    "100000) tune the load.\n";
+
+// During a snapshot load: one line rewritten in place about once a second on a terminal; elsewhere
+// (a log file, a pipe) a plain line every few seconds. A last line when the load is over.
+class LoadProgressPrinter {
+public:
+    void print(const task::StatusSnapshot& status) {
+        if (!status.load || finishedShown_) {
+            return;
+        }
+        auto now = std::chrono::steady_clock::now();
+        bool over = status.load->finished;
+        if (!over && now - lastPrint_ < (terminal_ ? kTerminalInterval : kPipeInterval)) {
+            return;
+        }
+        if (status.load->unit == load::kUnitDump && !over) {
+            return;  // nothing to count before the plan exists
+        }
+        lastPrint_ = now;
+        std::cerr << (terminal_ ? "\r\033[K" : "") << "load: " << load::progressLine(*status.load)
+                  << (terminal_ && !over ? "" : "\n") << std::flush;
+        finishedShown_ = over;
+    }
+
+private:
+    static constexpr std::chrono::seconds kTerminalInterval{1};
+    static constexpr std::chrono::seconds kPipeInterval{10};
+    bool terminal_ = isatty(STDERR_FILENO) != 0;
+    bool finishedShown_ = false;
+    std::chrono::steady_clock::time_point lastPrint_{};
+};
+
+// The load's worker count and chunk size from the environment (DM keeps them in its mydumper
+// section, which this version does not read); a value that is not a positive number is ignored.
+void applyLoadTuning(task::TaskSetup& setup) {
+    auto positive = [](const char* name) -> uint64_t {
+        const char* text = std::getenv(name);
+        if (text == nullptr) {
+            return 0;
+        }
+        char* end = nullptr;
+        unsigned long long value = std::strtoull(text, &end, 10);
+        return end != text && *end == '\0' ? value : 0;
+    };
+    if (uint64_t threads = positive("SYNCSCOPE_LOAD_THREADS"); threads > 0) {
+        setup.loadThreads = threads;
+    }
+    if (uint64_t rows = positive("SYNCSCOPE_LOAD_CHUNK_ROWS"); rows > 0) {
+        setup.loadChunkRows = rows;
+    }
+}
 
 struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
@@ -159,6 +213,7 @@ int runTask(std::span<char*> args) {
     std::vector<std::string> warnings;
     task::TaskSetup setup = task::makeTaskSetup(taskConfig, sourceConfig, warnings);
     setup.removeMeta = options.removeMeta;
+    applyLoadTuning(setup);
     setup.auditLogPath = options.logDir + "/" + setup.taskName + "-audit.jsonl";
 
     // Signals are taken by this thread only: block them before any engine thread starts.
@@ -196,13 +251,19 @@ int runTask(std::span<char*> args) {
         return kExitFailure;
     }
     timespec poll{0, kSignalPollNanoseconds};
+    LoadProgressPrinter loadProgress;
     while (true) {
+        loadProgress.print(*runningTask.status());
         int signal = sigtimedwait(&stopSignals, nullptr, &poll);
         if (signal == SIGINT || signal == SIGTERM) {
             spdlog::info("signal {}: stopping gracefully", signal);
             runningTask.stop();
             runningTask.waitUntilStopped();
             return kExitOk;
+        }
+        if (setup.taskMode == "full" && runningTask.stage() == task::Stage::Stopped) {
+            std::cerr << "syncscope-cli run: " << runningTask.status()->stageReason << '\n';
+            return kExitOk;  // task-mode full ends when the load is done
         }
         if (controlServer) {
             // The DBA steers through the API: show each failure once and keep serving.

@@ -1,6 +1,7 @@
 #include "engine/control/metrics_page.h"
 
 #include "engine/binlog/binlog_position.h"
+#include "engine/control/load_status.h"
 #include "engine/control/metrics_writer.h"
 #include "engine/control/status_json.h"
 
@@ -147,6 +148,9 @@ std::string renderMetrics(const task::StatusSnapshot& status, const std::map<std
     }
 
     writeTables(out, status, task);
+    if (status.load) {
+        writeLoadMetrics(out, *status.load, task);
+    }
 
     out.family("syncscope_errors_total", "counter", "Errors the task ran into since the engine started, by class.");
     for (const auto& [errorClass, count] : errorsByClass) {

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <ctime>
 
+#include "engine/control/load_status.h"
+
 namespace syncscope::control {
 
 namespace {
@@ -139,6 +141,7 @@ nlohmann::json statusJson(const task::StatusSnapshot& status) {
         {"last_flush", {{"at", optionalTime(status.lastFlush)}, {"duration_ms", status.lastFlushMilliseconds}}},
         {"failed_event", status.failedEvent ? failedEventJson(*status.failedEvent) : nlohmann::json(nullptr)},
         {"last_error", status.lastError},
+        {"load", status.load ? loadProgressJson(*status.load) : nlohmann::json(nullptr)},
     };
 }
 

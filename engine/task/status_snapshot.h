@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/load/load_progress.h"
+
 namespace syncscope::task {
 
 enum class Stage { New, Running, Paused, Stopped, Error };
@@ -122,6 +124,10 @@ struct StatusSnapshot {
     std::string lastError;
     // The global point the last resume-from replaced (resume-from it again to undo); empty when none.
     PointView globalBeforeResumeFrom;
+
+    // task-mode all/full: the snapshot load's progress and DM's unit (Dump, Load, Sync); none for
+    // task-mode incremental.
+    std::optional<load::LoadProgressView> load;
 };
 
 }  // namespace syncscope::task

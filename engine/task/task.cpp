@@ -81,7 +81,8 @@ nlohmann::json failedEventJson(const FailedEvent& failed) {
 
 }  // namespace
 
-Task::Task(TaskSetup setup) : setup_(std::move(setup)), audit_(setup_.auditLogPath), upstreamWatch_(setup_.upstream) {
+Task::Task(TaskSetup setup)
+    : setup_(std::move(setup)), audit_(setup_.auditLogPath), upstreamWatch_(setup_.upstream), loadStage_(setup_) {
     publisherThread_ = std::thread(&Task::publishLoop, this);
 }
 
@@ -287,7 +288,9 @@ void Task::threadMain() {
     while (true) {
         switch (wanted_) {
             case Wanted::Stopped:
-                setStage(Stage::Stopped, "stopped; checkpoint at " + tracker_.globalPersisted().toString());
+                setStage(Stage::Stopped, loadStage_.stopsAfterLoad() && loadStage_.finished()
+                                             ? loadStage_.summary()
+                                             : "stopped; checkpoint at " + tracker_.globalPersisted().toString());
                 wake_.notify_all();
                 return;
             case Wanted::Paused:
@@ -306,7 +309,7 @@ void Task::threadMain() {
 
 void Task::runOneSession(std::unique_lock<std::mutex>& lock) {
     interrupt_ = false;
-    setStage(Stage::Running, "");
+    setStage(Stage::Running, loadStage_.enabled() && !loadStage_.finished() ? "loading the snapshot" : "");
     std::optional<SkipRequest> skip = std::exchange(pendingSkip_, std::nullopt);
     lock.unlock();
 
@@ -315,6 +318,14 @@ void Task::runOneSession(std::unique_lock<std::mutex>& lock) {
     if (std::string problem = applyPendingResumeFrom(); !problem.empty()) {
         outcome.kind = SessionOutcome::Kind::Failed;
         outcome.message = problem;
+    } else if (std::optional<SessionOutcome> loading = loadStage_.run(interrupt_)) {
+        outcome = *loading;  // the load stage did not finish (interrupted or failed)
+    } else if (loadStage_.stopsAfterLoad()) {
+        lock.lock();
+        if (wanted_ == Wanted::Running) {
+            wanted_ = Wanted::Stopped;  // task-mode full: done
+        }
+        lock.unlock();
     } else {
         auto session = std::make_shared<SyncSession>(setup_, tracker_);
         lock.lock();
@@ -521,6 +532,7 @@ std::shared_ptr<const StatusSnapshot> Task::buildSnapshot() {
     }
     snapshot->lastFlush = live.lastFlush;
     snapshot->lastFlushMilliseconds = live.lastFlushMilliseconds;
+    snapshot->load = loadStage_.progress();
     return snapshot;
 }
 

@@ -16,6 +16,7 @@
 #include "engine/task/activity_meter.h"
 #include "engine/task/audit_log.h"
 #include "engine/task/lag_clock.h"
+#include "engine/task/load_stage.h"
 #include "engine/task/notice_queue.h"
 #include "engine/task/status_publisher.h"
 #include "engine/task/sync_session.h"
@@ -69,6 +70,7 @@ private:
     NoticeQueue notices_;
     AuditLog audit_;
     UpstreamWatch upstreamWatch_;
+    LoadStage loadStage_;  // task-mode all/full: runs before the first sync session
 
     mutable std::mutex mutex_;
     std::condition_variable wake_;

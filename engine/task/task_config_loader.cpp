@@ -77,21 +77,17 @@ void refuseUnsupported(ConfigReader& reader, const YAML::Node& map, const std::s
 void readTaskMode(ConfigReader& reader, const YAML::Node& root, TaskConfig& task) {
     const YAML::Node mode = ConfigReader::child(root, "task-mode");
     if (!mode.IsDefined())
-        reader.fail(root, "task-mode", "is required; use 'incremental'");
+        reader.fail(root, "task-mode", "is required; use 'all', 'full' or 'incremental'");
     task.taskMode = reader.readNonEmptyString(mode, "task-mode");
-    if (task.taskMode == TaskConfig::kIncrementalMode)
+    if (task.taskMode == TaskConfig::kIncrementalMode || task.taskMode == "all" || task.taskMode == "full")
         return;
-    if (task.taskMode == "all" || task.taskMode == "full") {
-        reader.fail(mode, "task-mode",
-                    "task-mode '" + task.taskMode +
-                        "' needs the full snapshot, which this version does not have yet; use 'incremental'");
-    }
     if (task.taskMode == "dump" || task.taskMode == "load" || task.taskMode == "load&sync") {
         reader.fail(
             mode, "task-mode",
-            "task-mode '" + task.taskMode + "' is a snapshot mode this version does not have; use 'incremental'");
+            "task-mode '" + task.taskMode +
+                "' is a DM mode with dump files this version does not have; use 'all', 'full' or 'incremental'");
     }
-    reader.fail(mode, "task-mode", "unknown task-mode '" + task.taskMode + "'; use 'incremental'");
+    reader.fail(mode, "task-mode", "unknown task-mode '" + task.taskMode + "'; use 'all', 'full' or 'incremental'");
 }
 
 template <typename Rule, typename ReadOne>

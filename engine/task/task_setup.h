@@ -17,6 +17,8 @@ struct TaskSetup {
     // The exit-safe high-water mark runs this far ahead of what is dispatched, so that it is written
     // rarely (DESIGN.md invariant 4).
     static constexpr uint64_t kDefaultExitSafeStepBytes = 64ULL * 1024 * 1024;
+    static constexpr size_t kDefaultLoadThreads = 4;           // DM's mydumper-thread default
+    static constexpr uint64_t kDefaultLoadChunkRows = 100000;  // rows per chunk of the snapshot load
 
     std::string taskName;
     std::string metaSchema = "dm_meta";
@@ -42,6 +44,11 @@ struct TaskSetup {
     int heartbeatSeconds = kDefaultHeartbeatSeconds;
     uint64_t exitSafeStepBytes = kDefaultExitSafeStepBytes;
     bool removeMeta = false;  // delete this task's checkpoint rows before the first start
+
+    // task-mode: "incremental", or "all"/"full" with the snapshot load first (engine/task/load_stage.h).
+    std::string taskMode = TaskConfig::kIncrementalMode;
+    size_t loadThreads = kDefaultLoadThreads;
+    uint64_t loadChunkRows = kDefaultLoadChunkRows;
 };
 
 }  // namespace syncscope::task

@@ -25,6 +25,7 @@ TaskSetup makeTaskSetup(const TaskConfig& task, const SourceConfig& source, std:
         setup.metaBinlogGtid = instance.meta->binlogGtid;
     }
     setup.syncer = instance.syncer;
+    setup.taskMode = task.taskMode;
     setup.blockAllow = std::make_shared<const filter::BlockAllowList>(instance.blockAllowList());
     setup.eventFilter = std::make_shared<const filter::EventFilter>(instance.eventFilter());
     setup.router = std::make_shared<const filter::TableRouter>(instance.tableRouter());

@@ -10,8 +10,8 @@
 
 namespace syncscope::task {
 
-// Throws ConfigError when the task has no instance for the source's source-id, or when task-mode is
-// not incremental. Warnings (keys accepted but not acted on, GTID mismatches) are appended.
+// Throws ConfigError when the task has no instance for the source's source-id. Warnings (keys accepted but not acted
+// on, GTID mismatches) are appended.
 TaskSetup makeTaskSetup(const TaskConfig& task, const SourceConfig& source, std::vector<std::string>& warnings);
 
 }  // namespace syncscope::task

@@ -12,14 +12,16 @@ TaskFiles writeTaskFiles(const std::string& dir, const TaskFileOptions& options)
     ServerSettings down = downstreamRoot();
     std::ofstream task(files.task);
     task << "name: " << options.name << "\n"
-         << "task-mode: incremental\n"
+         << "task-mode: " << options.taskMode << "\n"
          << "target-database: {host: \"127.0.0.1\", port: " << down.port << ", user: \"" << down.user
          << "\", password: \"" << down.password << "\"}\n"
          << "mysql-instances:\n"
-         << "  - source-id: \"mysql-3306\"\n"
-         << "    meta: {binlog-name: \"" << options.binlogName << "\", binlog-pos: " << options.binlogPos
-         << ", binlog-gtid: \"" << options.binlogGtid << "\"}\n"
-         << "    syncer: {worker-count: " << options.workerCount
+         << "  - source-id: \"mysql-3306\"\n";
+    if (!options.binlogName.empty() || !options.binlogGtid.empty()) {
+        task << "    meta: {binlog-name: \"" << options.binlogName << "\", binlog-pos: " << options.binlogPos
+             << ", binlog-gtid: \"" << options.binlogGtid << "\"}\n";
+    }
+    task << "    syncer: {worker-count: " << options.workerCount
          << ", checkpoint-flush-interval: " << options.flushIntervalSeconds
          << ", enable-gtid: " << (options.gtidMode ? "true" : "false")
          << (options.multipleRows ? ", multiple-rows: true" : ", multiple-rows: false") << "}\n"

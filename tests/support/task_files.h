@@ -9,7 +9,8 @@ namespace syncscope::test {
 
 struct TaskFileOptions {
     std::string name;
-    std::string binlogName;  // meta
+    std::string taskMode = "incremental";  // or "all", "full"
+    std::string binlogName;                // meta
     uint64_t binlogPos = 4;
     std::string binlogGtid;
     bool gtidMode = false;

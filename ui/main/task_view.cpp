@@ -9,6 +9,7 @@
 #include "ui/engine/verify_runner.h"
 #include "ui/models/audit_model.h"
 #include "ui/models/history_recorder.h"
+#include "ui/models/load_progress_model.h"
 #include "ui/models/log_model.h"
 #include "ui/models/table_checkpoint_model.h"
 #include "ui/models/table_verification.h"
@@ -16,6 +17,7 @@
 #include "ui/pages/audit_page.h"
 #include "ui/pages/failed_event_panel.h"
 #include "ui/pages/history_page.h"
+#include "ui/pages/load_page.h"
 #include "ui/pages/log_page.h"
 #include "ui/pages/status_header.h"
 #include "ui/pages/table_checkpoints_page.h"
@@ -46,7 +48,8 @@ TaskView::TaskView(QWidget* parent)
       tableModel_(new TableCheckpointModel(this)),
       logModel_(new LogModel(this)),
       auditModel_(new AuditModel(this)),
-      history_(new HistoryRecorder(this)) {
+      history_(new HistoryRecorder(this)),
+      loadModel_(new LoadProgressModel(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
@@ -65,6 +68,8 @@ TaskView::TaskView(QWidget* parent)
     historyPage_ = new HistoryPage(history_, tabs_);
     logPage_ = new LogPage(logModel_, tabs_);
     auditPage_ = new AuditPage(auditModel_, tabs_);
+    loadPage_ = new LoadPage(loadModel_, tabs_);
+    loadPage_->hide();
     tabs_->addTab(tablesPage_, tr("Table checkpoints"));
     tabs_->setTabToolTip(0, tr("Every table's checkpoint, with the ones ahead of the global point flagged"));
     tabs_->addTab(historyPage_, tr("History"));
@@ -125,6 +130,7 @@ void TaskView::setSnapshot(std::shared_ptr<const task::StatusSnapshot> snapshot)
     header_->setSnapshot(snapshot);
     ruler_->setSnapshot(snapshot);
     tableModel_->setSnapshot(snapshot);
+    showLoad(snapshot);
     if (snapshot) {
         history_->record(*snapshot);
         // The engine keeps its last failure in the snapshot while a retry runs; the panel is for a task
@@ -138,6 +144,24 @@ void TaskView::setSnapshot(std::shared_ptr<const task::StatusSnapshot> snapshot)
 void TaskView::showVerifications(const TableVerifications& verifications) {
     tableModel_->setVerifications(verifications);
     ruler_->setVerifications(verifications);
+}
+
+void TaskView::showLoad(const std::shared_ptr<const task::StatusSnapshot>& snapshot) {
+    loadPage_->setSnapshot(snapshot);
+    bool wanted = snapshot && snapshot->load;
+    bool shown = tabs_->indexOf(loadPage_) >= 0;
+    if (wanted && !shown) {
+        // After the failed-event panel when it is there, first otherwise.
+        int at = failedEventShown() ? 1 : 0;
+        tabs_->insertTab(at, loadPage_, tr("Load"));
+        tabs_->setTabToolTip(at, tr("The snapshot load of task-mode all/full: progress per table"));
+        if (!snapshot->load->finished) {
+            tabs_->setCurrentWidget(loadPage_);
+        }
+    } else if (!wanted && shown) {
+        tabs_->removeTab(tabs_->indexOf(loadPage_));
+        loadPage_->hide();
+    }
 }
 
 bool TaskView::failedEventShown() const {

@@ -19,6 +19,8 @@ class AuditPage;
 class FailedEventPanel;
 class HistoryPage;
 class HistoryRecorder;
+class LoadPage;
+class LoadProgressModel;
 class LogModel;
 class LogPage;
 class PositionRuler;
@@ -55,6 +57,7 @@ public:
     LogPage* logPage() const { return logPage_; }
     AuditModel* auditModel() const { return auditModel_; }
     VerifyPage* verifyPage() const { return verifyPage_; }
+    LoadPage* loadPage() const { return loadPage_; }
     bool failedEventShown() const;
 
 signals:
@@ -64,11 +67,13 @@ signals:
 private:
     QWidget* makeRulerRow();
     void showFailedEvent(const std::optional<task::FailedEvent>& event);
+    void showLoad(const std::shared_ptr<const task::StatusSnapshot>& snapshot);
 
     TableCheckpointModel* tableModel_;
     LogModel* logModel_;
     AuditModel* auditModel_;
     HistoryRecorder* history_;
+    LoadProgressModel* loadModel_;
     StatusHeader* header_ = nullptr;
     PositionRuler* ruler_ = nullptr;
     QTabWidget* tabs_ = nullptr;
@@ -78,6 +83,7 @@ private:
     LogPage* logPage_ = nullptr;
     AuditPage* auditPage_ = nullptr;
     VerifyPage* verifyPage_ = nullptr;
+    LoadPage* loadPage_ = nullptr;
     QString shownFailureKey_;  // the failure the panel was last raised for, so a refresh does not steal focus
 };
 

@@ -56,9 +56,10 @@ private slots:
         QTest::newRow("text where a number belongs")
             << "task_wrong_type_number.yaml" << 24 << "syncers.global.worker-count"
             << "needs a whole number";
-        QTest::newRow("task-mode all") << "task_mode_all.yaml" << 2 << "task-mode"
-                                       << "task-mode 'all' needs the full snapshot, which this version does not "
-                                          "have yet; use 'incremental'";
+        QTest::newRow("task-mode dump (DM's dump files)")
+            << "task_mode_dump.yaml" << 2 << "task-mode"
+            << "task-mode 'dump' is a DM mode with dump files this version does not have; use 'all', 'full' or "
+               "'incremental'";
         QTest::newRow("bad sql-pattern") << "task_bad_sql_pattern.yaml" << 21 << "filters.f.sql-pattern[1]"
                                          << "does not compile";
         QTest::newRow("star inside a pattern") << "task_star_not_last.yaml" << 19 << "filters.f.table-pattern"

@@ -255,6 +255,7 @@ private slots:
         const SourceConfig source = loadSourceConfig(sampleFile("demo-source.yaml"));
         const InstanceSettings settings = task.instanceFor(source);
         QCOMPARE(settings.syncer.workerCount, 4);
+        QCOMPARE(task.taskMode, std::string("all"));  // a newcomer's demo ends with equal tables
         QCOMPARE(source.from.server.password, std::string("up"));
         QCOMPARE(task.targetDatabase.server.password, std::string("down"));
         QVERIFY2(task.warnings.empty(), task.warnings.empty() ? "" : task.warnings.front().c_str());

@@ -1,0 +1,222 @@
+#include "engine/load/loader_checkpoint.h"
+
+#include <cppconn/connection.h>
+#include <cppconn/exception.h>
+#include <cppconn/prepared_statement.h>
+#include <cppconn/resultset.h>
+#include <cppconn/statement.h>
+
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "engine/apply/error_class.h"
+#include "engine/load/load_error.h"
+
+namespace syncscope::load {
+
+namespace {
+
+constexpr int kNoSuchTable = 1146;      // ER_NO_SUCH_TABLE
+constexpr int kUnknownDatabase = 1049;  // ER_BAD_DB_ERROR
+constexpr const char* kTableSuffix = "_loader_checkpoint";
+
+// DM's columns first, unchanged (DM reads them by name); SyncScope's after them.
+constexpr const char* kColumnDefinitions =
+    " (\n"
+    "  id CHAR(32) NOT NULL,\n"
+    "  filename VARCHAR(255) NOT NULL,\n"
+    "  cp_schema VARCHAR(128) NOT NULL,\n"
+    "  cp_table VARCHAR(128) NOT NULL,\n"
+    "  `offset` BIGINT NOT NULL,\n"
+    "  end_pos BIGINT NOT NULL,\n"
+    "  create_time timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP,\n"
+    "  update_time timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP,\n"
+    "  target_schema VARCHAR(128) NOT NULL DEFAULT '',\n"
+    "  target_table VARCHAR(128) NOT NULL DEFAULT '',\n"
+    "  chunk_key TEXT,\n"
+    "  lower_bound LONGTEXT,\n"
+    "  upper_bound LONGTEXT,\n"
+    "  estimated_rows BIGINT NOT NULL DEFAULT 0,\n"
+    "  rows_done BIGINT NOT NULL DEFAULT 0,\n"
+    "  done BOOLEAN NOT NULL DEFAULT 0,\n"
+    "  loaded_binlog_name VARCHAR(128) NOT NULL DEFAULT '',\n"
+    "  loaded_binlog_pos BIGINT NOT NULL DEFAULT 0,\n"
+    "  loaded_binlog_gtid TEXT,\n"
+    "  UNIQUE KEY uk_id_f (id, filename)\n"
+    ")";
+
+std::string quote(const std::string& name) {
+    std::string text = "`";
+    for (char c : name) {
+        text += c;
+        if (c == '`') {
+            text += '`';
+        }
+    }
+    return text + "`";
+}
+
+std::string boundJson(const std::optional<KeyBound>& bound) {
+    return bound ? nlohmann::json(*bound).dump() : std::string("null");
+}
+
+std::optional<KeyBound> boundFrom(const std::string& text) {
+    nlohmann::json json = nlohmann::json::parse(text);
+    if (json.is_null()) {
+        return std::nullopt;
+    }
+    return json.get<KeyBound>();
+}
+
+std::string columnText(const sql::ResultSet& result, uint32_t column) {
+    return result.isNull(column) ? std::string() : std::string(result.getString(column));
+}
+
+}  // namespace
+
+std::string loaderCheckpointTableName(const std::string& task) {
+    return task + kTableSuffix;
+}
+
+LoaderCheckpoint::LoaderCheckpoint(sql::Connection& connection, std::string metaSchema, std::string taskName)
+    : connection_(connection),
+      metaSchema_(std::move(metaSchema)),
+      taskName_(std::move(taskName)),
+      qualifiedName_(quote(metaSchema_) + "." + quote(loaderCheckpointTableName(taskName_))) {}
+
+void LoaderCheckpoint::fail(const std::string& what, const std::string& sql, int code,
+                            const std::string& message) const {
+    throw LoadError("loader checkpoint " + qualifiedName_ + ": " + what + " failed: " + message + " [" +
+                        std::to_string(code) + "] (" + sql + ")",
+                    apply::classifyDownstreamError(code) == apply::ErrorClass::Retryable);
+}
+
+void LoaderCheckpoint::ensureTable() {
+    std::string sql;
+    try {
+        std::unique_ptr<sql::Statement> statement(connection_.createStatement());
+        sql = "CREATE DATABASE IF NOT EXISTS " + quote(metaSchema_);
+        statement->execute(sql);
+        sql = "CREATE TABLE IF NOT EXISTS " + qualifiedName_ + kColumnDefinitions;
+        statement->execute(sql);
+    } catch (const sql::SQLException& e) {
+        fail("creating the table", sql, e.getErrorCode(), e.what());
+    }
+}
+
+std::vector<LoadChunk> LoaderCheckpoint::load(const std::string& sourceId) {
+    std::string sql =
+        "SELECT filename, cp_schema, cp_table, target_schema, target_table, chunk_key, lower_bound, "
+        "upper_bound, estimated_rows, end_pos, done, rows_done, `offset`, loaded_binlog_name, "
+        "loaded_binlog_pos, loaded_binlog_gtid FROM " +
+        qualifiedName_ + " WHERE id = ? ORDER BY filename";
+    std::vector<LoadChunk> chunks;
+    try {
+        std::unique_ptr<sql::PreparedStatement> statement(connection_.prepareStatement(sql));
+        statement->setString(1, sourceId);
+        std::unique_ptr<sql::ResultSet> result(statement->executeQuery());
+        while (result->next()) {
+            LoadChunk chunk;
+            chunk.name = columnText(*result, 1);
+            chunk.upstream = {columnText(*result, 2), columnText(*result, 3)};
+            chunk.target = {columnText(*result, 4), columnText(*result, 5)};
+            chunk.keyColumns = nlohmann::json::parse(columnText(*result, 6)).get<std::vector<std::string>>();
+            chunk.lower = boundFrom(columnText(*result, 7));
+            chunk.upper = boundFrom(columnText(*result, 8));
+            chunk.estimatedRows = result->getUInt64(9);
+            chunk.done = result->getBoolean(11);
+            chunk.estimatedBytes = chunk.done ? 0 : result->getUInt64(10);
+            chunk.rowsDone = result->getUInt64(12);
+            chunk.bytesDone = result->getUInt64(13);
+            if (chunk.done) {
+                chunk.loadedAt = binlog::Location::fromParts(columnText(*result, 14), result->getUInt64(15),
+                                                             columnText(*result, 16));
+            }
+            chunks.push_back(std::move(chunk));
+        }
+    } catch (const sql::SQLException& e) {
+        if (e.getErrorCode() == kNoSuchTable || e.getErrorCode() == kUnknownDatabase) {
+            return {};
+        }
+        fail("reading the plan", sql, e.getErrorCode(), e.what());
+    } catch (const nlohmann::json::exception& e) {
+        throw LoadError("loader checkpoint " + qualifiedName_ + ": a chunk's key or bound is not valid JSON (" +
+                        e.what() + "); remove the plan with --remove-meta and start the load again");
+    }
+    return chunks;
+}
+
+void LoaderCheckpoint::savePlan(const std::string& sourceId, const std::vector<LoadChunk>& chunks) {
+    std::string sql = "INSERT INTO " + qualifiedName_ +
+                      " (id, filename, cp_schema, cp_table, `offset`, end_pos, target_schema, target_table, chunk_key,"
+                      " lower_bound, upper_bound, estimated_rows) VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?)";
+    try {
+        connection_.setAutoCommit(false);
+        std::unique_ptr<sql::PreparedStatement> statement(connection_.prepareStatement(sql));
+        for (const LoadChunk& chunk : chunks) {
+            statement->setString(1, sourceId);
+            statement->setString(2, chunk.name);
+            statement->setString(3, chunk.upstream.schema);
+            statement->setString(4, chunk.upstream.table);
+            // end_pos above offset marks the chunk pending for DM too; done sets both to the bytes loaded.
+            statement->setUInt64(5, std::max<uint64_t>(chunk.estimatedBytes, 1));
+            statement->setString(6, chunk.target.schema);
+            statement->setString(7, chunk.target.table);
+            statement->setString(8, nlohmann::json(chunk.keyColumns).dump());
+            statement->setString(9, boundJson(chunk.lower));
+            statement->setString(10, boundJson(chunk.upper));
+            statement->setUInt64(11, chunk.estimatedRows);
+            statement->executeUpdate();
+        }
+        connection_.commit();
+        connection_.setAutoCommit(true);
+    } catch (const sql::SQLException& e) {
+        try {
+            connection_.rollback();
+            connection_.setAutoCommit(true);
+        } catch (const sql::SQLException&) {
+            // The connection is gone; the transaction died with it.
+        }
+        fail("saving the plan", sql, e.getErrorCode(), e.what());
+    }
+}
+
+void LoaderCheckpoint::markDoneInTransaction(sql::Connection& connection, const std::string& sourceId,
+                                             const LoadChunk& chunk) const {
+    std::string sql = "UPDATE " + qualifiedName_ +
+                      " SET `offset` = ?, end_pos = ?, rows_done = ?, done = 1, loaded_binlog_name = ?,"
+                      " loaded_binlog_pos = ?, loaded_binlog_gtid = ? WHERE id = ? AND filename = ?";
+    try {
+        std::unique_ptr<sql::PreparedStatement> statement(connection.prepareStatement(sql));
+        statement->setUInt64(1, chunk.bytesDone);
+        statement->setUInt64(2, chunk.bytesDone);
+        statement->setUInt64(3, chunk.rowsDone);
+        statement->setString(4, chunk.loadedAt.position().file());
+        statement->setUInt64(5, chunk.loadedAt.position().offset());
+        statement->setString(6, chunk.loadedAt.gtidText());
+        statement->setString(7, sourceId);
+        statement->setString(8, chunk.name);
+        if (statement->executeUpdate() != 1) {
+            throw LoadError("loader checkpoint " + qualifiedName_ + ": the row of chunk " + chunk.name +
+                            " is missing (was the plan removed while the load ran?)");
+        }
+    } catch (const sql::SQLException& e) {
+        fail("marking chunk " + chunk.name + " done", sql, e.getErrorCode(), e.what());
+    }
+}
+
+void LoaderCheckpoint::remove(const std::string& sourceId) {
+    std::string sql = "DELETE FROM " + qualifiedName_ + " WHERE id = ?";
+    try {
+        std::unique_ptr<sql::PreparedStatement> statement(connection_.prepareStatement(sql));
+        statement->setString(1, sourceId);
+        statement->executeUpdate();
+    } catch (const sql::SQLException& e) {
+        if (e.getErrorCode() == kNoSuchTable || e.getErrorCode() == kUnknownDatabase) {
+            return;
+        }
+        fail("removing the plan", sql, e.getErrorCode(), e.what());
+    }
+}
+
+}  // namespace syncscope::load

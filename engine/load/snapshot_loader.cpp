@@ -1,0 +1,243 @@
+#include "engine/load/snapshot_loader.h"
+
+#include <cppconn/connection.h>
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <thread>
+
+#include "engine/apply/downstream_connection.h"
+#include "engine/apply/error_class.h"
+#include "engine/load/chunk_copier.h"
+#include "engine/load/consistent_snapshot.h"
+#include "engine/load/load_error.h"
+#include "engine/load/loader_checkpoint.h"
+#include "engine/load/table_catalog.h"
+#include "engine/load/target_schema_writer.h"
+
+namespace syncscope::load {
+
+namespace {
+
+// How often the coordinating thread looks at the DBA's interrupt while the workers copy.
+constexpr std::chrono::milliseconds kInterruptPoll{50};
+
+LoadError asLoadError(const std::exception& e) {
+    if (const auto* load = dynamic_cast<const LoadError*>(&e)) {
+        return *load;
+    }
+    int code = 0;
+    if (const auto* up = dynamic_cast<const source::UpstreamError*>(&e)) {
+        code = static_cast<int>(up->code());
+    } else if (const auto* down = dynamic_cast<const apply::DownstreamError*>(&e)) {
+        code = down->code();
+    }
+    return LoadError(std::string("load: ") + e.what(),
+                     code != 0 && apply::classifyDownstreamError(code) == apply::ErrorClass::Retryable);
+}
+
+}  // namespace
+
+SnapshotLoader::SnapshotLoader(LoadSettings settings, LoadProgress& progress)
+    : settings_(std::move(settings)), progress_(progress) {}
+
+void SnapshotLoader::removePlan() {
+    auto downstream = apply::connectDownstream(settings_.downstream);
+    LoaderCheckpoint(*downstream, settings_.metaSchema, settings_.taskName).remove(settings_.sourceId);
+}
+
+void SnapshotLoader::requirePrivileges() {
+    source::UpstreamConnection upstream(settings_.upstream);
+    std::set<std::string> held;
+    // A user who may read the mysql schema sees every user's rows: only the current user's count.
+    for (const auto& row :
+         upstream.query("SELECT PRIVILEGE_TYPE FROM information_schema.USER_PRIVILEGES WHERE GRANTEE = "
+                        "CONCAT(QUOTE(SUBSTRING_INDEX(CURRENT_USER(), '@', 1)), '@', "
+                        "QUOTE(SUBSTRING_INDEX(CURRENT_USER(), '@', -1)))")) {
+        if (!row.empty() && row[0]) {
+            held.insert(*row[0]);
+        }
+    }
+    std::vector<std::string> missing;
+    for (const char* privilege : {"SELECT", "RELOAD"}) {
+        if (!held.contains(privilege)) {
+            missing.emplace_back(privilege);
+        }
+    }
+    if (missing.empty()) {
+        return;
+    }
+    std::string list = missing.front() + (missing.size() > 1 ? ", " + missing.back() : "");
+    throw LoadError("load: the upstream user " + settings_.upstream.describe() + " lacks " + list +
+                    " on *.* (SELECT reads every table: without it tables are invisible and would be left out "
+                    "silently; RELOAD takes the snapshot's instant global read lock); run GRANT " +
+                    list + " ON *.* TO '" + settings_.upstream.user + "'@'<host>', then resume");
+}
+
+void SnapshotLoader::requirePointKept(const ServerSettings& upstreamSettings, const binlog::Location& point) {
+    source::UpstreamConnection upstream(upstreamSettings);
+    std::vector<std::string> files;
+    for (const auto& row : upstream.query("SHOW BINARY LOGS")) {
+        if (!row.empty() && row[0]) {
+            files.push_back(*row[0]);
+        }
+    }
+    if (std::find(files.begin(), files.end(), point.position().file()) != files.end()) {
+        return;
+    }
+    throw LoadError("load: the snapshot point " + point.toString() + " is in binlog file " + point.position().file() +
+                    ", which the upstream " + upstreamSettings.describe() +
+                    " no longer has (purged; oldest kept: " + (files.empty() ? std::string("none") : files.front()) +
+                    "): the loaded rows cannot be brought up to date from it. Start over: stop the task, empty the "
+                    "target tables and run it again with --remove-meta (and keep binlogs longer than a load takes)");
+}
+
+LoadResult SnapshotLoader::summarize(const std::vector<LoadChunk>& chunks) const {
+    LoadResult result;
+    result.finished = true;
+    std::set<std::string> tables;
+    for (const LoadChunk& chunk : chunks) {
+        tables.insert(chunk.upstream.quoted());
+        result.rows += chunk.rowsDone;
+        result.bytes += chunk.bytesDone;
+        if (result.earliestPoint.isEmpty() ||
+            chunk.loadedAt.compare(result.earliestPoint) == binlog::PositionOrder::Before) {
+            result.earliestPoint = chunk.loadedAt;
+        }
+        if (result.latestPoint.isEmpty() ||
+            chunk.loadedAt.compare(result.latestPoint) == binlog::PositionOrder::After) {
+            result.latestPoint = chunk.loadedAt;
+        }
+    }
+    for (const LoadChunk& chunk : chunks) {
+        if (chunk.keyColumns.empty() && chunk.loadedAt.compare(result.earliestPoint) == binlog::PositionOrder::After) {
+            result.keylessTablePoints.emplace_back(chunk.upstream, chunk.loadedAt);
+        }
+    }
+    result.tables = tables.size();
+    return result;
+}
+
+LoadResult SnapshotLoader::run(const std::atomic<bool>& interrupt) {
+    try {
+        progress_.setUnit(kUnitDump);
+        requirePrivileges();
+        source::UpstreamConnection upstream(settings_.upstream);
+        std::vector<LoadTable> tables = discoverTables(upstream, *settings_.blockAllow, *settings_.router);
+        std::map<std::string, LoadTable> tablesByName;
+        for (const LoadTable& table : tables) {
+            tablesByName.emplace(table.upstream.quoted(), table);
+        }
+
+        auto downstream = apply::connectDownstream(settings_.downstream);
+        LoaderCheckpoint checkpoint(*downstream, settings_.metaSchema, settings_.taskName);
+        checkpoint.ensureTable();
+        std::vector<LoadChunk> chunks = checkpoint.load(settings_.sourceId);
+        bool anyPending =
+            chunks.empty() || std::any_of(chunks.begin(), chunks.end(), [](const LoadChunk& c) { return !c.done; });
+        if (anyPending) {
+            writeTargetSchemas(upstream, *downstream, tables);
+        }
+        if (chunks.empty()) {
+            for (const LoadTable& table : tables) {
+                std::vector<LoadChunk> planned = planChunks(upstream, table, settings_.chunkRows);
+                chunks.insert(chunks.end(), planned.begin(), planned.end());
+            }
+            checkpoint.savePlan(settings_.sourceId, chunks);
+            spdlog::info("task {}: load plan saved: {} tables in {} chunks of up to about {} rows in {}",
+                         settings_.taskName, tables.size(), chunks.size(), settings_.chunkRows,
+                         checkpoint.qualifiedName());
+        }
+        progress_.setPlan(chunks, tablesByName);
+
+        std::vector<size_t> pending;
+        for (size_t i = 0; i < chunks.size(); ++i) {
+            if (!chunks[i].done) {
+                if (!tablesByName.contains(chunks[i].upstream.quoted())) {
+                    throw LoadError("load: the saved plan has chunk " + chunks[i].name + " of " +
+                                    chunks[i].upstream.quoted() +
+                                    ", which the upstream no longer has (or the block-allow list no longer allows); "
+                                    "start over with --remove-meta");
+                }
+                pending.push_back(i);
+            }
+        }
+        // The largest first, so that no big chunk is left for the end while other workers idle.
+        std::stable_sort(pending.begin(), pending.end(),
+                         [&](size_t a, size_t b) { return chunks[a].estimatedRows > chunks[b].estimatedRows; });
+        if (!pending.empty()) {
+            size_t workers = std::max<size_t>(1, std::min(settings_.threads, pending.size()));
+            ConsistentSnapshot snapshot = openConsistentSnapshot(settings_.upstream, workers, settings_.enableGtid);
+            progress_.setSnapshot(snapshot.point.toString(),
+                                  static_cast<double>(snapshot.writersBlocked.count()) / 1000.0);
+            progress_.setUnit(kUnitLoad);
+
+            std::atomic<size_t> next{0};
+            std::atomic<bool> halt{false};
+            std::mutex mutex;
+            std::condition_variable ended;
+            size_t running = workers;
+            std::optional<LoadError> firstError;
+            std::vector<std::thread> threads;
+            for (size_t w = 0; w < workers; ++w) {
+                threads.emplace_back([&, w] {
+                    try {
+                        auto connection = apply::connectDownstream(settings_.downstream);
+                        ChunkCopier copier(*connection, checkpoint, settings_.sourceId);
+                        while (!halt) {
+                            size_t k = next++;
+                            if (k >= pending.size()) {
+                                break;
+                            }
+                            LoadChunk& chunk = chunks[pending[k]];
+                            if (!copier.copy(*snapshot.connections[w], tablesByName.at(chunk.upstream.quoted()), chunk,
+                                             snapshot.point, halt, progress_)) {
+                                break;
+                            }
+                        }
+                    } catch (const std::exception& e) {
+                        std::lock_guard lock(mutex);
+                        if (!firstError) {
+                            firstError = asLoadError(e);
+                        }
+                        halt = true;
+                    }
+                    std::lock_guard lock(mutex);
+                    --running;
+                    ended.notify_all();
+                });
+            }
+            {
+                std::unique_lock lock(mutex);
+                while (running > 0) {
+                    if (interrupt) {
+                        halt = true;
+                    }
+                    ended.wait_for(lock, kInterruptPoll);
+                }
+            }
+            for (auto& thread : threads) {
+                thread.join();
+            }
+            if (firstError) {
+                throw *firstError;
+            }
+            if (std::any_of(chunks.begin(), chunks.end(), [](const LoadChunk& c) { return !c.done; })) {
+                return {};  // interrupted; the committed chunks stay done
+            }
+        }
+        LoadResult result = summarize(chunks);
+        progress_.setFinished();
+        return result;
+    } catch (const std::exception& e) {
+        throw asLoadError(e);
+    }
+}
+
+}  // namespace syncscope::load

@@ -1,0 +1,199 @@
+// task-mode full end to end through `syncscope-cli run`: the filtered, routed tables are created
+// downstream and loaded in key-range chunks by several workers (integer key, composite text key, no key;
+// generated columns computed again downstream), equal to the upstream by CHECKSUM TABLE; a second run
+// loads nothing twice. And the errors a DBA must be able to act on: a downstream table that differs
+// (the columns named), a missing privilege (the GRANT named), a snapshot point purged before the
+// switch to incremental (start over).
+#include <QtTest>
+
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "engine/source/upstream_connection.h"
+#include "tests/integration/load/load_fixture.h"
+#include "tests/support/test_env.h"
+
+using syncscope::source::UpstreamConnection;
+
+namespace {
+
+constexpr int kRows = 3000;
+constexpr int kChunkRows = 400;  // several chunks per keyed table
+constexpr int kThreads = 3;
+constexpr int kRunTimeoutMs = 120000;
+constexpr int kPurgeWaitSeconds = 30;
+constexpr int kPurgePollMs = 100;
+
+UpstreamConnection upstreamRoot() {
+    return UpstreamConnection(syncscope::test::engineSettings(syncscope::test::upstreamRoot()));
+}
+UpstreamConnection downstreamRoot() {
+    return UpstreamConnection(syncscope::test::engineSettings(syncscope::test::downstreamRoot()));
+}
+
+struct RunResult {
+    int exitCode = -1;
+    QString errors;
+};
+
+RunResult runToEnd(const syncscope::test::TaskFiles& files, const QString& logDir) {
+    QProcess run;
+    syncscope::test::startRun(run, files, logDir, kChunkRows, kThreads);
+    RunResult result;
+    if (!run.waitForFinished(kRunTimeoutMs)) {
+        run.kill();
+        run.waitForFinished();
+        result.errors = QStringLiteral("timed out: ") + QString::fromUtf8(run.readAllStandardError().right(3000));
+        return result;
+    }
+    result.exitCode = run.exitCode();
+    result.errors = QString::fromUtf8(run.readAllStandardError());
+    return result;
+}
+
+}  // namespace
+
+class SnapshotLoadTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void fullLoadEqualsUpstreamThroughFiltersAndRoutes() {
+        UpstreamConnection up = upstreamRoot();
+        UpstreamConnection down = downstreamRoot();
+        syncscope::test::createLoadSource(up, down, kRows);
+        QTemporaryDir dir;
+        auto files = syncscope::test::writeTaskFiles(dir.path().toStdString(),
+                                                     syncscope::test::loadTaskOptions("load-full", "full"));
+        RunResult first = runToEnd(files, dir.filePath(QStringLiteral("logs")));
+        QVERIFY2(first.exitCode == 0, qPrintable(first.errors.right(3000)));
+        QVERIFY2(first.errors.contains(QStringLiteral("full load finished: 3 tables")), qPrintable(first.errors));
+
+        std::string upstream = syncscope::test::tableChecksums(up, true);
+        QCOMPARE(syncscope::test::tableChecksums(down, false), upstream);
+        // The filter left loadsrc.ignored out; the routes left nothing under the upstream schema's name.
+        QCOMPARE(down.queryValue("SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA IN "
+                                 "('loadsrc') OR TABLE_NAME = 'ignored'"),
+                 std::optional<std::string>("0"));
+        // Generated columns were computed downstream, not copied.
+        QCOMPARE(down.queryValue("SELECT COUNT(*) FROM loaddst.items_copy WHERE doubled <> id * 2 OR stored_name <> "
+                                 "CONCAT('n:', name)"),
+                 std::optional<std::string>("0"));
+        // Several chunks per keyed table, one for the table without a key, every one done, in DM's columns.
+        auto chunks = down.query(
+            "SELECT cp_table, COUNT(*), SUM(done), SUM(rows_done), SUM(`offset` = end_pos) FROM "
+            "dm_meta.`load-full_loader_checkpoint` WHERE id = 'mysql-3306' GROUP BY cp_table ORDER BY cp_table");
+        QCOMPARE(chunks.size(), size_t{3});
+        for (const auto& row : chunks) {
+            int count = std::stoi(*row[1]);
+            QCOMPARE(*row[2], *row[1]);
+            QCOMPARE(*row[4], *row[1]);
+            if (*row[0] == "nokey") {
+                QCOMPARE(count, 1);
+            } else {
+                QVERIFY2(count >= kRows / kChunkRows, (*row[0] + " has " + *row[1] + " chunks").c_str());
+            }
+        }
+
+        // A second run finds every chunk done and copies nothing again.
+        RunResult second = runToEnd(files, dir.filePath(QStringLiteral("logs")));
+        QVERIFY2(second.exitCode == 0, qPrintable(second.errors.right(3000)));
+        QCOMPARE(syncscope::test::tableChecksums(down, false), upstream);
+    }
+
+    void differingDownstreamTableNamesTheColumns() {
+        UpstreamConnection up = upstreamRoot();
+        UpstreamConnection down = downstreamRoot();
+        syncscope::test::createLoadSource(up, down, kRows / 10);
+        down.execute("CREATE DATABASE loaddst");
+        down.execute(
+            "CREATE TABLE loaddst.pairs (region VARCHAR(16) NOT NULL, n INT NOT NULL, v FLOAT, "
+            "extra INT, PRIMARY KEY (region, n))");
+        QTemporaryDir dir;
+        auto files = syncscope::test::writeTaskFiles(dir.path().toStdString(),
+                                                     syncscope::test::loadTaskOptions("load-differs", "full"));
+        RunResult run = runToEnd(files, dir.filePath(QStringLiteral("logs")));
+        QCOMPARE(run.exitCode, 1);
+        for (const char* expected :
+             {"`loaddst`.`pairs` exists and differs from upstream `loadsrc`.`pairs`",
+              "column `v` is double upstream and float downstream", "column `b` (varbinary(8)) is missing downstream",
+              "column `extra` (int(11)) exists only downstream"}) {
+            QVERIFY2(run.errors.contains(QString::fromUtf8(expected)), qPrintable(run.errors.right(3000)));
+        }
+        // No row was written into the differing table.
+        QCOMPARE(down.queryValue("SELECT COUNT(*) FROM loaddst.pairs"), std::optional<std::string>("0"));
+    }
+
+    void missingReloadPrivilegeNamesTheGrant() {
+        UpstreamConnection up = upstreamRoot();
+        UpstreamConnection down = downstreamRoot();
+        syncscope::test::createLoadSource(up, down, kRows / 10);
+        up.execute("DROP USER IF EXISTS 'load_noreload'@'127.0.0.1'");
+        up.execute("CREATE USER 'load_noreload'@'127.0.0.1' IDENTIFIED BY 'noreload-pw'");
+        up.execute("GRANT SELECT, REPLICATION SLAVE, BINLOG MONITOR ON *.* TO 'load_noreload'@'127.0.0.1'");
+        QTemporaryDir dir;
+        auto files = syncscope::test::writeTaskFiles(dir.path().toStdString(),
+                                                     syncscope::test::loadTaskOptions("load-noreload", "full"));
+        std::ifstream in(files.source);
+        std::stringstream text;
+        text << in.rdbuf();
+        std::string source = text.str();
+        auto replace = [&](const std::string& from, const std::string& to) {
+            source.replace(source.find(from), from.size(), to);
+        };
+        replace("user: \"" + syncscope::test::upstreamReplication().user + "\"", "user: \"load_noreload\"");
+        replace("password: \"" + syncscope::test::upstreamReplication().password + "\"", "password: \"noreload-pw\"");
+        std::ofstream(files.source) << source;
+
+        RunResult run = runToEnd(files, dir.filePath(QStringLiteral("logs")));
+        up.execute("DROP USER 'load_noreload'@'127.0.0.1'");
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.errors.contains(QStringLiteral("lacks RELOAD on *.*")), qPrintable(run.errors.right(3000)));
+        QVERIFY2(run.errors.contains(QStringLiteral("GRANT RELOAD ON *.* TO 'load_noreload'")),
+                 qPrintable(run.errors.right(3000)));
+        // Nothing was created downstream before the check.
+        QCOMPARE(down.queryValue("SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'loaddst'"),
+                 std::optional<std::string>("0"));
+    }
+
+    void purgedSnapshotPointSaysStartOver() {
+        UpstreamConnection up = upstreamRoot();
+        UpstreamConnection down = downstreamRoot();
+        syncscope::test::createLoadSource(up, down, kRows / 10);
+        QTemporaryDir dir;
+        auto options = syncscope::test::loadTaskOptions("load-purged", "full");
+        auto files = syncscope::test::writeTaskFiles(dir.path().toStdString(), options);
+        RunResult full = runToEnd(files, dir.filePath(QStringLiteral("logs")));
+        QVERIFY2(full.exitCode == 0, qPrintable(full.errors.right(3000)));
+
+        // The snapshot's binlog file is purged before the task switches to incremental.
+        up.execute("FLUSH BINARY LOGS");
+        std::string newest = *up.query("SHOW MASTER STATUS").front()[0];
+        // MariaDB keeps a file until its binlog checkpoint has moved past it (written in the background after
+        // the rotation) and only warns when PURGE cannot remove it yet: purge again until it is gone.
+        auto purgeDeadline = std::chrono::steady_clock::now() + std::chrono::seconds(kPurgeWaitSeconds);
+        auto oldest = [&] { return *up.query("SHOW BINARY LOGS").front()[0]; };
+        up.execute("PURGE BINARY LOGS TO '" + newest + "'");
+        while (oldest() != newest && std::chrono::steady_clock::now() < purgeDeadline) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(kPurgePollMs));
+            up.execute("PURGE BINARY LOGS TO '" + newest + "'");
+        }
+        QCOMPARE(oldest(), newest);
+        options.taskMode = "all";
+        syncscope::test::writeTaskFiles(dir.path().toStdString(), options);
+        RunResult all = runToEnd(files, dir.filePath(QStringLiteral("logs")));
+        QVERIFY2(all.exitCode == 1, qPrintable(all.errors.right(3000)));
+        QVERIFY2(all.errors.contains(QStringLiteral("no longer has (purged")), qPrintable(all.errors.right(3000)));
+        QVERIFY2(all.errors.contains(QStringLiteral("Start over")), qPrintable(all.errors.right(3000)));
+        // No syncer checkpoint was written: nothing would silently start past the gap.
+        QCOMPARE(down.queryValue("SELECT COUNT(*) FROM dm_meta.`load-purged_syncer_checkpoint`"),
+                 std::optional<std::string>("0"));
+    }
+};
+
+QTEST_GUILESS_MAIN(SnapshotLoadTest)
+#include "test_snapshot_load.moc"
