@@ -7,6 +7,7 @@
 #include "engine/control/error_tally.h"
 #include "engine/control/metrics_page.h"
 #include "engine/control/metrics_writer.h"
+#include "engine/load/load_progress.h"
 #include "tests/engine/control/prometheus_text_parser.h"
 #include "tests/engine/control/sample_status.h"
 
@@ -22,9 +23,10 @@ test::PrometheusPage renderSample() {
 // Prometheus naming: a unit (plural, base unit) at the end, _total for counters; 0/1 states and the
 // labelled stage carry no unit.
 bool hasUnitOrIsAState(const std::string& name) {
-    static const char* const kUnits[] = {"_seconds", "_bytes", "_total", "_number",    "_events",
-                                         "_rows",    "_jobs",  "_files", "_per_second"};
+    static const char* const kUnits[] = {"_seconds", "_bytes", "_total", "_number",     "_events",
+                                         "_rows",    "_jobs",  "_files", "_per_second", "_chunks"};
     static const char* const kStates[] = {"syncscope_stage",
+                                          "syncscope_unit",
                                           "syncscope_synced",
                                           "syncscope_safe_mode",
                                           "syncscope_failed_event",
@@ -43,6 +45,31 @@ bool hasUnitOrIsAState(const std::string& name) {
     return false;
 }
 
+load::LoadProgressView sampleLoad() {
+    load::LoadProgressView load;
+    load.unit = load::kUnitLoad;
+    load.mode = "all";
+    load::TableLoadView table;
+    table.schema = "shop";
+    table.table = "orders";
+    table.targetSchema = "shop_copy";
+    table.targetTable = "orders";
+    table.rowsDone = 1200;
+    table.rowsEstimated = 2000;
+    table.bytesDone = 120000;
+    table.bytesEstimated = 200000;
+    table.chunksDone = 12;
+    table.chunksTotal = 20;
+    load.tables.push_back(table);
+    load.rowsDone = table.rowsDone;
+    load.rowsEstimated = table.rowsEstimated;
+    load.chunksDone = table.chunksDone;
+    load.chunksTotal = table.chunksTotal;
+    load.rowsPerSecond = 400;
+    load.etaSeconds = 2;
+    return load;
+}
+
 }  // namespace
 
 class MetricsPageTest : public QObject {
@@ -50,7 +77,9 @@ class MetricsPageTest : public QObject {
 
 private slots:
     void pageOfARealSnapshotPassesTheStrictParser() {
-        std::string text = control::renderMetrics(test::sampleStatus(), {{"retryable", 2}, {"needs_dba", 1}});
+        task::StatusSnapshot status = test::sampleStatus();
+        status.load = sampleLoad();  // task-mode all: the load's families are named by the same rules
+        std::string text = control::renderMetrics(status, {{"retryable", 2}, {"needs_dba", 1}});
         test::PrometheusPage page = test::parsePrometheusText(text);
         QVERIFY2(page.error.empty(), (page.error + "\n" + text).c_str());
         QVERIFY(page.samples.size() > 30);
@@ -59,6 +88,7 @@ private slots:
             QVERIFY2(family.type != "counter" || name.ends_with("_total"), name.c_str());
             QVERIFY2(hasUnitOrIsAState(name), ("no unit in the name: " + name).c_str());
         }
+        QVERIFY2(page.families.contains("syncscope_load_chunks"), text.c_str());
     }
 
     void emptySnapshotPassesTheStrictParserToo() {
