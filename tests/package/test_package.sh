@@ -19,7 +19,10 @@ grep -q "^ Package: syncscope$" "$scratch/info" || fail "package name"
 grep -q "^ Depends: .*libqt6widgets6" "$scratch/info" || fail "Depends lacks the Qt widgets library: $(grep Depends "$scratch/info")"
 grep -q "^ Depends: .*libmariadb3" "$scratch/info" || fail "Depends lacks libmariadb3"
 ! grep -q " ;" "$scratch/info" || fail "a CMake list leaked into the control file: $(grep " ;" "$scratch/info")"
-dpkg-deb --ctrl-tarfile "$deb" | tar -t | grep -q postinst || fail "no postinst"
+# Each listing is read whole before it is searched: under pipefail, grep -q closing the pipe early would fail
+# the writer with SIGPIPE and the check at random.
+control_files=$(dpkg-deb --ctrl-tarfile "$deb" | tar -t)
+grep -qx "\(\./\)\?postinst" <<<"$control_files" || fail "no postinst: $control_files"
 
 root=$scratch/root
 dpkg-deb -x "$deb" "$root"
@@ -80,6 +83,8 @@ complete_words() {
 touch "$scratch/orders-source.yaml"
 che=$(complete_words syncscope-cli che | sort | tr '\n' ' ')
 [ "$che" = "check checkpoints " ] || fail "completion of 'che': $che"
-complete_words syncscope-cli check --exp | grep -qx -- --expected-lag || fail "completion of check --exp"
-complete_words syncscope-cli check t.yaml --source ord | grep -qx orders-source.yaml || fail "completion of --source"
+exp=$(complete_words syncscope-cli check --exp)
+grep -qx -- --expected-lag <<<"$exp" || fail "completion of check --exp: $exp"
+ord=$(complete_words syncscope-cli check t.yaml --source ord)
+grep -qx orders-source.yaml <<<"$ord" || fail "completion of --source: $ord"
 echo "test_package: all checks passed"
