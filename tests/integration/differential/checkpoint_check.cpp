@@ -39,6 +39,21 @@ BinlogPoint upstreamEnd(SqlSession& upstream) {
     return point;
 }
 
+bool upstreamEndSettled(SqlSession& upstream) {
+    auto status = upstream.query("SHOW MASTER STATUS");
+    if (status.empty()) {
+        return false;
+    }
+    std::string file = status.front()[0].value_or("");
+    std::string lastCheckpoint;
+    for (const auto& event : upstream.query("SHOW BINLOG EVENTS IN '" + file + "'")) {
+        if (event[2].value_or("") == "Binlog_checkpoint") {
+            lastCheckpoint = event[5].value_or("");
+        }
+    }
+    return lastCheckpoint == file;
+}
+
 Divergences checkCheckpoints(SqlSession& downstream, const std::string& task, const BinlogPoint& end,
                              const CheckpointExpectations& expect, const std::string& where) {
     Divergences found;

@@ -26,6 +26,12 @@ int comparePoints(const BinlogPoint& a, const BinlogPoint& b);
 // SHOW MASTER STATUS and @@gtid_binlog_pos.
 BinlogPoint upstreamEnd(SqlSession& upstream);
 
+// After a rotation MariaDB writes a binlog checkpoint event naming the new file once the older files'
+// commits are durable (with innodb_flush_log_at_trx_commit=2, up to a second or more later): until then the
+// upstream's end still moves on an idle server. True once the current file's last binlog checkpoint event
+// names the current file.
+bool upstreamEndSettled(SqlSession& upstream);
+
 struct CheckpointExpectations {
     bool afterGracefulStop = false;  // exit-safe must not be ahead of the global point
     bool caughtUp = false;           // the global point must equal upstreamEnd
