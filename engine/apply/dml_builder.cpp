@@ -31,10 +31,27 @@ struct Step {
 // A DELETE or UPDATE of a parent row whose downstream children cascade: it runs with foreign_key_checks as
 // the upstream session had it, so the downstream cascades exactly when the upstream did (the binlog
 // does not carry the cascaded rows). Anything else runs with the session's own setting.
+// A safe-mode write of a row that a parent's cascade changes, logged by an upstream session with checks on
+// (so its parent existed upstream when it was written). Replayed after a restart, the parent may be gone
+// downstream: its later DELETE was applied before the restart and cascaded this row away, and the replayed
+// DELETE finds nothing to cascade. Written with checks on, such a row fails with 1452 and is dropped
+// (DmlStatement::dropIfParentMissing) instead of staying as an orphan the upstream does not have. Only
+// where the write cannot cascade itself: an upsert, or a REPLACE of a table that is no cascading parent.
+bool replayedCascadeChildWrite(const Step& step) {
+    const RowChange& change = *step.change;
+    const schema::CascadeFamily& family = change.table->cascadeFamily();
+    return step.kind == StepKind::Write && change.safeMode && change.upstreamForeignKeyChecks &&
+           family.changedByParents &&
+           (step.write == WriteMode::Upsert || (step.write == WriteMode::Replace && !family.cascadesToChildren));
+}
+
 std::optional<bool> foreignKeyChecksFor(const Step& step) {
     if (step.change->table->cascadeFamily().cascadesToChildren &&
         (step.kind == StepKind::Delete || step.kind == StepKind::Update)) {
         return step.change->upstreamForeignKeyChecks;
+    }
+    if (replayedCascadeChildWrite(step)) {
+        return true;
     }
     return std::nullopt;
 }
@@ -203,8 +220,10 @@ bool upsertable(const Step& step) {
 
 // Whether `next` can join the statement that `first` started.
 bool canMerge(const Step& first, const Step& next) {
+    // A replayed cascade child's write is alone in its statement: its failure drops only its own row.
     if (next.kind != first.kind || !sameShape(*first.change->table, *next.change->table) ||
-        foreignKeyChecksFor(first) != foreignKeyChecksFor(next)) {
+        foreignKeyChecksFor(first) != foreignKeyChecksFor(next) || replayedCascadeChildWrite(first) ||
+        replayedCascadeChildWrite(next)) {
         return false;
     }
     if (first.kind == StepKind::Write) {
@@ -448,6 +467,7 @@ std::vector<DmlStatement> DmlBuilder::build(std::span<const RowChange> changes) 
                                                                           : buildUpsert(group);
         statement.rowCount = group.size();
         statement.foreignKeyChecks = foreignKeyChecksFor(first);
+        statement.dropIfParentMissing = replayedCascadeChildWrite(first);
         statement.table = first.change->table.get();
         // An UPDATE or DELETE must find its row; one that finds none shows drift (counted per table). Not in
         // safe mode, where a replayed change may find its work done, and not for upserts: their affected

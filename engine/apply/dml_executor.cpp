@@ -7,8 +7,11 @@
 #include <cppconn/resultset.h>
 #include <cppconn/statement.h>
 
+#include <spdlog/spdlog.h>
+
 #include "engine/apply/downstream_connection.h"
 #include "engine/apply/sql_value_binding.h"
+#include "engine/common/server_errors.h"
 
 namespace syncscope::apply {
 
@@ -77,6 +80,14 @@ uint64_t DmlExecutor::execute(const DmlStatement& statement) {
         affected = prepared.executeUpdate();
     } catch (const sql::SQLException& e) {
         blobs_.clear();
+        if (statement.dropIfParentMissing && e.getErrorCode() == server_error::kNoReferencedRow) {
+            // InnoDB rolled back this statement only; the transaction goes on without the orphan.
+            spdlog::info(
+                "safe mode: a replayed row is dropped, its parent row is gone downstream (a cascade "
+                "already removed it): {}",
+                statement.describe());
+            return 0;
+        }
         throw errorFrom(e, statement.describe());
     }
     blobs_.clear();

@@ -24,6 +24,10 @@ struct DmlStatement {
     // foreign_key_checks for this statement when it must differ from the session's (a cascading parent's
     // DELETE or UPDATE runs as the upstream's session ran it); unset: the session's setting.
     std::optional<bool> foreignKeyChecks;
+    // A safe-mode replay of a cascade child's row, run with foreign_key_checks=1: when its parent row is gone
+    // downstream (the parent's DELETE was applied before the restart and its cascade removed this row),
+    // the row is dropped instead of re-created as an orphan the upstream does not have (error 1452).
+    bool dropIfParentMissing = false;
 
     // The SQL with its values written after it, for error reports: "... /* values: 1, 'x' */".
     std::string describe() const;

@@ -48,6 +48,9 @@ CascadeFamily cascadeFamilyOf(const TableName& table, const std::vector<ForeignK
             if (edge.parent == table) {
                 family.cascadesToChildren = true;
             }
+            if (edge.child == table) {
+                family.changedByParents = true;
+            }
         }
     }
     if (members.size() > 1) {

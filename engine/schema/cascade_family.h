@@ -36,6 +36,8 @@ struct CascadeFamily {
     std::string name;
     // A DELETE or UPDATE of this table's rows cascades to a child table downstream.
     bool cascadesToChildren = false;
+    // This table's rows are changed by a parent's cascade (it has a cascading foreign key of its own).
+    bool changedByParents = false;
 };
 
 // The family of `table` among `edges` (every table reachable over cascading foreign keys, either way).
