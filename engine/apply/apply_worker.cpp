@@ -5,6 +5,7 @@
 
 #include "engine/apply/downstream_connection.h"
 #include "engine/common/error.h"
+#include "engine/common/server_errors.h"
 #include "engine/common/thread_priority.h"
 
 namespace syncscope::apply {
@@ -203,13 +204,6 @@ void ApplyWorker::flush() {
     committedSequence_.store(pendingLastSequence_, std::memory_order_release);
 }
 
-namespace {
-
-constexpr int kDeadlock = 1213;         // ER_LOCK_DEADLOCK
-constexpr int kLockWaitTimeout = 1205;  // ER_LOCK_WAIT_TIMEOUT
-
-}  // namespace
-
 void ApplyWorker::executePending(std::map<schema::TableName, uint64_t>& unmatched) {
     for (int attempt = 0;; ++attempt) {
         unmatched.clear();
@@ -223,7 +217,7 @@ void ApplyWorker::executePending(std::map<schema::TableName, uint64_t>& unmatche
             executor_->commit();
             return;
         } catch (const DownstreamError& e) {
-            bool lockConflict = e.code() == kDeadlock || e.code() == kLockWaitTimeout;
+            bool lockConflict = e.code() == server_error::kDeadlock || e.code() == server_error::kLockWaitTimeout;
             if (!lockConflict || attempt >= settings_.lockRetries) {
                 throw;
             }

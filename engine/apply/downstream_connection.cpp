@@ -9,15 +9,15 @@
 #include <fstream>
 #include <mutex>
 
+#include "engine/common/server_errors.h"
+
 namespace syncscope::apply {
 
 namespace {
 
+using namespace server_error;  // NOLINT: the error numbers read as in the server's docs
+
 std::string hintFor(int code) {
-    constexpr int kAccessDenied = 1045;
-    constexpr int kCannotConnectLocal = 2002;
-    constexpr int kCannotConnect = 2003;
-    constexpr int kUnknownHost = 2005;
     switch (code) {
         case kAccessDenied:
             return "; check the user name and password of the target database";
@@ -31,8 +31,6 @@ std::string hintFor(int code) {
 }
 
 std::string connectHint(const ServerSettings& settings, int code, const std::string& message) {
-    constexpr int kTlsError = 2026;  // CR_SSL_CONNECTION_ERROR
-    constexpr int kAccessDenied = 1045;
     bool tlsFailure =
         code == kTlsError || message.find("SSL") != std::string::npos || message.find("TLS") != std::string::npos;
     if (settings.tls.enabled() && tlsFailure) {

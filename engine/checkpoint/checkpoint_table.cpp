@@ -217,7 +217,7 @@ void CheckpointTable::flush(const std::string& sourceId, const std::vector<Table
     std::vector<Row> rows;
     rows.reserve(tablePoints.size() + 1);
     for (const TablePoint& point : tablePoints) {
-        rows.push_back(Row{sourceId, point.table.first, point.table.second, &point.location, nullptr, false});
+        rows.push_back(Row{sourceId, point.table.schema, point.table.table, &point.location, nullptr, false});
     }
     // The global row last: a reader that sees it sees every table row of the same flush.
     rows.push_back(Row{sourceId, {}, {}, &globalPoint, &exitSafePoint, true});

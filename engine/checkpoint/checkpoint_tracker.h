@@ -11,10 +11,11 @@
 #include <vector>
 
 #include "engine/binlog/location.h"
+#include "engine/common/table_name.h"
 
 namespace syncscope::checkpoint {
 
-using TableName = std::pair<std::string, std::string>;  // schema, table (upstream names)
+using TableName = syncscope::TableName;  // the upstream table a point belongs to
 
 struct TablePoint {
     TableName table;

@@ -85,6 +85,13 @@ struct IndexColumns {
 
 }  // namespace
 
+const std::vector<ForeignKeyEdge>& DownstreamSchemaLoader::foreignKeys() {
+    if (!foreignKeys_) {
+        foreignKeys_ = readForeignKeys(connection_);
+    }
+    return *foreignKeys_;
+}
+
 std::optional<TableSchema> DownstreamSchemaLoader::load(const TableName& table) {
     std::vector<SchemaColumn> columns;
     std::map<std::string, IndexColumns> indexes;
@@ -127,9 +134,8 @@ std::optional<TableSchema> DownstreamSchemaLoader::load(const TableName& table) 
         triggersStatement->setString(2, table.table);
         std::unique_ptr<sql::ResultSet> triggerRows(triggersStatement->executeQuery());
         hasTriggers = triggerRows->next() && triggerRows->getInt64(1) > 0;
-        std::vector<ForeignKeyEdge> foreignKeys = readForeignKeys(connection_);
-        referencingKeys = referencingForeignKeysOf(table, foreignKeys);
-        family = cascadeFamilyOf(table, foreignKeys);
+        referencingKeys = referencingForeignKeysOf(table, foreignKeys());
+        family = cascadeFamilyOf(table, foreignKeys());
     } catch (const sql::SQLException& e) {
         throw SchemaError("cannot read the structure of downstream table " + table.text() + ": " + e.what() + " [" +
                               std::to_string(e.getErrorCode()) + "]",

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/common/error.h"
+#include "engine/schema/cascade_family.h"
 #include "engine/schema/table_schema.h"
 
 namespace sql {
@@ -34,8 +35,15 @@ public:
     // nullopt when the table does not exist downstream; throws SchemaError when the query fails.
     std::optional<TableSchema> load(const TableName& table);
 
+    // The downstream's foreign keys are read once (one query over the whole server) and kept for every
+    // later load, until a DDL that may add, drop or move one says they changed.
+    void forgetForeignKeys() { foreignKeys_.reset(); }
+
 private:
+    const std::vector<ForeignKeyEdge>& foreignKeys();
+
     sql::Connection& connection_;
+    std::optional<std::vector<ForeignKeyEdge>> foreignKeys_;
 };
 
 }  // namespace syncscope::schema

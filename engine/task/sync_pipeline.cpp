@@ -1,26 +1,20 @@
 #include "engine/task/sync_pipeline.h"
 
 #include <algorithm>
-#include <cctype>
 
-#include <cppconn/connection.h>
 #include <spdlog/spdlog.h>
 
 #include "engine/apply/apply_failure.h"
-#include "engine/apply/downstream_connection.h"
 #include "engine/apply/error_class.h"
 #include "engine/apply/worker_pool.h"
-#include "engine/checkpoint/checkpoint_table.h"
 #include "engine/schema/cascade_family.h"
-#include "engine/schema/downstream_schema_loader.h"
 #include "engine/schema/schema_tracker.h"
 #include "engine/source/binlog_server_source.h"
 #include "engine/source/upstream_connection.h"
-#include "engine/task/ddl_applier.h"
 #include "engine/task/ddl_statement.h"
 #include "engine/task/failed_event_view.h"
+#include "engine/task/pipeline_control.h"
 #include "engine/task/row_change_builder.h"
-#include "engine/task/start_point.h"
 
 namespace syncscope::task {
 
@@ -31,21 +25,6 @@ using binlog::PositionOrder;
 
 constexpr const char* kFlushAtStop = "stop";
 constexpr uint64_t kFirstEventOffset = 4;  // after the binlog file's magic bytes
-
-bool foreignKeyChecksOn(const std::map<std::string, std::string>& session) {
-    bool on = false;  // the workers' default (as in DM)
-    for (const auto& [name, value] : session) {
-        std::string lower;
-        for (char c : name + "=" + value) {
-            lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-        }
-        if (lower.rfind("foreign_key_checks=", 0) == 0) {
-            std::string setting = lower.substr(lower.find('=') + 1);
-            on = setting == "1" || setting == "on" || setting == "true";
-        }
-    }
-    return on;
-}
 
 }  // namespace
 
@@ -76,78 +55,6 @@ SessionOutcome SyncPipeline::failureOutcome(const std::string& message, bool ret
     outcome.retryable = retryable;
     outcome.message = message;
     return outcome;
-}
-
-// After an unclean stop the safe-mode window ends at the persisted exit-safe point, narrowed to the
-// upstream's end now (flush_coordinator.h); with safe-mode-duration 0s such a start is refused as in DM.
-void SyncPipeline::openSafeModeWindow(const Location& global, const Location& exitSafe) {
-    std::optional<Location> upstreamEnd;
-    bool unclean = exitSafe.compare(global) == PositionOrder::After;
-    if (unclean && setup_.syncer.safeModeDuration.count() == 0) {
-        throw Error(
-            "your `safe-mode-duration` in task.yaml is set to 0s, the task can't be re-processed without "
-            "safe mode currently: events up to the exit-safe point " +
-            exitSafe.toString() + " may have been applied before an unclean stop (global point " + global.toString() +
-            "); remove the setting for this restart");
-    }
-    if (unclean) {
-        upstreamEnd = upstreamEndNow(setup_);
-    }
-    flushes_->openSafeModeWindow(global, exitSafe, upstreamEnd);
-    if (unclean) {
-        spdlog::warn("task {}: the last stop was unclean: safe mode is on from the global point {} until {}",
-                     setup_.taskName, global.toString(), flushes_->safeModeUntil().toString());
-    }
-}
-
-Location SyncPipeline::prepare() {
-    control_ = apply::connectDownstream(setup_.downstream);
-    checkpointTable_ = std::make_unique<checkpoint::CheckpointTable>(*control_, setup_.metaSchema, setup_.taskName);
-    checkpointTable_->ensureTable();
-    checkpoint::PersistedCheckpoint persisted;
-    Location start = chooseStartPoint(setup_, *checkpointTable_, persisted);
-    tracker_.reset(persisted.globalPoint, persisted.tablePoints, persisted.exitSafePoint);
-    groups_ = TransactionTracker(start.gtids());
-    currentFile_ = start.position().file();
-
-    apply::WorkerPoolSettings pool;
-    pool.downstream = setup_.downstream;
-    pool.workerCount = static_cast<size_t>(setup_.syncer.workerCount);
-    pool.worker.batch = static_cast<size_t>(setup_.syncer.batch);
-    // Merged batches put a table's rows together; with foreign key checks on, that could insert a child
-    // before its parent of another table, so the DBA's foreign_key_checks=1 keeps one statement per row.
-    pool.worker.multipleRows = setup_.syncer.multipleRows && !foreignKeyChecksOn(setup_.downstreamSession);
-    if (setup_.syncer.multipleRows && !pool.worker.multipleRows) {
-        spdlog::info("task {}: one statement per row: the target session sets foreign_key_checks on", setup_.taskName);
-    }
-    for (const auto& [name, value] : setup_.downstreamSession) {
-        pool.sessionVariables.emplace_back(name, value);
-    }
-    pool.connect = ports_.connectWorker;
-    workers_ = std::make_unique<apply::WorkerPool>(pool);
-    live_.attach(workers_.get());
-
-    FlushCoordinatorSettings flushing;
-    flushing.interval = std::chrono::seconds(setup_.syncer.checkpointFlushIntervalSeconds);
-    flushing.exitSafeStepBytes = setup_.exitSafeStepBytes;
-    checkpointWriter_ = std::make_unique<TableCheckpointWriter>(*checkpointTable_, setup_.sourceId);
-    commitFrontier_ = std::make_unique<PoolCommitFrontier>(*workers_);
-    flushes_ = std::make_unique<FlushCoordinator>(
-        flushing, tracker_, *checkpointWriter_, *commitFrontier_,
-        [this](const apply::ApplyFailure& failure) { failWith(failure); },
-        [this](const checkpoint::FlushPlan&, double milliseconds, uint64_t groupSeq) {
-            // Changes dispatched before the flushed point are committed: their group starts are no longer needed.
-            transactionStarts_.erase(transactionStarts_.begin(), transactionStarts_.lower_bound(groupSeq));
-            live_.flushed(milliseconds);
-        });
-    openSafeModeWindow(persisted.globalPoint, persisted.exitSafePoint);
-
-    // The schema tracker runs on this (the reader's) thread, as does the control connection.
-    auto loader = std::make_shared<schema::DownstreamSchemaLoader>(*control_);
-    schemas_ = std::make_unique<schema::SchemaTracker>(
-        [loader](const schema::TableName& target) { return loader->load(target); });
-    rowChanges_ = std::make_unique<RowChangeBuilder>(setup_, *schemas_);
-    return start;
 }
 
 SessionOutcome SyncPipeline::run(const std::optional<SkipRequest>& skip, const std::atomic<bool>& interrupt) {
@@ -373,95 +280,6 @@ void SyncPipeline::takePoints(const HeldPointsRelease& release) {
     }
 }
 
-void SyncPipeline::onQuery(const binlog::Event& event, const binlog::QueryEvent& query) {
-    using Kind = binlog::QueryEvent::Kind;
-    switch (query.kind) {
-        case Kind::Begin:
-            if (!groups_.inGroup()) {
-                groups_.onBegin(startOf(event), timestampOf(event));
-                onGroupOpened();
-            }
-            return;
-        case Kind::Commit:
-        case Kind::Rollback:
-            endTransaction(event);
-            return;
-        case Kind::Xa:
-            onXaStatement(event, query);
-            return;
-        case Kind::Savepoint:
-            return;
-        case Kind::Ddl:
-        case Kind::Other:
-            onDdl(event, query);
-            return;
-    }
-}
-
-void SyncPipeline::onXaStatement(const binlog::Event& event, const binlog::QueryEvent& query) {
-    if (std::string branch = xaStartBranch(query.query); !branch.empty()) {
-        // MySQL logs XA START as a statement inside the branch's group.
-        if (!groups_.inGroup()) {
-            groups_.onBegin(startOf(event), timestampOf(event));
-            onGroupOpened();
-        }
-        groups_.markXaBranch(std::move(branch));
-        return;
-    }
-    std::optional<XaOutcome> outcome = xaOutcomeOf(query.query);
-    if (!outcome) {
-        return;  // XA END: the branch goes on to its XA PREPARE
-    }
-    if (!groups_.inGroup()) {
-        groups_.openForDdl(startOf(event), timestampOf(event));
-        onGroupOpened();
-    }
-    HeldPointsRelease release;
-    std::optional<PreparedBranch> branch = preparedXa_.resolve(outcome->branch, release);
-    takePoints(release);
-    if (!branch) {
-        // Prepared before this session's start point (or all its rows were filtered out): nothing of it
-        // waits here. Our own checkpoints never start between a PREPARE and its outcome (they are held).
-        spdlog::warn(
-            "task {}: XA {} of branch {} at {}: its XA PREPARE was not read in this session (it lies "
-            "before the start point, or none of its rows passed the filters)",
-            setup_.taskName, outcome->commit ? "COMMIT" : "ROLLBACK", outcome->branch, startOf(event).toString());
-    } else if (outcome->commit && !skippingTransaction_) {
-        Location at = locationAt(event);
-        size_t rows = branch->changes.size();
-        dispatchBranch(branch->changes, branch->tables, at);
-        spdlog::info("task {}: XA COMMIT of branch {} at {}: {} rows applied", setup_.taskName, outcome->branch,
-                     at.toString(), rows);
-    } else if (outcome->commit) {
-        spdlog::warn("task {}: XA COMMIT of branch {} at {} skipped as the DBA asked: its {} rows are not applied",
-                     setup_.taskName, outcome->branch, startOf(event).toString(), branch->changes.size());
-    } else {
-        spdlog::info("task {}: XA ROLLBACK of branch {} at {}: its {} rows are dropped", setup_.taskName,
-                     outcome->branch, startOf(event).toString(), branch->changes.size());
-    }
-    endTransaction(event);
-}
-
-// An XA branch's rows go to the workers when its commit is read, as the changes of the group at `at`.
-void SyncPipeline::dispatchBranch(std::vector<apply::RowChange>& changes,
-                                  const std::vector<checkpoint::TableName>& tables, const Location& at) {
-    flushes_->beforeDispatch(at.position());
-    bool safeMode = safeModeAt(at);
-    uint64_t groupSeq = groups_.group() != nullptr ? groups_.group()->seq : groups_.lastSeq();
-    for (apply::RowChange& change : changes) {
-        change.transactionSeq = groupSeq;
-        change.safeMode = safeMode;
-        if (!workers_->dispatch(std::move(change))) {
-            checkWorkers();
-        }
-    }
-    changes.clear();
-    for (const auto& table : tables) {
-        transactionTablePoints_[table] = at;
-    }
-    flushes_->dispatched(at);
-}
-
 bool SyncPipeline::safeModeAt(const Location& at) {
     inSafeMode_ = flushes_->inSafeModeWindow(at);
     return setup_.syncer.safeMode || inSafeMode_;
@@ -508,70 +326,6 @@ void SyncPipeline::onRows(const binlog::Event& event, const binlog::RowsEvent& r
     }
     transactionTablePoints_[table] = at;
     flushes_->dispatched(at);
-}
-
-void SyncPipeline::failOnDdl(const binlog::Event& event, const binlog::QueryEvent& query, const Location& at,
-                             const std::string& sql, int code, const std::string& message, bool retryable) {
-    SessionFailure failure{failureOutcome(message, retryable)};
-    failure.outcome.failedTransactionStart = groups_.inGroup() ? transactionStart_ : startOf(event);
-    failure.outcome.failedEvent = ddlFailedEvent(at, query, sql, code, message);
-    throw failure;
-}
-
-void SyncPipeline::onDdl(const binlog::Event& event, const binlog::QueryEvent& query) {
-    bool ownGroup = groups_.ddlIsOwnGroup();
-    if (skippingTransaction_) {
-        if (ownGroup) {
-            endTransaction(event);
-        }
-        return;
-    }
-    DdlPlan plan = planDdl(setup_, query.schema, query.query);
-    Location at = locationAt(event);
-    if (plan.action == DdlPlan::Action::Error) {
-        failOnDdl(event, query, at, query.query, 0, plan.reason + " at " + at.toString() + ": " + query.query, false);
-    }
-    if (plan.action == DdlPlan::Action::Apply) {
-        // Every row before the DDL must be downstream before the table changes shape, and the points
-        // before it persisted, with the exit-safe point at this DDL: after a kill during it, exactly this
-        // DDL counts as possibly applied (ddl_applier.h).
-        flush("before ddl", at);
-        flushes_->dispatched(at);
-        bool possiblyApplied = flushes_->ddlPossiblyApplied(at);
-        DdlOutcome outcome = DdlApplier(*control_).apply(plan, possiblyApplied);
-        if (outcome.appliedBefore) {
-            spdlog::warn(
-                "task {}: DDL at {} had run before the last unclean stop (the persisted exit-safe point "
-                "names it); going on: {}",
-                setup_.taskName, at.toString(), plan.sql);
-        } else if (!outcome.applied) {
-            failOnDdl(event, query, at, plan.sql, outcome.errorCode,
-                      "DDL failed downstream at " + at.toString() + ": " + outcome.error + " [" +
-                          std::to_string(outcome.errorCode) + "]: " + plan.sql,
-                      apply::classifyDownstreamError(outcome.errorCode) == apply::ErrorClass::Retryable);
-        } else {
-            spdlog::info("task {}: applied DDL at {}: {}", setup_.taskName, at.toString(), plan.sql);
-        }
-        for (const auto& table : plan.tables) {
-            schemas_->forgetTable({table.schema, table.table});
-        }
-        if (plan.tables.empty() || schema::ddlMayChangeCascades(plan.sql)) {
-            schemas_->forgetAll();  // a foreign key's other table knows it by its cascade family
-        }
-    } else {
-        spdlog::info("task {}: ignored DDL at {} ({}): {}", setup_.taskName, at.toString(), plan.reason, query.query);
-    }
-    if (!ownGroup) {
-        // CREATE TABLE ... SELECT: the group's rows follow; the group ends at its terminator.
-        groups_.markDdlInGroup();
-        return;
-    }
-    if (!groups_.inGroup()) {
-        groups_.openForDdl(startOf(event), timestampOf(event));
-        onGroupOpened();
-    }
-    endTransaction(event);
-    flush("ddl");
 }
 
 void SyncPipeline::maybeFlush() {

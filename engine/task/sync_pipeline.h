@@ -28,15 +28,12 @@
 #include "engine/task/applied_frontier.h"
 #include "engine/task/binlog_stream.h"
 #include "engine/task/flush_coordinator.h"
+#include "engine/task/pipeline_control.h"
 #include "engine/task/pipeline_live_view.h"
 #include "engine/task/prepared_xa_store.h"
 #include "engine/task/sync_session.h"
 #include "engine/task/task_setup.h"
 #include "engine/task/transaction_tracker.h"
-
-namespace sql {
-class Connection;
-}
 
 namespace syncscope::apply {
 class WorkerPool;
@@ -45,10 +42,6 @@ struct ApplyFailure;
 
 namespace syncscope::schema {
 class SchemaTracker;
-}
-
-namespace syncscope::checkpoint {
-class CheckpointTable;
 }
 
 namespace syncscope::task {
@@ -66,6 +59,8 @@ struct SessionFailure {
 struct PipelinePorts {
     std::function<std::unique_ptr<BinlogStream>(const StreamStart&)> openStream;
     apply::DmlSessionFactory connectWorker;
+    // The checkpoint store, DDL, schemas and the upstream's end (pipeline_control.h).
+    std::function<std::unique_ptr<PipelineControl>(const TaskSetup&)> openControl;
 };
 
 class SyncPipeline {
@@ -120,8 +115,7 @@ private:
     checkpoint::CheckpointTracker& tracker_;
     PipelinePorts ports_;
 
-    std::unique_ptr<sql::Connection> control_;  // checkpoint table and DDL
-    std::unique_ptr<checkpoint::CheckpointTable> checkpointTable_;
+    std::unique_ptr<PipelineControl> control_;  // checkpoint store, DDL, schemas
     std::unique_ptr<schema::SchemaTracker> schemas_;
     std::unique_ptr<RowChangeBuilder> rowChanges_;
     std::unique_ptr<apply::WorkerPool> workers_;
@@ -146,7 +140,6 @@ private:
     std::vector<apply::RowChange> branchChanges_;
     std::vector<checkpoint::TableName> branchTables_;
 
-    std::unique_ptr<CheckpointWriter> checkpointWriter_;
     std::unique_ptr<CommitFrontier> commitFrontier_;
     std::unique_ptr<FlushCoordinator> flushes_;  // when the checkpoint is written, and safe mode's window
     bool inSafeMode_ = false;                    // the last event dispatched was inside the window

@@ -479,8 +479,8 @@ std::shared_ptr<const StatusSnapshot> Task::buildSnapshot() {
     }
     for (const auto& table : points.tables) {
         TablePointView view;
-        view.schema = table.table.first;
-        view.table = table.table.second;
+        view.schema = table.table.schema;
+        view.table = table.table.table;
         if (table.inMemory) {
             view.inMemory = pointOf(*table.inMemory, upstream);
         }

@@ -8,15 +8,13 @@
 
 #include "engine/apply/downstream_connection.h"
 #include "engine/apply/sql_value_binding.h"
+#include "engine/common/server_errors.h"
 
 namespace syncscope::verify {
 
 namespace {
 
-constexpr int kLockWaitTimeout = 1205;
-constexpr int kServerGone = 2006;
-constexpr int kServerLost = 2013;
-constexpr int kCannotConnect = 2003;
+using namespace server_error;  // NOLINT: the error numbers read as in the server's docs
 
 std::vector<RowValues> readRows(sql::ResultSet& result) {
     std::vector<RowValues> rows;

@@ -24,11 +24,16 @@ struct SessionScript {
     bool failOnce = false;  // true: only the first time (a retry then succeeds)
     std::chrono::milliseconds commitDelay{0};
     std::set<int32_t> committed;
+    std::set<int32_t> executed;  // sent to the downstream (committed or not)
     int failures = 0;
 
     bool isCommitted(int32_t id) {
         std::lock_guard lock(mutex);
         return committed.count(id) != 0;
+    }
+    std::set<int32_t> executedIds() {
+        std::lock_guard lock(mutex);
+        return executed;
     }
 };
 
@@ -56,6 +61,7 @@ public:
                                                  "scripted failure", statement.describe());
                 }
             }
+            script_->executed.insert(ids.begin(), ids.end());
         }
         pending_.insert(pending_.end(), ids.begin(), ids.end());
         return ids.empty() ? 1 : ids.size();

@@ -1,6 +1,7 @@
 // A binlog made by hand for driving the sync pipeline without an upstream server: MariaDB-style
-// transactions (GTID, TABLE_MAP, WRITE_ROWS_V1, XID) on one table `seam`.`t` (id INT NOT NULL, v INT),
-// served by a BinlogStream that starts where the pipeline asks, as a binlog dump does.
+// transactions (GTID, TABLE_MAP, WRITE_ROWS_V1, XID) on one table `seam`.`t` (id INT NOT NULL, v INT) and
+// DDL groups (GTID, QUERY), served by a BinlogStream that starts where the pipeline asks, as a binlog
+// dump does.
 #pragma once
 
 #include <atomic>
@@ -58,6 +59,22 @@ public:
         t.end = end_;
         transactions_.push_back(t);
         return transactions_.back();
+    }
+
+    // A DDL in a group of its own (as MariaDB logs one), on the database `seam`; returns its GTID event's
+    // position.
+    uint64_t ddl(const std::string& sql) {
+        uint64_t start = end_;
+        ++sequence_;
+        Bytes gtid;
+        gtid.u64(sequence_).u32(0).u8(binlog::MariaDbGtidEvent::kStandalone);
+        add(makeEvent(binlog::EventType::MariaDbGtid, gtid, false, end_));
+        const std::string database = "seam";
+        Bytes query;
+        query.u32(1).u32(0).u8(static_cast<uint8_t>(database.size())).u16(0).u16(0);
+        query.str(database).u8(0).str(sql);
+        add(makeEvent(binlog::EventType::Query, query, false, end_));
+        return start;
     }
 
     const std::vector<Transaction>& transactions() const { return transactions_; }

@@ -1,9 +1,13 @@
-// The sync pipeline driven through its seams (issue 11): a synthetic binlog instead of an upstream and
-// scripted worker sessions instead of the downstream's connections, so that failures, slow commits and
-// lost connections happen exactly where a test puts them. Only the checkpoint table lives on a real
-// server (the pair's downstream). Every case checks DESIGN.md's first invariant against what the
-// scripted sessions really committed: no persisted point (global or table) covers a row that did not
-// commit, at every sample taken while the pipeline runs and after it ends.
+// The sync pipeline driven through its seams (issue 11), without a server: a synthetic binlog instead of
+// an upstream, scripted worker sessions instead of the downstream's connections, and a scripted control
+// port (an in-memory checkpoint store, scripted DDL outcomes) instead of the checkpoint table, so that
+// failures, slow commits and lost connections happen exactly where a test puts them. Every case checks
+// DESIGN.md's invariants against what the scripted sessions really executed and committed, at every
+// sample taken while the pipeline runs (every 20 ms) and after it ends:
+// - no persisted point (global or table) covers a row that did not commit (invariant 1);
+// - every row sent downstream lies at or before the persisted exit-safe point (it is persisted before
+//   dispatch), and a graceful stop lowers it to the global point;
+// - in every flush, no table point is ahead of the global point written with it (invariant 3).
 #include <QtTest>
 
 #include <algorithm>
@@ -13,20 +17,19 @@
 #include <memory>
 
 #include "engine/checkpoint/checkpoint_tracker.h"
-#include "engine/source/upstream_connection.h"
 #include "engine/task/sync_pipeline.h"
-#include "tests/integration/task/scripted_session.h"
-#include "tests/integration/task/synthetic_binlog.h"
-#include "tests/support/test_env.h"
+#include "tests/engine/task/scripted_control.h"
+#include "tests/engine/task/scripted_session.h"
+#include "tests/engine/task/synthetic_binlog.h"
 
 using namespace syncscope;
-using source::UpstreamConnection;
 
 namespace {
 
 constexpr int kRowsPerTransaction = 3;
-constexpr int kDuplicateKey = 1062;    // needs the DBA
-constexpr int kLostConnection = 2013;  // retryable
+constexpr int kDuplicateKey = 1062;     // needs the DBA
+constexpr int kLostConnection = 2013;   // retryable
+constexpr int kDuplicateColumn = 1060;  // a DDL that collides downstream: needs the DBA
 constexpr auto kRunLimit = std::chrono::seconds(60);
 constexpr auto kSamplePause = std::chrono::milliseconds(20);
 
@@ -34,7 +37,19 @@ struct Run {
     task::SessionOutcome outcome;
     int samples = 0;
     int midwaySamples = 0;  // samples whose persisted global point was past the start and short of the end
-    std::string violation;  // the first sample whose persisted point covered an uncommitted row
+    std::string violation;  // the first sample that broke an invariant, and how
+};
+
+struct Scripts {
+    std::shared_ptr<test::SessionScript> session = std::make_shared<test::SessionScript>();
+    std::shared_ptr<test::ControlScript> control = std::make_shared<test::ControlScript>();
+    // Transactions whose rows are not expected downstream from this session: those before the point it
+    // resumes from (applied before), and the one the DBA skips.
+    uint64_t appliedBefore = 0;
+    std::optional<uint64_t> skippedStart;
+    bool expected(const test::SyntheticBinlog::Transaction& t) const {
+        return t.start >= appliedBefore && t.start != skippedStart;
+    }
 };
 
 }  // namespace
@@ -42,48 +57,29 @@ struct Run {
 class PipelineSeamsTest : public QObject {
     Q_OBJECT
 
-    std::unique_ptr<UpstreamConnection> down_;
-
-    task::TaskSetup makeSetup(const std::string& name) {
+    static task::TaskSetup makeSetup(const std::string& name) {
         task::TaskSetup setup;
         setup.taskName = name;
         setup.sourceId = "synthetic";
-        setup.upstream = test::engineSettings(test::upstreamReplication());  // never contacted: the stream is synthetic
-        setup.downstream = test::engineSettings(test::downstreamRoot());
         setup.syncer.workerCount = 4;
         setup.syncer.batch = 10;
         setup.syncer.checkpointFlushIntervalSeconds = 1;
         setup.syncer.multipleRows = true;
         setup.metaBinlogName = test::kSyntheticFile;
         setup.metaBinlogPos = 4;
-        down_->execute("DROP TABLE IF EXISTS dm_meta.`" + name + "_syncer_checkpoint`");
         return setup;
     }
 
-    // The persisted points of the task: the global one and every table's, as positions in the file.
-    std::vector<uint64_t> persistedPositions(const std::string& task) {
-        std::vector<uint64_t> positions;
-        try {
-            for (const auto& row : down_->query("SELECT binlog_pos FROM dm_meta.`" + task +
-                                                "_syncer_checkpoint` WHERE binlog_pos IS NOT NULL")) {
-                positions.push_back(std::stoull(*row[0]));
-            }
-        } catch (const std::exception&) {
-            // the table is not there yet: nothing persisted
-        }
-        return positions;
-    }
-
     // "" when every transaction a persisted point covers committed all its rows; else what did not.
-    static std::string coverage(const test::SyntheticBinlog& binlog, test::SessionScript& script,
+    static std::string coverage(const test::SyntheticBinlog& binlog, const Scripts& scripts,
                                 const std::vector<uint64_t>& persisted) {
         for (uint64_t point : persisted) {
             for (const auto& t : binlog.transactions()) {
-                if (t.end > point) {
+                if (t.end > point || !scripts.expected(t)) {
                     continue;
                 }
                 for (int32_t id : t.ids) {
-                    if (!script.isCommitted(id)) {
+                    if (!scripts.session->isCommitted(id)) {
                         return "a persisted point at " + std::to_string(point) + " covers the transaction ending at " +
                                std::to_string(t.end) + " whose row id=" + std::to_string(id) + " never committed";
                     }
@@ -93,9 +89,54 @@ class PipelineSeamsTest : public QObject {
         return {};
     }
 
+    // "" when every row sent downstream lies at or before the persisted exit-safe point. The executed rows
+    // are read first: the mark is persisted before their dispatch, so a later read sees it.
+    static std::string exitSafeCoverage(const test::SyntheticBinlog& binlog, Scripts& scripts) {
+        std::set<int32_t> executed = scripts.session->executedIds();
+        uint64_t exitSafe = scripts.control->persistedExitSafe();
+        for (int32_t id : executed) {
+            const auto* t = binlog.transactionOf(id);
+            if (t != nullptr && t->end > exitSafe) {
+                return "row id=" + std::to_string(id) + " of the transaction ending at " + std::to_string(t->end) +
+                       " was sent downstream past the persisted exit-safe point " + std::to_string(exitSafe);
+            }
+        }
+        return {};
+    }
+
+    // "" when no flush wrote a table point ahead of its global point.
+    static std::string tablePointsBehindGlobal(test::ControlScript& control) {
+        std::lock_guard lock(control.mutex);
+        for (const auto& plan : control.plans) {
+            for (const auto& table : plan.tablePoints) {
+                if (table.location.position().offset() > plan.globalPoint.position().offset()) {
+                    return "a flush wrote the table point " + table.location.toString() +
+                           " ahead of its global point " + plan.globalPoint.toString();
+                }
+            }
+        }
+        return {};
+    }
+
+    static std::string violations(const test::SyntheticBinlog& binlog, Scripts& scripts) {
+        std::string found = coverage(binlog, scripts, scripts.control->persistedPositions());
+        if (found.empty()) {
+            found = exitSafeCoverage(binlog, scripts);
+        }
+        if (found.empty()) {
+            found = tablePointsBehindGlobal(*scripts.control);
+        }
+        return found;
+    }
+
     static test::SyntheticBinlog binlogOf(int transactions) {
         test::SyntheticBinlog binlog;
-        int32_t next = 1;
+        appendTransactions(binlog, transactions);
+        return binlog;
+    }
+
+    static void appendTransactions(test::SyntheticBinlog& binlog, int transactions) {
+        int32_t next = binlog.transactions().empty() ? 1 : binlog.transactions().back().ids.back() + 1;
         for (int t = 0; t < transactions; ++t) {
             std::vector<int32_t> ids;
             for (int r = 0; r < kRowsPerTransaction; ++r) {
@@ -103,35 +144,34 @@ class PipelineSeamsTest : public QObject {
             }
             binlog.insertTransaction(ids);
         }
-        return binlog;
     }
 
     // Runs the pipeline until it returns, or until `stopWhen` says so (then interrupts it), sampling the
-    // persisted points all along.
-    Run runPipeline(const task::TaskSetup& setup, const test::SyntheticBinlog& binlog,
-                    const std::shared_ptr<test::SessionScript>& script, const std::function<bool()>& stopWhen,
-                    std::chrono::microseconds pace = {}) {
+    // invariants all along.
+    static Run runPipeline(const task::TaskSetup& setup, const test::SyntheticBinlog& binlog, Scripts& scripts,
+                           const std::function<bool()>& stopWhen, std::chrono::microseconds pace = {},
+                           std::optional<task::SkipRequest> skip = std::nullopt) {
         checkpoint::CheckpointTracker tracker;
         task::PipelinePorts ports;
         ports.openStream = [&binlog, pace](const task::StreamStart& start) {
             return std::make_unique<test::SyntheticStream>(binlog, start.from.position().offset(), pace);
         };
-        ports.connectWorker = [script] { return std::make_unique<test::ScriptedSession>(script); };
+        ports.connectWorker = [session = scripts.session] { return std::make_unique<test::ScriptedSession>(session); };
+        ports.openControl = [control = scripts.control](const task::TaskSetup& taskSetup) {
+            return std::make_unique<test::ScriptedControl>(control, taskSetup);
+        };
         task::SyncPipeline pipeline(setup, tracker, ports);
         std::atomic<bool> interrupt{false};
-        auto running = std::async(std::launch::async, [&] { return pipeline.run(std::nullopt, interrupt); });
+        auto running = std::async(std::launch::async, [&] { return pipeline.run(skip, interrupt); });
         Run run;
         auto deadline = std::chrono::steady_clock::now() + kRunLimit;
         while (running.wait_for(kSamplePause) != std::future_status::ready) {
             ++run.samples;
-            auto persisted = persistedPositions(setup.taskName);
             if (run.violation.empty()) {
-                run.violation = coverage(binlog, *script, persisted);
+                run.violation = violations(binlog, scripts);
             }
-            if (!persisted.empty()) {
-                uint64_t highest = *std::max_element(persisted.begin(), persisted.end());
-                run.midwaySamples += highest > binlog.transactions().front().end && highest < binlog.end() ? 1 : 0;
-            }
+            uint64_t global = scripts.control->persistedGlobal();
+            run.midwaySamples += global > binlog.transactions().front().end && global < binlog.end() ? 1 : 0;
             if (!interrupt && (stopWhen() || std::chrono::steady_clock::now() > deadline)) {
                 interrupt = true;
                 pipeline.cancel();
@@ -139,26 +179,16 @@ class PipelineSeamsTest : public QObject {
         }
         run.outcome = running.get();
         if (run.violation.empty()) {
-            run.violation = coverage(binlog, *script, persistedPositions(setup.taskName));
+            run.violation = violations(binlog, scripts);
         }
         return run;
     }
 
+    static bool allCommitted(const test::SyntheticBinlog& binlog, test::SessionScript& session) {
+        return session.isCommitted(binlog.transactions().back().ids.back());
+    }
+
 private slots:
-    void initTestCase() {
-        down_ = std::make_unique<UpstreamConnection>(test::engineSettings(test::downstreamRoot()));
-        down_->execute("DROP DATABASE IF EXISTS seam");
-        down_->execute("CREATE DATABASE seam");
-        down_->execute("CREATE TABLE seam.t (id INT NOT NULL PRIMARY KEY, v INT)");
-        down_->execute("CREATE DATABASE IF NOT EXISTS dm_meta");
-    }
-
-    void cleanupTestCase() {
-        if (down_) {
-            down_->execute("DROP DATABASE IF EXISTS seam");
-        }
-    }
-
     // A row fails inside a batch: the session stops with that row's error, and no persisted point
     // covers its transaction (nor, with it, any transaction whose rows were dropped with the batch).
     void aFailedRowIsNeverCoveredByAPersistedPoint_data() {
@@ -170,7 +200,7 @@ private slots:
         QTest::addRow("duplicate key mid-batch: stops for the DBA") << kDuplicateKey << false << 50 << 2;
         QTest::addRow("lost connection mid-batch: retryable") << kLostConnection << true << 50 << 2;
         QTest::addRow("failure in the first transaction") << kDuplicateKey << false << 2 << 2;
-        QTest::addRow("failure in the last transaction") << kDuplicateKey << false << 89 << 2;
+        QTest::addRow("failure in the last transaction") << kDuplicateKey << false << 899 << 2;
         QTest::addRow("duplicate key behind a planned interval flush") << kDuplicateKey << false << 500 << 30;
         QTest::addRow("lost connection behind a planned interval flush") << kLostConnection << true << 500 << 30;
     }
@@ -180,31 +210,31 @@ private slots:
         QFETCH(int, failingId);
         QFETCH(int, commitMs);
         auto binlog = binlogOf(300);
-        auto script = std::make_shared<test::SessionScript>();
-        script->failOnId = failingId;
-        script->failCode = code;
-        script->commitDelay = std::chrono::milliseconds(commitMs);
+        Scripts scripts;
+        scripts.session->failOnId = failingId;
+        scripts.session->failCode = code;
+        scripts.session->commitDelay = std::chrono::milliseconds(commitMs);
         task::TaskSetup setup = makeSetup("seam_fail");
         setup.syncer.batch = kRowsPerTransaction;
         Run run = runPipeline(
-            setup, binlog, script, [] { return false; }, std::chrono::milliseconds(commitMs > 2 ? 2 : 0));
+            setup, binlog, scripts, [] { return false; }, std::chrono::milliseconds(commitMs > 2 ? 2 : 0));
         QVERIFY2(run.violation.empty(), run.violation.c_str());
         QCOMPARE(int(run.outcome.kind), int(task::SessionOutcome::Kind::Failed));
         QCOMPARE(run.outcome.retryable, retryable);
         QVERIFY2(run.outcome.message.find("scripted failure") != std::string::npos, run.outcome.message.c_str());
         const auto* failing = binlog.transactionOf(failingId);
-        for (uint64_t point : persistedPositions(setup.taskName)) {
+        for (uint64_t point : scripts.control->persistedPositions()) {
             QVERIFY2(point <= failing->start, ("persisted " + std::to_string(point) +
                                                " past the failed transaction at " + std::to_string(failing->start))
                                                   .c_str());
         }
-        QVERIFY(!script->isCommitted(failingId));
+        QVERIFY(!scripts.session->isCommitted(failingId));
     }
 
     // Slow commits (a few seconds of them) and a flush every second: every sample of the persisted points,
     // taken every 20 ms while the pipeline runs, covers committed rows only, and interval flushes did
     // happen midway; once everything committed and the pipeline stops gracefully, the global point is the
-    // binlog's end.
+    // binlog's end and the exit-safe point is lowered to it.
     void slowCommitsNeverLetAFlushRunAhead_data() {
         QTest::addColumn<int>("commitMs");
         QTest::addColumn<bool>("multipleRows");
@@ -215,35 +245,166 @@ private slots:
         QFETCH(int, commitMs);
         QFETCH(bool, multipleRows);
         auto binlog = binlogOf(300);
-        auto script = std::make_shared<test::SessionScript>();
-        script->commitDelay = std::chrono::milliseconds(commitMs);
+        Scripts scripts;
+        scripts.session->commitDelay = std::chrono::milliseconds(commitMs);
         task::TaskSetup setup = makeSetup("seam_slow");
         setup.syncer.multipleRows = multipleRows;
         setup.syncer.batch = kRowsPerTransaction;  // a commit per transaction
-        const int32_t lastId = binlog.transactions().back().ids.back();
         // 1,200 events, 2 ms apart: the upstream writes for about 2.5 s while commits lag behind.
         Run run = runPipeline(
-            setup, binlog, script, [&] { return script->isCommitted(lastId); }, std::chrono::milliseconds(2));
+            setup, binlog, scripts, [&] { return allCommitted(binlog, *scripts.session); },
+            std::chrono::milliseconds(2));
         QVERIFY2(run.violation.empty(), run.violation.c_str());
         QCOMPARE(int(run.outcome.kind), int(task::SessionOutcome::Kind::Interrupted));
         QVERIFY2(run.midwaySamples > 0,
                  ("no interval flush seen midway in " + std::to_string(run.samples) + " samples").c_str());
-        auto persisted = persistedPositions(setup.taskName);
-        QVERIFY(!persisted.empty());
-        QCOMPARE(*std::max_element(persisted.begin(), persisted.end()), binlog.end());
+        QCOMPARE(scripts.control->persistedGlobal(), binlog.end());
+        QCOMPARE(scripts.control->persistedExitSafe(), binlog.end());
     }
 
     // A graceful stop while commits are slow persists what committed, never what is still in flight.
     void aStopDuringSlowCommitsPersistsOnlyWhatCommitted() {
         auto binlog = binlogOf(60);
-        auto script = std::make_shared<test::SessionScript>();
-        script->commitDelay = std::chrono::milliseconds(150);
+        Scripts scripts;
+        scripts.session->commitDelay = std::chrono::milliseconds(150);
         task::TaskSetup setup = makeSetup("seam_stop");
         const int32_t someId = binlog.transactions()[3].ids.front();
-        Run run = runPipeline(setup, binlog, script, [&] { return script->isCommitted(someId); });
+        Run run = runPipeline(setup, binlog, scripts, [&] { return scripts.session->isCommitted(someId); });
         QVERIFY2(run.violation.empty(), run.violation.c_str());
         QCOMPARE(int(run.outcome.kind), int(task::SessionOutcome::Kind::Interrupted));
-        QVERIFY(!persistedPositions(setup.taskName).empty());
+        QVERIFY(scripts.control->persistedGlobal() >= binlog.transactions()[3].end);
+    }
+
+    // A DDL between two runs of rows: before it runs, every row before it has committed and the points
+    // before it are persisted; when it fails downstream, the session stops on it with nothing after it
+    // sent downstream and no point past its start; when it runs, the rest follows to the end.
+    void aDdlRunsOnlyAfterEveryRowBeforeItCommitted_data() {
+        QTest::addColumn<int>("ddlError");
+        QTest::addRow("the DDL runs: the rows after it follow") << 0;
+        QTest::addRow("the DDL fails downstream: the session stops on it") << kDuplicateColumn;
+    }
+    void aDdlRunsOnlyAfterEveryRowBeforeItCommitted() {
+        QFETCH(int, ddlError);
+        auto binlog = binlogOf(100);
+        uint64_t ddlStart = binlog.ddl("ALTER TABLE t ADD COLUMN extra INT");
+        appendTransactions(binlog, 100);
+        const int32_t lastBeforeDdl = binlog.transactions()[99].ids.back();
+        Scripts scripts;
+        scripts.session->commitDelay = std::chrono::milliseconds(5);
+        scripts.control->ddlErrorCode = ddlError;
+        std::string atDdl = "the DDL never ran";
+        scripts.control->whenDdlRuns = [&] {
+            atDdl.clear();
+            for (const auto& t : binlog.transactions()) {
+                for (int32_t id : t.ids) {
+                    bool committed = scripts.session->isCommitted(id);
+                    if (t.end <= ddlStart && !committed) {
+                        atDdl = "row id=" + std::to_string(id) + " before the DDL had not committed when it ran";
+                    } else if (t.end > ddlStart && scripts.session->executedIds().count(id) != 0) {
+                        atDdl = "row id=" + std::to_string(id) + " after the DDL was sent before it ran";
+                    }
+                }
+            }
+            if (atDdl.empty() && scripts.control->persistedGlobal() != ddlStart) {
+                atDdl = "the global point persisted when the DDL ran is " +
+                        std::to_string(scripts.control->persistedGlobal()) + ", not the DDL's start " +
+                        std::to_string(ddlStart);
+            }
+        };
+        task::TaskSetup setup = makeSetup("seam_ddl");
+        Run run = runPipeline(setup, binlog, scripts, [&] { return allCommitted(binlog, *scripts.session); });
+        QVERIFY2(run.violation.empty(), run.violation.c_str());
+        QCOMPARE(scripts.control->ddlsRun.size(), size_t(1));
+        QVERIFY2(atDdl.empty(), atDdl.c_str());
+        for (const auto& t : binlog.transactions()) {
+            bool beforeDdl = t.end <= ddlStart;
+            for (int32_t id : t.ids) {
+                QVERIFY2(scripts.session->isCommitted(id) == (beforeDdl || ddlError == 0),
+                         ("row id=" + std::to_string(id)).c_str());
+            }
+        }
+        QVERIFY(scripts.session->isCommitted(lastBeforeDdl));
+        if (ddlError != 0) {
+            QCOMPARE(int(run.outcome.kind), int(task::SessionOutcome::Kind::Failed));
+            QVERIFY2(run.outcome.message.find("DDL failed downstream") != std::string::npos,
+                     run.outcome.message.c_str());
+            QVERIFY(!run.outcome.retryable);
+            QCOMPARE(scripts.control->persistedGlobal(), ddlStart);  // the flush before the DDL, not past it
+        } else {
+            QCOMPARE(int(run.outcome.kind), int(task::SessionOutcome::Kind::Interrupted));
+            QCOMPARE(scripts.control->persistedGlobal(), binlog.end());
+        }
+    }
+
+    // The DBA skips the failed transaction: its rows are never sent, every other row is, and the points
+    // pass it only as the end of the skipped group (the point moves on, nothing of it is applied).
+    void aSkippedTransactionIsNeverAppliedAndThePointPassesIt() {
+        auto binlog = binlogOf(50);
+        const auto skipped = binlog.transactions()[20];
+        Scripts scripts;
+        scripts.skippedStart = skipped.start;
+        task::TaskSetup setup = makeSetup("seam_skip");
+        task::SkipRequest skip{binlog::BinlogPosition(test::kSyntheticFile, skipped.start)};
+        Run run = runPipeline(
+            setup, binlog, scripts, [&] { return allCommitted(binlog, *scripts.session); }, {}, skip);
+        QVERIFY2(run.violation.empty(), run.violation.c_str());
+        QCOMPARE(int(run.outcome.kind), int(task::SessionOutcome::Kind::Interrupted));
+        for (const auto& t : binlog.transactions()) {
+            for (int32_t id : t.ids) {
+                QCOMPARE(scripts.session->executedIds().count(id) != 0, t.start != skipped.start);
+            }
+        }
+        QCOMPARE(scripts.control->persistedGlobal(), binlog.end());
+    }
+
+    // Resume from a point (the DBA's resume-from persists it as the global point): nothing before it is
+    // sent again, everything after it is.
+    void aResumeFromAPointSendsNothingBeforeIt() {
+        auto binlog = binlogOf(50);
+        const auto from = binlog.transactions()[29];
+        Scripts scripts;
+        scripts.control->persistGlobalAt(test::kSyntheticFile, from.end);
+        scripts.appliedBefore = from.end;
+        task::TaskSetup setup = makeSetup("seam_resume");
+        Run run = runPipeline(setup, binlog, scripts, [&] { return allCommitted(binlog, *scripts.session); });
+        QVERIFY2(run.violation.empty(), run.violation.c_str());
+        for (const auto& t : binlog.transactions()) {
+            for (int32_t id : t.ids) {
+                QCOMPARE(scripts.session->executedIds().count(id) != 0, t.start >= from.end);
+            }
+        }
+        QCOMPARE(scripts.control->persistedGlobal(), binlog.end());
+    }
+
+    // Writing the checkpoint fails (the downstream went away): the session stops, retryable, and the store
+    // keeps the previous checkpoint whole; no row was sent past the exit-safe mark that was persisted.
+    void aFailedCheckpointWriteKeepsThePreviousCheckpoint_data() {
+        QTest::addColumn<int>("writesBefore");
+        QTest::addRow("the first exit-safe mark") << 0;
+        QTest::addRow("a later flush") << 4;
+    }
+    void aFailedCheckpointWriteKeepsThePreviousCheckpoint() {
+        QFETCH(int, writesBefore);
+        auto binlog = binlogOf(300);
+        Scripts scripts;
+        scripts.control->failWritesWithCode = kLostConnection;
+        scripts.control->writesBeforeFailure = static_cast<size_t>(writesBefore);
+        scripts.session->commitDelay = std::chrono::milliseconds(2);
+        task::TaskSetup setup = makeSetup("seam_write");
+        setup.exitSafeStepBytes = 4096;  // marks every few dozen transactions
+        Run run = runPipeline(
+            setup, binlog, scripts, [] { return false; }, std::chrono::microseconds(500));
+        QVERIFY2(run.violation.empty(), run.violation.c_str());
+        QCOMPARE(int(run.outcome.kind), int(task::SessionOutcome::Kind::Failed));
+        QVERIFY(run.outcome.retryable);
+        QVERIFY2(run.outcome.message.find("scripted failure writing") != std::string::npos,
+                 run.outcome.message.c_str());
+        QVERIFY(scripts.control->persistedGlobal() < binlog.end());
+        QCOMPARE(scripts.control->writes, size_t(writesBefore));
+        if (writesBefore == 0) {
+            QCOMPARE(scripts.control->persistedGlobal(), uint64_t(4));
+            QVERIFY(scripts.session->executedIds().empty());
+        }
     }
 };
 

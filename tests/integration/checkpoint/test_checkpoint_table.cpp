@@ -57,7 +57,7 @@ void execute(sql::Connection& connection, const std::string& sql) {
 const TablePoint* findTable(const checkpoint::PersistedCheckpoint& checkpoint, const std::string& schema,
                             const std::string& table) {
     for (const auto& point : checkpoint.tablePoints) {
-        if (point.table.first == schema && point.table.second == table) {
+        if (point.table.schema == schema && point.table.table == table) {
             return &point;
         }
     }

@@ -1,0 +1,43 @@
+// What the pipeline's reader thread asks of the servers besides its workers' writes: the task's persisted
+// checkpoint (where to start, and the writer of every flush), the downstream's DDL and table schemas, and
+// the upstream's end of binlog once at start (safe mode's window). A port: the task's own runs over one
+// downstream connection (and a short upstream one); the seam tests pass an in-memory store and scripted
+// DDL outcomes, and drive the whole pipeline without a server.
+#pragma once
+
+#include <memory>
+#include <optional>
+
+#include "engine/binlog/location.h"
+#include "engine/checkpoint/checkpoint_table.h"
+#include "engine/schema/table_schema.h"
+#include "engine/task/ddl_applier.h"
+#include "engine/task/ddl_statement.h"
+#include "engine/task/flush_coordinator.h"
+#include "engine/task/task_setup.h"
+
+namespace syncscope::task {
+
+class PipelineControl {
+public:
+    virtual ~PipelineControl() = default;
+
+    // Reads the persisted checkpoint of the task's source into `persisted` (creating the table the first
+    // time) and returns where the session starts (start_point.h).
+    virtual binlog::Location start(checkpoint::PersistedCheckpoint& persisted) = 0;
+    // Writes every flush and exit-safe mark of the session.
+    virtual CheckpointWriter& checkpoints() = 0;
+    // Runs a DDL downstream (ddl_applier.h).
+    virtual DdlOutcome applyDdl(const DdlPlan& plan, bool possiblyApplied) = 0;
+    // The downstream's structure of a target table; nullopt when it has no such table.
+    virtual std::optional<schema::TableSchema> loadSchema(const schema::TableName& target) = 0;
+    // A DDL may have added, dropped or moved a foreign key: the next loads read them again.
+    virtual void foreignKeysChanged() = 0;
+    // The upstream's end of binlog now, without GTIDs; nullopt when it cannot be read.
+    virtual std::optional<binlog::Location> upstreamEnd() = 0;
+};
+
+// The task's own control: the checkpoint table, DDL and schemas on one connection to the downstream.
+std::unique_ptr<PipelineControl> openDownstreamControl(const TaskSetup& setup);
+
+}  // namespace syncscope::task
