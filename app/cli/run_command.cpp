@@ -50,7 +50,7 @@ constexpr long kSignalPollNanoseconds = 200'000'000;
 
 const char* const kRunUsage =
     "Usage: syncscope-cli run TASK.yaml --source SOURCE.yaml [--remove-meta] [--log-dir DIR]\n"
-    "         [--listen HOST:PORT [--token-file F]]\n"
+    "         [--listen HOST:PORT [--token-file F]] [--until FILE:POS|GTID|'YYYY-MM-DD HH:MM:SS']\n"
     "Runs the task's sync unit in the foreground. It starts from the persisted checkpoint, else the\n"
     "task's meta, else the upstream's current position. SIGTERM or SIGINT stops it gracefully\n"
     "(checkpoint flushed behind a barrier); an error that needs the DBA prints the failed event and\n"
@@ -58,7 +58,7 @@ const char* const kRunUsage =
     "DIR defaults to $XDG_STATE_HOME/syncscope/logs (~/.local/state/syncscope/logs); the folder in\n"
     "use is logged at start.\n"
     "--listen serves the HTTP control API on HOST:PORT (127.0.0.1 unless told otherwise):\n"
-    "GET /api/v1/status, GET /metrics, POST /api/v1/{start,pause,resume,stop,skip,resume-from}.\n"
+    "GET /api/v1/status, GET /metrics, POST /api/v1/{start,pause,resume,stop,skip,resume-from,until}.\n"
     "Any address other than loopback needs --token-file F (first line: a token of 16 or more\n"
     "characters) that every request must carry as 'Authorization: Bearer <token>'. With --listen,\n"
     "an error that needs the DBA does not end the process: the failed event is printed and the API\n"
@@ -68,7 +68,11 @@ const char* const kRunUsage =
     "--log-dir (DIR/<task>-verify.json).\n"
     "task-mode all or full loads a consistent snapshot first (a progress line on a terminal);\n"
     "full then exits 0. SYNCSCOPE_LOAD_THREADS (default 4) and SYNCSCOPE_LOAD_CHUNK_ROWS (default\n"
-    "100000) tune the load.\n";
+    "100000) tune the load.\n"
+    "--until pauses the task by itself at a transaction end: after the transaction ending at or after\n"
+    "FILE:POS, after the transaction that completes a GTID, or before the first transaction at or after a\n"
+    "local time (as START SLAVE UNTIL; POST /api/v1/until {\"point\": ...} sets one while it runs).\n"
+    "Without --listen the process then stops gracefully and exits 0.\n";
 
 // During a snapshot load: one line rewritten in place about once a second on a terminal; elsewhere
 // (a log file, a pipe) a plain line every few seconds. A last line when the load is over.
@@ -131,6 +135,7 @@ struct RunOptions {
     bool removeMeta = false;
     std::string listen;
     std::string tokenFile;
+    std::string until;
 };
 
 void setUpLogging(const std::string& logDir, const std::string& taskName) {
@@ -191,6 +196,8 @@ int runTask(std::span<char*> args) {
             options.listen = value("--listen");
         } else if (arg == "--token-file") {
             options.tokenFile = value("--token-file");
+        } else if (arg == "--until") {
+            options.until = value("--until");
         } else if (arg == "--remove-meta") {
             options.removeMeta = true;
         } else if (!arg.empty() && arg[0] == '-') {
@@ -245,6 +252,13 @@ int runTask(std::span<char*> args) {
         std::cerr << "syncscope-cli run: control API on " << controlServer->url() << '\n';
     }
     bool failureShown = false;
+    if (!options.until.empty()) {
+        task::CommandResult until = runningTask.stopAt(options.until);
+        if (!until.accepted) {
+            throw UsageError("--until: " + until.reason);
+        }
+        spdlog::info("task {}: {}", setup.taskName, until.reason);
+    }
     task::CommandResult started = runningTask.start();
     if (!started.accepted) {
         std::cerr << "syncscope-cli run: " << started.reason << '\n';
@@ -274,6 +288,14 @@ int runTask(std::span<char*> args) {
             }
             failureShown = waiting;
             continue;
+        }
+        if (!options.until.empty() && runningTask.stage() == task::Stage::Paused) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(2 * kSignalPollNanoseconds / 1'000'000));
+            std::string reason = runningTask.status()->stageReason;
+            std::cerr << "syncscope-cli run: " << reason << '\n';
+            runningTask.stop();
+            runningTask.waitUntilStopped();
+            return kExitOk;
         }
         if (runningTask.waitingForDba()) {
             printFailedEvent(*publishedError(runningTask));

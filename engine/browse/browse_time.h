@@ -1,16 +1,12 @@
-// Times as a DBA types and reads them: 'YYYY-MM-DD HH:MM:SS' in the machine's local time zone, as
-// mariadb-binlog --start-datetime reads them, against binlog event timestamps (seconds since the epoch).
+// Times as a DBA types and reads them ('YYYY-MM-DD HH:MM:SS', local time): the browser uses the
+// engine's shared parser (engine/common/local_time.h), also used by the task's stop point.
 #pragma once
 
-#include <cstdint>
-#include <optional>
-#include <string>
-#include <string_view>
+#include "engine/common/local_time.h"
 
 namespace syncscope::browse {
 
-// nullopt when the text is not 'YYYY-MM-DD HH:MM:SS' (or 'YYYY-MM-DD HH:MM', 'YYYY-MM-DD') or not a real time.
-std::optional<uint32_t> parseLocalTime(std::string_view text);
-std::string formatLocalTime(uint32_t timestamp);  // 'YYYY-MM-DD HH:MM:SS'
+using syncscope::formatLocalTime;
+using syncscope::parseLocalTime;
 
 }  // namespace syncscope::browse

@@ -74,3 +74,23 @@ std::string problemWithEmptyBody(const std::string& body) {
 }
 
 }  // namespace syncscope::control
+
+namespace syncscope::control {
+
+UntilRequest parseUntilBody(const std::string& body) {
+    nlohmann::json json = nlohmann::json::parse(body, nullptr, false);
+    if (json.is_discarded() || !json.is_object()) {
+        return {std::nullopt, "the body must be a JSON object {\"point\": \"FILE:POS | GTID | YYYY-MM-DD HH:MM:SS\"}"};
+    }
+    for (const auto& [key, value] : json.items()) {
+        if (key != "point") {
+            return {std::nullopt, "unknown key '" + key + "'; expected point"};
+        }
+    }
+    if (!json.contains("point") || !json["point"].is_string()) {
+        return {std::nullopt, "point must be a string (\"\" clears the stop point)"};
+    }
+    return {json["point"].get<std::string>(), {}};
+}
+
+}  // namespace syncscope::control

@@ -18,6 +18,14 @@ struct ResumeFromRequest {
 // with its GTIDs). Unknown keys, wrong types and unusable targets are problems.
 ResumeFromRequest parseResumeFromBody(const std::string& body);
 
+struct UntilRequest {
+    std::optional<std::string> point;  // "" clears the stop point
+    std::string problem;
+};
+
+// {"point": "mariadb-bin.000003:1234"} (or a GTID, or "YYYY-MM-DD HH:MM:SS"; "" clears it).
+UntilRequest parseUntilBody(const std::string& body);
+
 // The commands without arguments take no body, or an empty JSON object; empty when that holds.
 std::string problemWithEmptyBody(const std::string& body);
 

@@ -51,7 +51,7 @@ std::string reasonForStatus(const httplib::Request& req, int status) {
     const std::string request = req.method.empty() ? std::string("the request") : req.method + " " + req.path;
     if (status == kHttpNotFound) {
         return "no such endpoint: " + request +
-               "; see GET /api/v1/status, GET /metrics, POST /api/v1/{start,pause,resume,stop,skip,resume-from}";
+               "; see GET /api/v1/status, GET /metrics, POST /api/v1/{start,pause,resume,stop,skip,resume-from,until}";
     }
     if (status == kHttpPayloadTooLarge) {
         return request + ": the body is larger than the " + std::to_string(kMaxBodyBytes) +
@@ -211,6 +211,14 @@ struct ControlServer::Impl {
                 return;
             }
             answerCommand(res, "resume-from", task.resumeFrom(*request.target));
+        });
+        addPost("/api/v1/until", [this](const std::string& body, httplib::Response& res) {
+            UntilRequest request = parseUntilBody(body);
+            if (!request.point) {
+                replyError(res, kHttpBadRequest, "until: " + request.problem);
+                return;
+            }
+            answerCommand(res, "until", task.stopAt(*request.point));
         });
         // Every refusal carries a JSON reason, also those httplib makes itself (404, 413, a malformed request).
         server.set_error_handler([this](const httplib::Request& req, httplib::Response& res) {

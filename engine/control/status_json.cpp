@@ -110,6 +110,7 @@ nlohmann::json statusJson(const task::StatusSnapshot& status) {
         // DM's query-status names.
         {"stage", task::stageName(status.stage)},
         {"stage_reason", status.stageReason},
+        {"stop_point", status.stopPoint},
         {"master_binlog", dmBinlogText(status.upstream)},
         {"master_binlog_gtid", status.upstream.gtid},
         {"syncer_binlog", dmBinlogText(status.globalPersisted)},

@@ -97,6 +97,7 @@ struct StatusSnapshot {
     std::string sourceId;
     Stage stage = Stage::New;
     std::string stageReason;  // why the stage is what it is (paused by the DBA, error class, ...)
+    std::string stopPoint;    // where the task will pause by itself ("the stop point ..."), "" when nowhere
 
     PointView upstream;                         // the upstream's current position (SHOW MASTER STATUS)
     PointView read;                             // last event read

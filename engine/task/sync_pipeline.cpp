@@ -76,7 +76,7 @@ SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
                 stream_->cancel();
             }
         }
-        while (!interrupt && !cancelled_) {
+        while (!interrupt && !cancelled_ && !stopPoint_.reached()) {
             std::optional<binlog::RawEvent> raw = stream_->next();
             checkWorkers();
             if (!raw) {
@@ -89,13 +89,21 @@ SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
             events_.clear();
             decoder_.decodeInto(*raw, events_);
             for (const binlog::Event& event : events_) {
+                if (stopPoint_.stopsBefore(event, currentFile_, groups_.inGroup())) {
+                    break;
+                }
                 handle(event);
+                if (stopPoint_.reached()) {
+                    break;
+                }
             }
         }
         // A graceful end: persist what has committed (the current transaction, if cut short, is
         // read again from the global point next time).
         flush(kFlushAtStop);
-        return {};
+        SessionOutcome ended;
+        ended.stopPointReached = stopPoint_.reason();
+        return ended;
     } catch (const SessionFailure& failure) {
         return failure.outcome;
     } catch (const apply::DownstreamError& e) {
@@ -261,6 +269,7 @@ void SyncPipeline::endTransaction(const binlog::Event& event) {
     branchTables_.clear();
     takePoints(preparedXa_.groupEnded(end, transactionTablePoints_));
     transactionTablePoints_.clear();
+    stopPoint_.groupEnded(end);
     live_.groupEnded(workers_ ? workers_->lastDispatchedSequence() : 0,
                      PointView{end.position().file(), end.position().offset(), {}, {}},
                      ended.timestamp != 0 ? ended.timestamp : lastEventTimestamp_);

@@ -31,6 +31,7 @@
 #include "engine/task/pipeline_control.h"
 #include "engine/task/pipeline_live_view.h"
 #include "engine/task/prepared_xa_store.h"
+#include "engine/task/stop_point_check.h"
 #include "engine/task/sync_session.h"
 #include "engine/task/task_setup.h"
 #include "engine/task/transaction_tracker.h"
@@ -144,6 +145,8 @@ private:
     std::unique_ptr<FlushCoordinator> flushes_;  // when the checkpoint is written, and safe mode's window
     bool inSafeMode_ = false;                    // the last event dispatched was inside the window
     uint32_t lastEventTimestamp_ = 0;
+
+    StopPointCheck stopPoint_{setup_.stopPoint, setup_.taskName};  // the DBA's run --until / POST /api/v1/until
 
     // What the status publisher reads (also from its own thread).
     PipelineLiveView live_;

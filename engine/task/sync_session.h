@@ -30,6 +30,7 @@ struct SessionOutcome {
     std::string message;
     std::optional<FailedEvent> failedEvent;
     binlog::BinlogPosition failedTransactionStart;  // for a skip
+    std::string stopPointReached;                   // Interrupted at the DBA's stop point: which one
 };
 
 // What the session shows while it runs; copied into each status snapshot.

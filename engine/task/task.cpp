@@ -294,7 +294,9 @@ void Task::threadMain() {
                 wake_.notify_all();
                 return;
             case Wanted::Paused:
-                setStage(Stage::Paused, "paused by the DBA; checkpoint at " + tracker_.globalPersisted().toString());
+                setStage(Stage::Paused,
+                         (pausedAt_.empty() ? std::string("paused by the DBA") : "reached " + pausedAt_) +
+                             "; checkpoint at " + tracker_.globalPersisted().toString());
                 wake_.wait(lock, [this] { return wanted_ != Wanted::Paused; });
                 break;
             case Wanted::WaitForDba:
@@ -355,8 +357,14 @@ void Task::runOneSession(std::unique_lock<std::mutex>& lock) {
     tracker_.rollbackToPersisted();
     lock.lock();
 
+    pausedAt_.clear();
     if (outcome.kind == SessionOutcome::Kind::Interrupted) {
         lastFailure_.reset();
+        if (!outcome.stopPointReached.empty() && wanted_ == Wanted::Running) {
+            pausedAt_ = outcome.stopPointReached;  // one-shot, as START SLAVE UNTIL
+            setup_.stopPoint->set(std::nullopt);
+            wanted_ = Wanted::Paused;
+        }
         return;  // wanted_ says what comes next
     }
     lastFailure_ = outcome;
@@ -432,6 +440,9 @@ std::shared_ptr<const StatusSnapshot> Task::buildSnapshot() {
         std::lock_guard lock(mutex_);
         snapshot->stage = stage_;
         snapshot->stageReason = stageReason_;
+        if (auto point = setup_.stopPoint->get()) {
+            snapshot->stopPoint = point->describe();
+        }
         if (lastFailure_) {
             snapshot->failedEvent = lastFailure_->failedEvent;
             snapshot->lastError = lastFailure_->message;

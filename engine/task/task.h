@@ -42,6 +42,7 @@ public:
     CommandResult stop() override;
     CommandResult skipFailedEvent() override;
     CommandResult resumeFrom(const ResumeTarget& target) override;
+    CommandResult stopAt(const std::string& point) override;  // task_stop_point.cpp
 
     Stage stage() const;
     // Stopped on an error that a retry cannot fix: waiting for the DBA (resume, skip, stop).
@@ -76,6 +77,7 @@ private:
     std::condition_variable wake_;
     Stage stage_ = Stage::New;
     std::string stageReason_;
+    std::string pausedAt_;  // the stop point the last session ended at ("" when paused by the DBA)
     Wanted wanted_ = Wanted::Paused;
     std::optional<SessionOutcome> lastFailure_;
     std::optional<SkipRequest> pendingSkip_;

@@ -45,6 +45,10 @@ public:
     virtual CommandResult stop() = 0;
     virtual CommandResult skipFailedEvent() = 0;
     virtual CommandResult resumeFrom(const ResumeTarget& target) = 0;
+    // Pause by itself at a transaction end on reaching FILE:POS, a GTID or a time ("" clears it).
+    virtual CommandResult stopAt(const std::string& point) {
+        return {false, "stop at '" + point + "': this task cannot stop at a point"};
+    }
 };
 
 }  // namespace syncscope::task

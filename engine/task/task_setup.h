@@ -8,6 +8,7 @@
 #include <string>
 
 #include "engine/common/server_settings.h"
+#include "engine/task/stop_point.h"
 #include "engine/task/task_config.h"
 
 namespace syncscope::task {
@@ -49,6 +50,9 @@ struct TaskSetup {
     std::string taskMode = TaskConfig::kIncrementalMode;
     size_t loadThreads = kDefaultLoadThreads;
     uint64_t loadChunkRows = kDefaultLoadChunkRows;
+
+    // Where the task pauses by itself (run --until, POST /api/v1/until); shared with the pipeline.
+    std::shared_ptr<StopPointHolder> stopPoint = std::make_shared<StopPointHolder>();
 };
 
 }  // namespace syncscope::task

@@ -109,6 +109,10 @@ void EngineAdapter::resumeFrom(const task::ResumeTarget& target) {
     runCommand(tr("Resume from"), [target](task::TaskControl& task) { return task.resumeFrom(target); });
 }
 
+void EngineAdapter::stopAt(const QString& point) {
+    runCommand(tr("Stop at"), [point = point.toStdString()](task::TaskControl& task) { return task.stopAt(point); });
+}
+
 void EngineAdapter::runCommand(const QString& name, Command command) {
     if (!task_) {
         emit commandFinished(name, {false, "no task is open"});

@@ -48,6 +48,8 @@ public:
     void stop();
     void skipFailedEvent();
     void resumeFrom(const task::ResumeTarget& target);
+    // Pause by itself at FILE:POS, a GTID or a time ("" clears the stop point).
+    void stopAt(const QString& point);
 
 public slots:
     // One refresh: status, notices, log lines. The timer calls it; tests call it directly.

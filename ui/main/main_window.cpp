@@ -16,6 +16,7 @@
 #include <QToolBar>
 
 #include "engine/common/version.h"
+#include "ui/browse/event_browser_links.h"
 #include "ui/dialogs/new_task_dialog.h"
 #include "ui/dialogs/resume_from_dialog.h"
 #include "ui/engine/engine_adapter.h"
@@ -95,6 +96,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(adapter_, &EngineAdapter::commandFinished, this, &MainWindow::onCommandFinished);
     connect(taskView_, &TaskView::retryRequested, adapter_, &EngineAdapter::resume);
     connect(taskView_, &TaskView::skipConfirmed, adapter_, &EngineAdapter::skipFailedEvent);
+    browserLinks_ =
+        new EventBrowserLinks(taskView_->ruler(), taskView_->tablesPage(), taskView_->failedEventPanel(), this);
+    connect(browserLinks_, &EventBrowserLinks::browseRequested, this,
+            [this](const browse::BrowsePoint& point, const QString& why) {
+                browseAt(QString::fromStdString(point.file), point.offset, why);
+            });
 
     connect(actions_->start(), &QAction::triggered, adapter_, &EngineAdapter::start);
     connect(actions_->pause(), &QAction::triggered, adapter_, &EngineAdapter::pause);
@@ -130,6 +137,8 @@ void MainWindow::createMenus() {
     taskMenu->addActions({actions_->start(), actions_->pause(), actions_->resume(), actions_->stop()});
     taskMenu->addSeparator();
     taskMenu->addActions({actions_->resumeFrom(), actions_->skip()});
+    QAction* stopAt = taskMenu->addAction(tr("Stop at a &point..."), this, &MainWindow::askStopPoint);
+    stopAt->setToolTip(tr("Pause the task by itself at a binlog position, a GTID or a time (like START SLAVE UNTIL)"));
 
     QMenu* toolsMenu = menuBar()->addMenu(tr("T&ools"));
     toolsMenu->setToolTipsVisible(true);
@@ -160,6 +169,11 @@ void MainWindow::createMenus() {
     inspect->setToolTip(
         tr("Read any downstream's checkpoint tables (ours or DM's) read-only and flag points a "
            "resume would get wrong; with a task open, its own are filled in"));
+    QAction* browseEvents = toolsMenu->addAction(tr("&Browse binlog events..."), this, &MainWindow::showEventBrowser);
+    browseEvents->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+    browseEvents->setToolTip(
+        tr("Page through the task's upstream binlog by transaction, filter by table or key, and "
+           "resume from a chosen transaction"));
 
     QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
     QMenu* refreshMenu = viewMenu->addMenu(tr("&Refresh rate"));
@@ -249,6 +263,9 @@ void MainWindow::setLogRing(std::shared_ptr<LogRing> ring) {
 
 void MainWindow::onSnapshot(std::shared_ptr<const task::StatusSnapshot> snapshot) {
     taskView_->setSnapshot(snapshot);
+    if (browser_ && snapshot) {
+        browser_->setAppliedPoint(committedDownstream(*snapshot));
+    }
     updateActions();
     if (closeWhenStopped_ && snapshot && !isActive(snapshot->stage)) {
         close();

@@ -6,6 +6,7 @@
 #include <QMainWindow>
 #include <memory>
 
+#include "engine/browse/binlog_history.h"
 #include "engine/common/log_ring.h"
 #include "engine/task/task_control.h"
 
@@ -18,6 +19,8 @@ namespace syncscope::ui {
 
 class CheckpointInspectionPage;
 class EngineAdapter;
+class EventBrowserLinks;
+class EventBrowserPage;
 class NewTaskDialog;
 class TaskActions;
 class TaskView;
@@ -53,6 +56,11 @@ public:
     NewTaskDialog* showNewTaskDialog();
     // Tools > Inspect checkpoints: the inspection window (one, kept), shown and raised.
     CheckpointInspectionPage* showCheckpointInspection();
+    // Tools > Browse binlog events: the event browser window (one, kept) over the task's upstream.
+    EventBrowserPage* showEventBrowser();
+    // The browser opened at a point the GUI shows (a ruler marker, the failed event, a table point).
+    void browseAt(const QString& file, qulonglong pos, const QString& why);
+    EventBrowserLinks* browserLinks() const { return browserLinks_; }
 
 signals:
     // File > Open task or a recent task: whoever builds tasks answers with attachTask().
@@ -72,6 +80,9 @@ private:
     void updateActions();
     void showResumeFrom();
     void skipWithConfirmation();
+    void resumeFromBrowser(const task::ResumeTarget& target, const QString& description);
+    void askStopPoint();
+    static browse::BrowsePoint committedDownstream(const task::StatusSnapshot& snapshot);
     void saveWindowState();
     void restoreWindowState();
 
@@ -83,6 +94,8 @@ private:
     QMenu* recentMenu_ = nullptr;
     QLabel* commandState_ = nullptr;
     CheckpointInspectionPage* inspection_ = nullptr;
+    EventBrowserPage* browser_ = nullptr;
+    EventBrowserLinks* browserLinks_ = nullptr;
     QProgressDialog* stopping_ = nullptr;
     bool closeWhenStopped_ = false;
     TaskFiles files_;

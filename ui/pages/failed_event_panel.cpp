@@ -73,9 +73,12 @@ FailedEventPanel::FailedEventPanel(QWidget* parent) : QWidget(parent) {
     skip_->setFont(skipFont);
     copy_ = new QPushButton(tr("&Copy details"), this);
     copy_->setToolTip(tr("Copy the error, position, rows, SQL and hint as text"));
+    browse_ = new QPushButton(tr("&Browse around"), this);
+    browse_->setToolTip(tr("Open the event browser at this event: the transactions before and after it"));
     buttons->addWidget(retry_);
     buttons->addWidget(skip_);
     buttons->addStretch();
+    buttons->addWidget(browse_);
     buttons->addWidget(copy_);
 
     layout->addWidget(error_);
@@ -90,12 +93,17 @@ FailedEventPanel::FailedEventPanel(QWidget* parent) : QWidget(parent) {
     connect(retry_, &QPushButton::clicked, this, &FailedEventPanel::retryRequested);
     connect(skip_, &QPushButton::clicked, this, &FailedEventPanel::askToSkip);
     connect(copy_, &QPushButton::clicked, this, &FailedEventPanel::copyDetails);
+    connect(browse_, &QPushButton::clicked, this, [this] {
+        if (event_ && event_->position.known()) {
+            emit browseRequested(QString::fromStdString(event_->position.file), event_->position.pos);
+        }
+    });
     setFailedEvent(std::nullopt);
 }
 
 void FailedEventPanel::setFailedEvent(const std::optional<task::FailedEvent>& event) {
     event_ = event;
-    for (QWidget* widget : std::initializer_list<QWidget*>{retry_, skip_, copy_}) {
+    for (QWidget* widget : std::initializer_list<QWidget*>{retry_, skip_, copy_, browse_}) {
         widget->setEnabled(event_.has_value());
     }
     if (!event_) {

@@ -30,11 +30,14 @@ public:
     QTableWidget* rowsTable() const { return rows_; }
     QPushButton* retryButton() const { return retry_; }
     QPushButton* skipButton() const { return skip_; }
+    QPushButton* browseButton() const { return browse_; }
 
 signals:
     void retryRequested();
     // Emitted only after the DBA confirmed.
     void skipConfirmed();
+    // "Browse around": the event browser should open at the event's position.
+    void browseRequested(const QString& file, qulonglong pos);
 
 public slots:
     void copyDetails();
@@ -50,6 +53,7 @@ private:
     QPushButton* retry_ = nullptr;
     QPushButton* skip_ = nullptr;
     QPushButton* copy_ = nullptr;
+    QPushButton* browse_ = nullptr;
 };
 
 }  // namespace syncscope::ui

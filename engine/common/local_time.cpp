@@ -1,10 +1,10 @@
-#include "engine/browse/browse_time.h"
+#include "engine/common/local_time.h"
 
 #include <array>
 #include <cstdio>
 #include <ctime>
 
-namespace syncscope::browse {
+namespace syncscope {
 
 namespace {
 
@@ -88,4 +88,4 @@ std::string formatLocalTime(uint32_t timestamp) {
     return text.data();
 }
 
-}  // namespace syncscope::browse
+}  // namespace syncscope

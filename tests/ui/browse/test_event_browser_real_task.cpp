@@ -1,0 +1,229 @@
+// The event browser over the real engine and the private MariaDB pair, offscreen: a task stops on a
+// failed row (the DM scenario: a filtered ALTER); "Browse around" on the failed-event panel opens the
+// browser at the failing transaction; after the downstream is fixed, "Resume from here" on an earlier
+// transaction (whose row the downstream had lost) replays from there through the task's resume-from,
+// in safe mode, and every table ends equal to its upstream twin.
+#include <QtTest>
+
+#include <QApplication>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTreeView>
+
+#include "tests/support/task_files.h"
+#include "tests/support/test_env.h"
+#include "tests/ui/support/real_task.h"
+#include "ui/browse/event_browser_page.h"
+#include "ui/engine/engine_adapter.h"
+#include "ui/main/main_window.h"
+#include "ui/main/task_actions.h"
+#include "ui/main/task_view.h"
+#include "ui/models/event_browser_model.h"
+#include "ui/pages/failed_event_panel.h"
+#include "ui/pages/status_header.h"
+#include "ui/widgets/stage_badge.h"
+
+using namespace syncscope;
+using namespace syncscope::ui;
+using source::UpstreamConnection;
+
+namespace {
+
+constexpr int kWaitMs = 60000;
+constexpr int kWidth = 1280;
+constexpr int kHeight = 800;
+
+QString screenshotPath(const char* name) {
+    return QString::fromStdString(test::outputDir("ui")) + "/" + name;
+}
+
+QString stageShown(MainWindow& window) {
+    return window.taskView()->header()->badge()->text();
+}
+
+// The page's transaction holding a row of `table` with key `key`, or -1.
+int transactionWithKey(const EventBrowserModel& model, const std::string& table, const std::string& key) {
+    for (int row = 0; row < model.rowCount(); ++row) {
+        const auto* trx = model.transactionAt(model.index(row, 0));
+        for (const auto& event : trx->events) {
+            for (const auto& image : event.rows) {
+                if (event.table == table && image.keyText == key) {
+                    return row;
+                }
+            }
+        }
+    }
+    return -1;
+}
+
+}  // namespace
+
+class EventBrowserRealTaskTest : public QObject {
+    Q_OBJECT
+
+    std::unique_ptr<UpstreamConnection> up_;
+    std::unique_ptr<UpstreamConnection> down_;
+    QTemporaryDir dir_;
+
+    bool tablesEqual(const std::vector<std::string>& tables) {
+        for (const std::string& table : tables) {
+            const std::string sql = "CHECKSUM TABLE " + table;
+            if (*down_->query(sql).front()[1] != *up_->query(sql).front()[1]) {
+                qWarning("%s differs downstream", table.c_str());
+                return false;
+            }
+        }
+        return true;
+    }
+
+private slots:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName(QStringLiteral("SyncScopeTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("test_event_browser_real_task"));
+        QVERIFY(dir_.isValid());
+        up_ = test::connectUpstream();
+        down_ = test::connectDownstream();
+    }
+
+    void browseAroundTheFailedEventAndResumeFromAnEarlierTransaction() {
+        for (UpstreamConnection* server : {up_.get(), down_.get()}) {
+            server->execute("SET SESSION sql_log_bin = 0");
+            server->execute("DROP DATABASE IF EXISTS browse_gui");
+            server->execute("CREATE DATABASE browse_gui");
+            server->execute("CREATE TABLE browse_gui.orders (id INT PRIMARY KEY, qty INT)");
+            server->execute("CREATE TABLE browse_gui.t1 (c INT PRIMARY KEY, c2 INT)");
+            server->execute("SET SESSION sql_log_bin = 1");
+        }
+        down_->execute("DROP DATABASE IF EXISTS dm_meta");
+        const auto [file, pos] = test::masterPosition(*up_);
+        test::TaskFileOptions options;
+        options.name = "browse-gui";
+        options.binlogName = file;
+        options.binlogPos = pos;
+        options.instanceExtra =
+            "    block-allow-list: \"ba-rule1\"\n"
+            "    filter-rules: [\"filter-rule-1\"]\n";
+        options.topLevelExtra =
+            "block-allow-list:\n"
+            "  ba-rule1: {do-dbs: [\"browse_gui\"]}\n"
+            "filters:\n"
+            "  filter-rule-1: {schema-pattern: \"browse_gui\", table-pattern: \"t1\", events: [\"all ddl\"], "
+            "action: Ignore}\n";
+        const test::TaskFiles files = test::writeTaskFiles(dir_.path().toStdString(), options);
+        const QString audit = dir_.filePath("browse-gui-audit.jsonl");
+
+        MainWindow window;
+        window.resize(kWidth, kHeight);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto task = test::openRealTask(files.task, files.source, audit.toStdString());
+        window.attachTask(task, {QString::fromStdString(files.task), QString::fromStdString(files.source), audit});
+        window.actions()->start()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(stageShown(window), QStringLiteral("Running"), kWaitMs);
+        for (int id = 1; id <= 3; ++id) {
+            up_->execute("INSERT INTO browse_gui.orders VALUES (" + std::to_string(id) + ", 1)");
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(test::valueOf(*down_, "SELECT COUNT(*) FROM browse_gui.orders"), std::string("3"),
+                                  kWaitMs);
+        down_->execute("DELETE FROM browse_gui.orders WHERE id = 2");  // a row the downstream lost
+        up_->execute("ALTER TABLE browse_gui.t1 ADD c3 INT");          // ignored by filter-rule-1
+        up_->execute("INSERT INTO browse_gui.t1 VALUES (1, 1, 1)");    // fails downstream: no column c3
+        QTRY_VERIFY_WITH_TIMEOUT(window.taskView()->failedEventShown(), kWaitMs);
+        FailedEventPanel* panel = window.taskView()->failedEventPanel();
+        QVERIFY(panel->browseButton()->isEnabled());
+
+        // Browse around the failed event: the failing transaction is selected, the earlier ones listed.
+        panel->browseButton()->click();
+        EventBrowserPage* page = window.showEventBrowser();
+        QSignalSpy shown(page, &EventBrowserPage::pageShown);
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() || (!page->isBusy() && page->model()->transactionCount() > 0),
+                                 kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!page->isBusy(), kWaitMs);
+        const auto* failing = page->model()->transactionAt(page->tree()->currentIndex());
+        QVERIFY2(failing != nullptr, qPrintable(page->statusLabel()->text()));
+        QCOMPARE(QString::fromStdString(failing->events.back().type), QString("XID_EVENT"));
+        bool insertsIntoT1 = false;
+        for (const auto& event : failing->events) {
+            insertsIntoT1 = insertsIntoT1 || (event.table == "t1" && event.operation == "insert");
+        }
+        QVERIFY(insertsIntoT1);
+        int lost = transactionWithKey(*page->model(), "orders", "2");
+        QVERIFY(lost >= 0);
+        QVERIFY(lost < page->tree()->currentIndex().row());
+        QCOMPARE(page->model()->index(lost, EventBrowserModel::AppliedColumn).data().toString(), QString("applied"));
+        QCOMPARE(page->model()
+                     ->index(page->tree()->currentIndex().row(), EventBrowserModel::AppliedColumn)
+                     .data()
+                     .toString(),
+                 QString("not yet"));
+        page->resize(kWidth, kHeight);
+        QVERIFY(page->grab().save(screenshotPath("event_browser_failed_event.png")));
+
+        // The DBA fixes the downstream, stops the task and resumes from the lost row's transaction.
+        down_->execute("ALTER TABLE browse_gui.t1 ADD c3 INT");
+        window.actions()->stop()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(stageShown(window), QStringLiteral("Stopped"), kWaitMs);
+        page->setResumeEnabled(true);
+        page->tree()->setCurrentIndex(page->model()->index(lost, 0));
+        QVERIFY(page->resumeHereButton()->isEnabled());
+        QTimer::singleShot(0, this, [] {
+            for (QWidget* widget : QApplication::topLevelWidgets()) {
+                if (auto* box = qobject_cast<QMessageBox*>(widget); box && box->isVisible()) {
+                    box->button(QMessageBox::Yes)->click();
+                }
+            }
+        });
+        page->resumeHereButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(test::valueOf(*down_, "SELECT COUNT(*) FROM browse_gui.orders"), std::string("3"),
+                                  kWaitMs);
+        QTRY_COMPARE_WITH_TIMEOUT(test::valueOf(*down_, "SELECT COUNT(*) FROM browse_gui.t1"), std::string("1"),
+                                  kWaitMs);
+        QTRY_COMPARE_WITH_TIMEOUT(stageShown(window), QStringLiteral("Running"), kWaitMs);
+        QVERIFY(tablesEqual({"browse_gui.orders", "browse_gui.t1"}));
+        QFile auditFile(audit);
+        QVERIFY(auditFile.open(QIODevice::ReadOnly));
+        QVERIFY(auditFile.readAll().contains("resume-from"));
+
+        // "Pause the task after it" on a transaction not applied yet: the DBA pauses, two rows arrive, the
+        // browser shows them; the task, resumed, pauses by itself after the first and says why.
+        window.actions()->pause()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(stageShown(window), QStringLiteral("Paused"), kWaitMs);
+        const auto [fileBefore, posBefore] = test::masterPosition(*up_);
+        up_->execute("INSERT INTO browse_gui.orders VALUES (4, 1)");
+        up_->execute("INSERT INTO browse_gui.orders VALUES (5, 1)");
+        page->openFrom(QStringLiteral("%1:%2").arg(QString::fromStdString(fileBefore)).arg(posBefore));
+        QTRY_VERIFY_WITH_TIMEOUT(!page->isBusy() && transactionWithKey(*page->model(), "orders", "4") >= 0, kWaitMs);
+        const int fourth = transactionWithKey(*page->model(), "orders", "4");
+        QCOMPARE(page->model()->index(fourth, EventBrowserModel::AppliedColumn).data().toString(), QString("not yet"));
+        page->tree()->setCurrentIndex(page->model()->index(fourth, 0));
+        QVERIFY(page->stopAfterButton()->isEnabled());
+        page->stopAfterButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!window.adapter()->lastSnapshot()->stopPoint.empty(), kWaitMs);
+        window.actions()->resume()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window.adapter()->lastSnapshot()->stageReason.find("reached the stop point") != std::string::npos, kWaitMs);
+        QCOMPARE(stageShown(window), QStringLiteral("Paused"));
+        QCOMPARE(test::valueOf(*down_, "SELECT COUNT(*) FROM browse_gui.orders"), std::string("4"));
+        QCOMPARE(test::valueOf(*down_, "SELECT COUNT(*) FROM browse_gui.orders WHERE id = 5"), std::string("0"));
+        QVERIFY(window.adapter()->lastSnapshot()->stopPoint.empty());  // one-shot, as START SLAVE UNTIL
+        QVERIFY(window.grab().save(screenshotPath("stop_point_reached.png")));
+
+        // The same point again is behind the task now: refused with the reason, nothing set.
+        QSignalSpy answered(window.adapter(), &EngineAdapter::commandFinished);
+        page->stopAfterButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!answered.isEmpty(), kWaitMs);
+        const auto refusal = answered.takeFirst().at(1).value<task::CommandResult>();
+        QVERIFY(!refusal.accepted);
+        QVERIFY2(refusal.reason.find("already behind the task") != std::string::npos, refusal.reason.c_str());
+        QVERIFY(window.adapter()->lastSnapshot()->stopPoint.empty());
+        window.actions()->stop()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(stageShown(window), QStringLiteral("Stopped"), kWaitMs);
+        window.detachTask();
+    }
+};
+
+QTEST_MAIN(EventBrowserRealTaskTest)
+#include "test_event_browser_real_task.moc"

@@ -1,0 +1,86 @@
+// The main window's event browser: the window, its history (the open task's upstream) and the
+// confirmed resume-from it asks for. Apart from main_window.cpp so that each file keeps one job.
+#include <QInputDialog>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QStatusBar>
+
+#include "ui/browse/event_browser_links.h"
+#include "ui/browse/event_browser_page.h"
+#include "ui/engine/engine_adapter.h"
+#include "ui/main/main_window.h"
+
+namespace syncscope::ui {
+
+namespace {
+constexpr int kBrowserWidth = 1280;
+constexpr int kBrowserHeight = 760;
+constexpr int kMessageMilliseconds = 8000;
+}  // namespace
+
+// What is surely downstream: the applied point while a session runs, else the persisted global point
+// (a task stopped on an error, paused or stopped has no session to say more).
+browse::BrowsePoint MainWindow::committedDownstream(const task::StatusSnapshot& snapshot) {
+    const task::PointView& point = snapshot.applied.known() ? snapshot.applied : snapshot.globalPersisted;
+    return {point.file, point.pos};
+}
+
+EventBrowserPage* MainWindow::showEventBrowser() {
+    if (!browser_) {
+        browser_ = new EventBrowserPage(this);
+        browser_->setWindowFlag(Qt::Window);
+        browser_->setWindowTitle(tr("Binlog events - SyncScope"));
+        browser_->resize(kBrowserWidth, kBrowserHeight);
+        connect(browser_, &EventBrowserPage::resumeFromRequested, this, &MainWindow::resumeFromBrowser);
+        connect(browser_, &EventBrowserPage::stopAtRequested, adapter_, &EngineAdapter::stopAt);
+    }
+    if (!files_.sourcePath.isEmpty()) {
+        try {
+            QString description;
+            auto factory = historyForSourceFile(files_.sourcePath, &description);
+            browser_->setHistorySource(std::move(factory), description);
+        } catch (const std::exception& e) {
+            statusBar()->showMessage(tr("Cannot read the task's source file: %1").arg(e.what()), kMessageMilliseconds);
+        }
+    }
+    browser_->setResumeEnabled(adapter_->hasTask());
+    if (auto snapshot = adapter_->lastSnapshot()) {
+        browser_->setAppliedPoint(committedDownstream(*snapshot));
+    }
+    browser_->show();
+    browser_->raise();
+    browser_->activateWindow();
+    return browser_;
+}
+
+void MainWindow::browseAt(const QString& file, qulonglong pos, const QString& why) {
+    showEventBrowser()->openAt(browse::BrowsePoint{file.toStdString(), pos}, why);
+}
+
+void MainWindow::askStopPoint() {
+    bool ok = false;
+    QString point = QInputDialog::getText(
+        this, tr("Stop at a point"),
+        tr("The task pauses by itself at a transaction end: after FILE:POS, after a GTID, or before the first "
+           "transaction at or after 'YYYY-MM-DD HH:MM:SS' (local time). Empty: no stop point."),
+        QLineEdit::Normal, QString::fromStdString(adapter_->lastSnapshot() ? adapter_->lastSnapshot()->stopPoint : ""),
+        &ok);
+    if (ok) {
+        adapter_->stopAt(point.trimmed());
+    }
+}
+
+void MainWindow::resumeFromBrowser(const task::ResumeTarget& target, const QString& description) {
+    const QString where = QStringLiteral("%1:%2").arg(QString::fromStdString(target.file)).arg(target.pos);
+    auto answer = QMessageBox::question(
+        browser_, tr("Resume from %1?").arg(where),
+        tr("Resume the task from %1, %2?\n\nThe global checkpoint moves there (written to the audit log); events "
+           "after it are applied in safe mode.")
+            .arg(where, description),
+        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+    if (answer == QMessageBox::Yes) {
+        adapter_->resumeFrom(target);
+    }
+}
+
+}  // namespace syncscope::ui

@@ -1,0 +1,252 @@
+#include "ui/models/event_browser_model.h"
+
+#include <QBrush>
+#include <QFont>
+#include <QPalette>
+
+#include "engine/browse/browse_time.h"
+#include "engine/browse/point_window.h"
+
+namespace syncscope::ui {
+
+EventBrowserModel::EventBrowserModel(QObject* parent) : QAbstractItemModel(parent) {}
+
+void EventBrowserModel::setPage(std::vector<browse::BrowsedTransaction> transactions, std::optional<size_t> target,
+                                std::vector<binlog::BinlogFileSize> files) {
+    beginResetModel();
+    transactions_ = std::move(transactions);
+    target_ = target;
+    files_ = std::move(files);
+    endResetModel();
+}
+
+void EventBrowserModel::setAppliedPoint(const browse::BrowsePoint& applied) {
+    if (applied == applied_) {
+        return;
+    }
+    applied_ = applied;
+    if (!transactions_.empty()) {
+        emit dataChanged(index(0, AppliedColumn), index(static_cast<int>(transactions_.size()) - 1, AppliedColumn));
+    }
+}
+
+const browse::BrowsedTransaction* EventBrowserModel::transactionAt(const QModelIndex& index) const {
+    if (!index.isValid()) {
+        return nullptr;
+    }
+    size_t row = index.internalId() == kTransactionRow ? static_cast<size_t>(index.row())
+                                                       : static_cast<size_t>(index.internalId() - 1);
+    return row < transactions_.size() ? &transactions_[row] : nullptr;
+}
+
+const browse::BrowsedEvent* EventBrowserModel::eventAt(const QModelIndex& index) const {
+    if (!index.isValid() || index.internalId() == kTransactionRow) {
+        return nullptr;
+    }
+    const auto* trx = transactionAt(index);
+    size_t row = static_cast<size_t>(index.row());
+    return trx != nullptr && row < trx->events.size() ? &trx->events[row] : nullptr;
+}
+
+QModelIndex EventBrowserModel::targetIndex() const {
+    return target_ && *target_ < transactions_.size() ? index(static_cast<int>(*target_), 0) : QModelIndex();
+}
+
+QModelIndex EventBrowserModel::index(int row, int column, const QModelIndex& parent) const {
+    if (row < 0 || column < 0 || column >= ColumnCount) {
+        return {};
+    }
+    if (!parent.isValid()) {
+        return static_cast<size_t>(row) < transactions_.size() ? createIndex(row, column, kTransactionRow)
+                                                               : QModelIndex();
+    }
+    if (parent.internalId() != kTransactionRow) {
+        return {};
+    }
+    size_t trx = static_cast<size_t>(parent.row());
+    if (trx >= transactions_.size() || static_cast<size_t>(row) >= transactions_[trx].events.size()) {
+        return {};
+    }
+    return createIndex(row, column, static_cast<quintptr>(trx + 1));
+}
+
+QModelIndex EventBrowserModel::parent(const QModelIndex& child) const {
+    if (!child.isValid() || child.internalId() == kTransactionRow) {
+        return {};
+    }
+    return createIndex(static_cast<int>(child.internalId() - 1), 0, kTransactionRow);
+}
+
+int EventBrowserModel::rowCount(const QModelIndex& parent) const {
+    if (!parent.isValid()) {
+        return static_cast<int>(transactions_.size());
+    }
+    if (parent.internalId() != kTransactionRow || parent.column() != 0) {
+        return 0;
+    }
+    return static_cast<int>(transactions_[static_cast<size_t>(parent.row())].events.size());
+}
+
+int EventBrowserModel::columnCount(const QModelIndex&) const {
+    return ColumnCount;
+}
+
+QString EventBrowserModel::appliedText(const browse::BrowsedTransaction& trx) const {
+    if (applied_.file.empty() || trx.isMarker || !trx.complete) {
+        return {};
+    }
+    return browse::comparePoints({trx.endFile, trx.endPos}, applied_, files_) <= 0 ? tr("applied") : tr("not yet");
+}
+
+QVariant EventBrowserModel::transactionData(const browse::BrowsedTransaction& trx, int column, int role,
+                                            bool target) const {
+    if (role == Qt::DisplayRole) {
+        switch (column) {
+            case PositionColumn:
+                return QString::fromStdString(trx.file + ":" + std::to_string(trx.pos)) +
+                       (trx.complete ? QStringLiteral(" .. %1").arg(trx.endPos) : tr(" (not ended)"));
+            case TimeColumn:
+                return QString::fromStdString(browse::formatLocalTime(trx.timestamp));
+            case GtidColumn:
+                return QString::fromStdString(trx.gtid);
+            case TypeColumn:
+                if (trx.isMarker) {
+                    return trx.events.empty() ? QString() : QString::fromStdString(trx.events.front().type);
+                }
+                return trx.matchedEvents == trx.eventCount
+                           ? tr("transaction, %n event(s)", nullptr, static_cast<int>(trx.eventCount))
+                           : tr("transaction, %1 of %2 events").arg(trx.matchedEvents).arg(trx.eventCount);
+            case TableColumn: {
+                QStringList tables;
+                for (const auto& event : trx.events) {
+                    QString name = QString::fromStdString(event.schema + "." + event.table);
+                    if (event.isRows() && !tables.contains(name)) {
+                        tables.push_back(name);
+                    }
+                }
+                return tables.join(QStringLiteral(", "));
+            }
+            case RowsColumn:
+                return trx.isMarker ? QVariant() : QVariant(QString::number(trx.rowCount));
+            case AppliedColumn:
+                return appliedText(trx);
+            default:
+                return {};
+        }
+    }
+    if (role == SortRole) {
+        switch (column) {
+            case PositionColumn:
+                return QVariant::fromValue<qulonglong>(trx.pos);
+            case TimeColumn:
+                return trx.timestamp;
+            case RowsColumn:
+                return QVariant::fromValue<qulonglong>(trx.rowCount);
+            default:
+                return {};
+        }
+    }
+    if (role == Qt::FontRole && target) {
+        QFont font;
+        font.setBold(true);
+        return font;
+    }
+    if (role == Qt::ForegroundRole && trx.isMarker) {
+        return QPalette().brush(QPalette::Disabled, QPalette::Text);
+    }
+    if (role == Qt::ToolTipRole && column == AppliedColumn && !applied_.file.empty()) {
+        return tr("Compared with the applied point %1").arg(QString::fromStdString(applied_.toString()));
+    }
+    if (role == IsTransactionRole) {
+        return !trx.isMarker;
+    }
+    if (role == IsTargetRole) {
+        return target;
+    }
+    return {};
+}
+
+QVariant EventBrowserModel::eventData(const browse::BrowsedEvent& event, int column, int role) const {
+    if (role == Qt::DisplayRole) {
+        switch (column) {
+            case PositionColumn:
+                return QString::fromStdString(event.file + ":" + std::to_string(event.pos));
+            case TimeColumn:
+                return QString::fromStdString(browse::formatLocalTime(event.timestamp));
+            case GtidColumn:
+                return QString::fromStdString(event.gtid);
+            case TypeColumn:
+                return QString::fromStdString(event.type) +
+                       (event.operation.empty() ? QString() : QStringLiteral(" (%1)").arg(event.operation.c_str()));
+            case TableColumn:
+                if (!event.table.empty()) {
+                    return QString::fromStdString(event.schema + "." + event.table);
+                }
+                return QString::fromStdString(event.summary);
+            case RowsColumn:
+                return event.isRows() ? QVariant(QString::number(event.rowCount)) : QVariant();
+            default:
+                return {};
+        }
+    }
+    if (role == SortRole) {
+        switch (column) {
+            case PositionColumn:
+                return QVariant::fromValue<qulonglong>(event.pos);
+            case TimeColumn:
+                return event.timestamp;
+            case RowsColumn:
+                return QVariant::fromValue<qulonglong>(event.rowCount);
+            default:
+                return {};
+        }
+    }
+    if (role == Qt::ToolTipRole && column == TableColumn && !event.summary.empty()) {
+        return QString::fromStdString(event.summary);
+    }
+    if (role == IsTransactionRole || role == IsTargetRole) {
+        return false;
+    }
+    return {};
+}
+
+QVariant EventBrowserModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid()) {
+        return {};
+    }
+    if (const auto* event = eventAt(index)) {
+        return eventData(*event, index.column(), role);
+    }
+    const auto* trx = transactionAt(index);
+    if (trx == nullptr) {
+        return {};
+    }
+    bool target = target_ && *target_ == static_cast<size_t>(index.row());
+    return transactionData(*trx, index.column(), role, target);
+}
+
+QVariant EventBrowserModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
+        return {};
+    }
+    switch (section) {
+        case PositionColumn:
+            return tr("Position");
+        case TimeColumn:
+            return tr("Time");
+        case GtidColumn:
+            return tr("GTID");
+        case TypeColumn:
+            return tr("Type");
+        case TableColumn:
+            return tr("Table / statement");
+        case RowsColumn:
+            return tr("Rows");
+        case AppliedColumn:
+            return tr("Downstream");
+        default:
+            return {};
+    }
+}
+
+}  // namespace syncscope::ui

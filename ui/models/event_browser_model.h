@@ -1,0 +1,71 @@
+// The event browser's tree: one top-level row per transaction (start, time, GTID, events, rows, and
+// whether it is applied downstream yet), its shown events as children. A page is swapped in whole,
+// in one reset; the applied point is compared again when it moves (one dataChanged for the column).
+#pragma once
+
+#include <QAbstractItemModel>
+#include <optional>
+#include <vector>
+
+#include "engine/binlog/position_axis.h"
+#include "engine/browse/binlog_history.h"
+#include "engine/browse/browsed_event.h"
+
+namespace syncscope::ui {
+
+class EventBrowserModel : public QAbstractItemModel {
+    Q_OBJECT
+
+public:
+    enum Column {
+        PositionColumn,
+        TimeColumn,
+        GtidColumn,
+        TypeColumn,
+        TableColumn,
+        RowsColumn,
+        AppliedColumn,
+        ColumnCount
+    };
+
+    enum Role {
+        SortRole = Qt::UserRole,  // the start offset for positions, the timestamp for times, the row count
+        IsTransactionRole,        // bool: a transaction row (not an event)
+        IsTargetRole,             // bool: the transaction the page was opened at
+    };
+    Q_ENUM(Role)
+
+    explicit EventBrowserModel(QObject* parent = nullptr);
+
+    void setPage(std::vector<browse::BrowsedTransaction> transactions, std::optional<size_t> target,
+                 std::vector<binlog::BinlogFileSize> files);
+    // The downstream's applied point (an event end); empty file: unknown, the column stays blank.
+    void setAppliedPoint(const browse::BrowsePoint& applied);
+
+    const browse::BrowsedTransaction* transactionAt(const QModelIndex& index) const;  // the row's, or its parent's
+    const browse::BrowsedEvent* eventAt(const QModelIndex& index) const;              // null for a transaction row
+    QModelIndex targetIndex() const;
+    size_t transactionCount() const { return transactions_.size(); }
+
+    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    // Internal ids: 0 for a transaction row, transaction index + 1 for its events.
+    static constexpr quintptr kTransactionRow = 0;
+
+    QVariant transactionData(const browse::BrowsedTransaction& trx, int column, int role, bool target) const;
+    QVariant eventData(const browse::BrowsedEvent& event, int column, int role) const;
+    QString appliedText(const browse::BrowsedTransaction& trx) const;
+
+    std::vector<browse::BrowsedTransaction> transactions_;
+    std::optional<size_t> target_;
+    std::vector<binlog::BinlogFileSize> files_;
+    browse::BrowsePoint applied_;
+};
+
+}  // namespace syncscope::ui
