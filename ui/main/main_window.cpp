@@ -95,7 +95,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
     connect(adapter_, &EngineAdapter::commandFinished, this, &MainWindow::onCommandFinished);
     connect(taskView_, &TaskView::retryRequested, adapter_, &EngineAdapter::resume);
-    connect(taskView_, &TaskView::skipConfirmed, adapter_, &EngineAdapter::skipFailedEvent);
+    connect(taskView_, &TaskView::skipConfirmed, this, &MainWindow::skipWithPreview);
     browserLinks_ =
         new EventBrowserLinks(taskView_->ruler(), taskView_->tablesPage(), taskView_->failedEventPanel(), this);
     connect(browserLinks_, &EventBrowserLinks::browseRequested, this,
@@ -295,7 +295,7 @@ void MainWindow::updateActions() {
 void MainWindow::showResumeFrom() {
     ResumeFromDialog dialog(adapter_->lastSnapshot(), this);
     if (dialog.exec() == QDialog::Accepted) {
-        adapter_->resumeFrom(dialog.preview().target);
+        resumeFromWithPreview(dialog.preview().target, tr("as chosen in Resume from"));
     }
 }
 

@@ -4,11 +4,14 @@
 #pragma once
 
 #include <QMainWindow>
+#include <atomic>
+#include <functional>
 #include <memory>
 
 #include "engine/browse/binlog_history.h"
 #include "engine/common/log_ring.h"
 #include "engine/task/task_control.h"
+#include "engine/verify/window_preview.h"
 
 class QLabel;
 class QMenu;
@@ -24,6 +27,8 @@ class EventBrowserPage;
 class NewTaskDialog;
 class TaskActions;
 class TaskView;
+class WindowPreviewDialog;
+struct WindowPreviewAction;
 
 // The files a task was opened from.
 struct TaskFiles {
@@ -83,6 +88,12 @@ private:
     void resumeFromBrowser(const task::ResumeTarget& target, const QString& description);
     void askStopPoint();
     static browse::BrowsePoint committedDownstream(const task::StatusSnapshot& snapshot);
+    // main_window_preview.cpp: the rows a skip or a resume-from leaves out (or applies again), first.
+    void skipWithPreview();
+    void resumeFromWithPreview(const task::ResumeTarget& target, const QString& description);
+    QString replaySqlPath(const std::string& taskName) const;
+    WindowPreviewDialog* previewDialog(std::function<verify::WindowPreview(const std::atomic<bool>*)> job,
+                                       WindowPreviewAction action);
     void saveWindowState();
     void restoreWindowState();
 

@@ -2,7 +2,6 @@
 // confirmed resume-from it asks for. Apart from main_window.cpp so that each file keeps one job.
 #include <QInputDialog>
 #include <QLineEdit>
-#include <QMessageBox>
 #include <QStatusBar>
 
 #include "ui/browse/event_browser_links.h"
@@ -71,16 +70,7 @@ void MainWindow::askStopPoint() {
 }
 
 void MainWindow::resumeFromBrowser(const task::ResumeTarget& target, const QString& description) {
-    const QString where = QStringLiteral("%1:%2").arg(QString::fromStdString(target.file)).arg(target.pos);
-    auto answer = QMessageBox::question(
-        browser_, tr("Resume from %1?").arg(where),
-        tr("Resume the task from %1, %2?\n\nThe global checkpoint moves there (written to the audit log); events "
-           "after it are applied in safe mode.")
-            .arg(where, description),
-        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
-    if (answer == QMessageBox::Yes) {
-        adapter_->resumeFrom(target);
-    }
+    resumeFromWithPreview(target, description);
 }
 
 }  // namespace syncscope::ui

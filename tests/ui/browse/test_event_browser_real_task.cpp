@@ -6,10 +6,13 @@
 #include <QtTest>
 
 #include <QApplication>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTreeView>
 
@@ -17,6 +20,7 @@
 #include "tests/support/test_env.h"
 #include "tests/ui/support/real_task.h"
 #include "ui/browse/event_browser_page.h"
+#include "ui/dialogs/window_preview_dialog.h"
 #include "ui/engine/engine_adapter.h"
 #include "ui/main/main_window.h"
 #include "ui/main/task_actions.h"
@@ -57,6 +61,17 @@ int transactionWithKey(const EventBrowserModel& model, const std::string& table,
         }
     }
     return -1;
+}
+
+// The Downstream state the preview dialog shows for `table`'s row with key `key`; empty when not listed.
+QString stateShown(WindowPreviewDialog& dialog, const char* table, const char* key) {
+    QTableWidget* rows = dialog.rowsTable();
+    for (int row = 0; row < rows->rowCount(); ++row) {
+        if (rows->item(row, 0)->text() == QLatin1String(table) && rows->item(row, 1)->text() == QLatin1String(key)) {
+            return rows->item(row, 2)->text();
+        }
+    }
+    return {};
 }
 
 }  // namespace
@@ -169,14 +184,22 @@ private slots:
         page->setResumeEnabled(true);
         page->tree()->setCurrentIndex(page->model()->index(lost, 0));
         QVERIFY(page->resumeHereButton()->isEnabled());
-        QTimer::singleShot(0, this, [] {
-            for (QWidget* widget : QApplication::topLevelWidgets()) {
-                if (auto* box = qobject_cast<QMessageBox*>(widget); box && box->isVisible()) {
-                    box->button(QMessageBox::Yes)->click();
-                }
-            }
-        });
         page->resumeHereButton()->click();
+        // Going back: the preview lists the rows applied again with their downstream state.
+        WindowPreviewDialog* replay = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (replay = window.findChild<WindowPreviewDialog*>(QStringLiteral("windowPreviewDialog"))) != nullptr &&
+                !replay->isBusy(),
+            kWaitMs);
+        QVERIFY2(replay->preview().has_value(), qPrintable(replay->error()));
+        // The window runs from the chosen transaction to the persisted global point (the failed t1 row lies
+        // after it and is applied in any case).
+        QCOMPARE(stateShown(*replay, "browse_gui.orders", "1"), QString());
+        QCOMPARE(stateShown(*replay, "browse_gui.orders", "2"), QString("missing"));
+        QCOMPARE(stateShown(*replay, "browse_gui.orders", "3"), QString("equal"));
+        QCOMPARE(stateShown(*replay, "browse_gui.t1", "1"), QString());
+        QVERIFY(replay->grab().save(screenshotPath("resume_from_preview.png")));
+        replay->confirmButton()->click();
         QTRY_COMPARE_WITH_TIMEOUT(test::valueOf(*down_, "SELECT COUNT(*) FROM browse_gui.orders"), std::string("3"),
                                   kWaitMs);
         QTRY_COMPARE_WITH_TIMEOUT(test::valueOf(*down_, "SELECT COUNT(*) FROM browse_gui.t1"), std::string("1"),
@@ -219,6 +242,60 @@ private slots:
         QVERIFY(!refusal.accepted);
         QVERIFY2(refusal.reason.find("already behind the task") != std::string::npos, refusal.reason.c_str());
         QVERIFY(window.adapter()->lastSnapshot()->stopPoint.empty());
+
+        // A skip with its preview: a transaction whose t1 row fails (c4 is missing downstream, the ALTER was
+        // filtered). The preview lists its rows with their downstream state; "Skip it" saves the replay SQL and
+        // names it in the audit log; after the DBA's fix the saved SQL restores the skipped rows.
+        up_->execute("ALTER TABLE browse_gui.t1 ADD c4 INT");  // ignored by filter-rule-1
+        up_->execute("BEGIN");
+        up_->execute("INSERT INTO browse_gui.orders VALUES (6, 1)");
+        up_->execute("INSERT INTO browse_gui.t1 VALUES (2, 2, 2, 2)");
+        up_->execute("COMMIT");
+        window.actions()->resume()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(window.taskView()->failedEventShown(), kWaitMs);
+        QCOMPARE(test::valueOf(*down_, "SELECT COUNT(*) FROM browse_gui.orders WHERE id = 5"), std::string("1"));
+        emit window.taskView()->skipConfirmed();  // the DBA typed the confirmation in the panel's dialog
+        WindowPreviewDialog* skipPreview = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (skipPreview = window.findChild<WindowPreviewDialog*>(QStringLiteral("windowPreviewDialog"))) != nullptr &&
+                !skipPreview->isBusy(),
+            kWaitMs);
+        QVERIFY2(skipPreview->preview().has_value(), qPrintable(skipPreview->error()));
+        QCOMPARE(skipPreview->preview()->transactions.size(), size_t(1));
+        QCOMPARE(stateShown(*skipPreview, "browse_gui.t1", "2"), QString("missing"));
+        const QString sixth = stateShown(*skipPreview, "browse_gui.orders", "6");  // its worker may have committed it
+        QVERIFY2(sixth == "missing" || sixth == "equal", qPrintable(sixth));
+        QCOMPARE(stateShown(*skipPreview, "browse_gui.orders", "5"), QString());  // not in the skipped transaction
+        QVERIFY(skipPreview->grab().save(screenshotPath("skip_preview.png")));
+        skipPreview->confirmButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(stageShown(window), QStringLiteral("Running"), kWaitMs);
+        QVERIFY(auditFile.seek(0));
+        const QByteArray auditLines = auditFile.readAll();
+        QVERIFY(auditLines.contains("skip-preview"));
+        QVERIFY(auditLines.contains("\"action\":\"skip\""));
+        QString sqlPath;
+        for (const QByteArray& line : auditLines.split('\n')) {
+            if (line.contains("replay_sql_file")) {
+                sqlPath = QJsonDocument::fromJson(line)
+                              .object()
+                              .value("details")
+                              .toObject()
+                              .value("replay_sql_file")
+                              .toString();
+            }
+        }
+        QFile sqlFile(sqlPath);
+        QVERIFY2(sqlFile.open(QIODevice::ReadOnly), qPrintable(sqlPath));
+        const QString sql = QString::fromUtf8(sqlFile.readAll());
+        QVERIFY2(sql.contains("`browse_gui`.`t1`"), qPrintable(sql));
+        QCOMPARE(test::valueOf(*down_, "SELECT COUNT(*) FROM browse_gui.t1 WHERE c = 2"), std::string("0"));
+        down_->execute("ALTER TABLE browse_gui.t1 ADD c4 INT");
+        for (const QString& line : sql.split('\n')) {
+            if (!line.isEmpty() && !line.startsWith("--")) {
+                down_->execute(line.toStdString());
+            }
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(tablesEqual({"browse_gui.orders", "browse_gui.t1"}), kWaitMs);
         window.actions()->stop()->trigger();
         QTRY_COMPARE_WITH_TIMEOUT(stageShown(window), QStringLiteral("Stopped"), kWaitMs);
         window.detachTask();
