@@ -23,6 +23,7 @@
 #include "engine/common/state_directory.h"
 #include "engine/control/control_server.h"
 #include "engine/control/listen_address.h"
+#include "engine/task/stop_point.h"
 #include "engine/task/task.h"
 #include "engine/task/task_setup_builder.h"
 
@@ -38,6 +39,20 @@ std::shared_ptr<const syncscope::task::StatusSnapshot> publishedError(syncscope:
     auto status = task.status();
     while ((status->stage != syncscope::task::Stage::Error || !status->failedEvent) &&
            std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(kPoll);
+        status = task.status();
+    }
+    return status;
+}
+
+// The first published status in `stage` (the publisher runs a few times a second), or the latest after a while.
+std::shared_ptr<const syncscope::task::StatusSnapshot> publishedStage(syncscope::task::Task& task,
+                                                                      syncscope::task::Stage stage) {
+    constexpr auto kPublishWait = std::chrono::seconds(5);
+    constexpr auto kPoll = std::chrono::milliseconds(10);
+    auto deadline = std::chrono::steady_clock::now() + kPublishWait;
+    auto status = task.status();
+    while (status->stage != stage && std::chrono::steady_clock::now() < deadline) {
         std::this_thread::sleep_for(kPoll);
         status = task.status();
     }
@@ -215,6 +230,14 @@ int runTask(std::span<char*> args) {
         throw UsageError("--token-file needs --listen");
     }
 
+    if (!options.until.empty()) {
+        try {
+            task::StopPoint::parse(options.until);  // a point that is no point starts nothing
+        } catch (const Error& e) {
+            throw UsageError(std::string("--until: ") + e.what());
+        }
+    }
+
     task::TaskConfig taskConfig = task::loadTaskConfig(options.taskFile);
     task::SourceConfig sourceConfig = task::loadSourceConfig(options.sourceFile);
     std::vector<std::string> warnings;
@@ -290,9 +313,7 @@ int runTask(std::span<char*> args) {
             continue;
         }
         if (!options.until.empty() && runningTask.stage() == task::Stage::Paused) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(2 * kSignalPollNanoseconds / 1'000'000));
-            std::string reason = runningTask.status()->stageReason;
-            std::cerr << "syncscope-cli run: " << reason << '\n';
+            std::cerr << "syncscope-cli run: " << publishedStage(runningTask, task::Stage::Paused)->stageReason << '\n';
             runningTask.stop();
             runningTask.waitUntilStopped();
             return kExitOk;
