@@ -19,6 +19,7 @@
 #include "tests/support/task_files.h"
 #include "tests/support/test_env.h"
 #include "tests/ui/support/real_task.h"
+#include "ui/browse/event_browser_links.h"
 #include "ui/browse/event_browser_page.h"
 #include "ui/dialogs/window_preview_dialog.h"
 #include "ui/engine/engine_adapter.h"
@@ -28,6 +29,7 @@
 #include "ui/models/event_browser_model.h"
 #include "ui/pages/failed_event_panel.h"
 #include "ui/pages/status_header.h"
+#include "ui/widgets/position_ruler.h"
 #include "ui/widgets/stage_badge.h"
 
 using namespace syncscope;
@@ -176,6 +178,18 @@ private slots:
                  QString("not yet"));
         page->resize(kWidth, kHeight);
         QVERIFY(page->grab().save(screenshotPath("event_browser_failed_event.png")));
+
+        // A right-click on the ruler's global marker offers to browse at that point.
+        const auto atFailure = window.adapter()->lastSnapshot();
+        QVERIFY(atFailure->globalPersisted.known() && atFailure->globalPersisted.axis);
+        const double markerX = window.taskView()->ruler()->xOf(static_cast<double>(*atFailure->globalPersisted.axis));
+        bool offered = false;
+        for (const auto& [name, point] : window.browserLinks()->rulerMarkersNear(markerX)) {
+            offered = offered ||
+                      (name == QStringLiteral("global (persisted)") && point.file == atFailure->globalPersisted.file &&
+                       point.offset == atFailure->globalPersisted.pos);
+        }
+        QVERIFY(offered);
 
         // The DBA fixes the downstream, stops the task and resumes from the lost row's transaction.
         down_->execute("ALTER TABLE browse_gui.t1 ADD c3 INT");
