@@ -8,20 +8,11 @@
 #include "engine/schema/downstream_schema_loader.h"
 #include "engine/source/binlog_server_source.h"
 #include "engine/verify/server_session.h"
+#include "engine/verify/window_key.h"
 
 namespace syncscope::verify {
 
 namespace {
-
-// A row's identity in the window: its key values as text, NULL and '' told apart.
-std::string keyId(const std::vector<apply::SqlValue>& key) {
-    std::string id;
-    for (const auto& value : key) {
-        auto text = value.text();
-        id += text ? "v" + std::to_string(text->size()) + ":" + *text : std::string("n");
-    }
-    return id;
-}
 
 struct RowState {
     std::vector<apply::SqlValue> key;
@@ -206,7 +197,7 @@ SkipWindowReport SkipWindowVerifier::verify(const SkipWindowRequest& request) {
             };
             std::string where = std::string(event.file) + ":" + std::to_string(event.endPos);
             auto remember = [&](std::vector<apply::SqlValue> key, std::vector<apply::SqlValue> image) {
-                std::string id = keyId(key);
+                std::string id = windowKeyId(key);
                 auto [it, inserted] = states.try_emplace(id);
                 if (inserted) {
                     order.push_back(id);

@@ -13,20 +13,11 @@
 #include "engine/source/binlog_server_source.h"
 #include "engine/verify/repair_plan.h"
 #include "engine/verify/server_session.h"
+#include "engine/verify/window_key.h"
 
 namespace syncscope::verify {
 
 namespace {
-
-// A row's identity in the window: its key values as text, NULL and '' told apart.
-std::string keyId(const std::vector<apply::SqlValue>& key) {
-    std::string id;
-    for (const auto& value : key) {
-        auto text = value.text();
-        id += text ? "v" + std::to_string(text->size()) + ":" + *text : std::string("n");
-    }
-    return id;
-}
 
 // One table's rows in the window while it is read: the report being filled and where each key's row is.
 struct TableWindow {
@@ -316,7 +307,7 @@ WindowPreview WindowPreviewer::preview(const WindowPreviewRequest& request) {
                 return key;
             };
             auto remember = [&](std::vector<apply::SqlValue> key, std::vector<apply::SqlValue> image) {
-                auto [at, inserted] = table.rowOfKey.try_emplace(keyId(key), table.report.rows.size());
+                auto [at, inserted] = table.rowOfKey.try_emplace(windowKeyId(key), table.report.rows.size());
                 if (inserted) {
                     table.report.rows.push_back(WindowRow{});
                 }
