@@ -23,6 +23,7 @@
 #include "engine/common/state_directory.h"
 #include "engine/control/control_server.h"
 #include "engine/control/listen_address.h"
+#include "engine/load/chunk_copier.h"
 #include "engine/task/stop_point.h"
 #include "engine/task/task.h"
 #include "engine/task/task_setup_builder.h"
@@ -82,8 +83,8 @@ const char* const kRunUsage =
     "The status and metrics also carry the last `syncscope-cli verify` of the task run with the same\n"
     "--log-dir (DIR/<task>-verify.json).\n"
     "task-mode all or full loads a consistent snapshot first (a progress line on a terminal);\n"
-    "full then exits 0. SYNCSCOPE_LOAD_THREADS (default 4) and SYNCSCOPE_LOAD_CHUNK_ROWS (default\n"
-    "100000) tune the load.\n"
+    "full then exits 0. SYNCSCOPE_LOAD_THREADS (default 4), SYNCSCOPE_LOAD_CHUNK_ROWS (default\n"
+    "100000) and SYNCSCOPE_LOAD_METHOD (load-data, the default, or insert) tune the load.\n"
     "--until pauses the task by itself at a transaction end: after the transaction ending at or after\n"
     "FILE:POS, after the transaction that completes a GTID, or before the first transaction at or after a\n"
     "local time (as START SLAVE UNTIL; POST /api/v1/until {\"point\": ...} sets one while it runs).\n"
@@ -136,6 +137,13 @@ void applyLoadTuning(task::TaskSetup& setup) {
     }
     if (uint64_t rows = positive("SYNCSCOPE_LOAD_CHUNK_ROWS"); rows > 0) {
         setup.loadChunkRows = rows;
+    }
+    if (const char* method = std::getenv("SYNCSCOPE_LOAD_METHOD"); method != nullptr && *method != '\0') {
+        if (!load::loadMethodNamed(method)) {
+            throw std::invalid_argument(std::string("SYNCSCOPE_LOAD_METHOD '") + method +
+                                        "' is not a load method: use load-data (the default) or insert");
+        }
+        setup.loadMethod = method;
     }
 }
 

@@ -1,10 +1,10 @@
 #include "engine/load/chunk_copier.h"
 
-#include <cppconn/connection.h>
-#include <cppconn/exception.h>
-#include <cppconn/resultset.h>
-#include <cppconn/statement.h>
+#include <spdlog/spdlog.h>
 
+#include <cstring>
+
+#include "engine/apply/downstream_connection.h"
 #include "engine/apply/error_class.h"
 #include "engine/load/literal_row_reader.h"
 #include "engine/load/load_error.h"
@@ -14,8 +14,12 @@ namespace syncscope::load {
 namespace {
 
 constexpr int kDuplicateKey = 1062;  // ER_DUP_ENTRY
+// A LOAD DATA stream reports its progress after about this many bytes of values.
+constexpr uint64_t kProgressStepBytes = 1024 * 1024;
+// How much of a failed statement an error message quotes.
+constexpr size_t kQuotedSqlChars = 200;
 
-// Thrown by the row sink to leave the upstream stream early; caught in copy().
+// Thrown to leave the upstream stream early (pause, stop); caught in copy().
 struct Interrupted {};
 
 std::string columnList(const std::vector<std::string>& columns) {
@@ -26,69 +30,63 @@ std::string columnList(const std::vector<std::string>& columns) {
     return text;
 }
 
+std::string quoted(const std::string& sql) {
+    return sql.size() > kQuotedSqlChars ? sql.substr(0, kQuotedSqlChars) + "..." : sql;
+}
+
+bool retryable(int code) {
+    return code != 0 && apply::classifyDownstreamError(code) == apply::ErrorClass::Retryable;
+}
+
+std::string duplicateHint() {
+    return "the target table already held this row before the load: a load fills empty tables (empty it, or "
+           "start the task with task-mode incremental)";
+}
+
 }  // namespace
 
-ChunkCopier::ChunkCopier(sql::Connection& downstream, const LoaderCheckpoint& checkpoint, std::string sourceId)
-    : downstream_(downstream), checkpoint_(checkpoint), sourceId_(std::move(sourceId)) {
+std::optional<LoadMethod> loadMethodNamed(const std::string& name) {
+    if (name == "load-data") {
+        return LoadMethod::LoadData;
+    }
+    if (name == "insert") {
+        return LoadMethod::Insert;
+    }
+    return std::nullopt;
+}
+
+const char* loadMethodName(LoadMethod method) {
+    return method == LoadMethod::LoadData ? "load-data" : "insert";
+}
+
+ChunkCopier::ChunkCopier(TargetSession& downstream, const LoaderCheckpoint& checkpoint, std::string sourceId,
+                         LoadMethod method)
+    : downstream_(downstream), checkpoint_(checkpoint), sourceId_(std::move(sourceId)), method_(method) {
     try {
-        std::unique_ptr<sql::Statement> statement(downstream_.createStatement());
-        // As mariadb-dump's output sets them: a row keyed 0 stays 0, no referential check while tables
-        // fill in any order, TIMESTAMP values in UTC on both sides.
-        statement->execute(
-            "SET SESSION sql_mode = 'NO_AUTO_VALUE_ON_ZERO', SESSION foreign_key_checks = 0, "
-            "SESSION time_zone = '+00:00'");
-        std::unique_ptr<sql::ResultSet> packet(statement->executeQuery("SELECT @@max_allowed_packet"));
-        if (packet->next()) {
-            size_t allowed = packet->getUInt64(1);
-            statementLimit_ =
-                std::min(kMaxInsertBytes, allowed > kPacketHeadroom ? allowed - kPacketHeadroom : allowed);
-        }
-    } catch (const sql::SQLException& e) {
-        throw LoadError(std::string("load: preparing a target database session failed: ") + e.what() + " [" +
-                            std::to_string(e.getErrorCode()) + "]",
-                        apply::classifyDownstreamError(e.getErrorCode()) == apply::ErrorClass::Retryable);
+        size_t allowed = std::stoull(downstream_.queryValue("SELECT @@max_allowed_packet"));
+        statementLimit_ = std::min(kMaxInsertBytes, allowed > kPacketHeadroom ? allowed - kPacketHeadroom : allowed);
+    } catch (const apply::DownstreamError& e) {
+        throw LoadError(std::string("load: preparing a target database session failed: ") + e.what(),
+                        retryable(e.code()));
     }
 }
 
 void ChunkCopier::execute(const std::string& sql, const LoadChunk& chunk) {
     try {
-        std::unique_ptr<sql::Statement> statement(downstream_.createStatement());
-        statement->execute(sql);
-    } catch (const sql::SQLException& e) {
-        std::string hint;
-        if (e.getErrorCode() == kDuplicateKey) {
-            hint =
-                "; the target table already held this row before the load: a load fills empty tables (empty it, "
-                "or start the task with task-mode incremental)";
-        } else if (std::string hintText = apply::hintForDownstreamError(e.getErrorCode()); !hintText.empty()) {
-            hint = "; " + hintText;
-        }
-        throw LoadError("load: chunk " + chunk.name + " into " + chunk.target.quoted() + ": " + e.what() + " [" +
-                            std::to_string(e.getErrorCode()) + "]" + hint + " (" + sql.substr(0, 200) +
-                            (sql.size() > 200 ? "...)" : ")"),
-                        apply::classifyDownstreamError(e.getErrorCode()) == apply::ErrorClass::Retryable);
+        downstream_.execute(sql);
+    } catch (const apply::DownstreamError& e) {
+        std::string hint = e.code() == kDuplicateKey ? "; " + duplicateHint() : std::string();
+        throw LoadError("load: chunk " + chunk.name + " into " + chunk.target.quoted() + ": " + e.what() + hint + " (" +
+                            quoted(sql) + ")",
+                        retryable(e.code()));
     }
 }
 
-void ChunkCopier::rollback() {
-    try {
-        downstream_.rollback();
-        downstream_.setAutoCommit(true);
-    } catch (const sql::SQLException&) {
-        // The connection is gone, and the transaction with it.
-    }
-}
-
-bool ChunkCopier::copy(source::UpstreamConnection& upstream, const LoadTable& table, LoadChunk& chunk,
-                       const binlog::Location& snapshotPoint, const std::atomic<bool>& interrupt,
-                       LoadProgress& progress) {
+void ChunkCopier::insertRows(source::UpstreamConnection& upstream, const std::string& select, const LoadTable& table,
+                             LoadChunk& chunk, const std::atomic<bool>& interrupt, LoadProgress& progress,
+                             Copied& copied) {
     const std::string head = "INSERT INTO " + chunk.target.quoted() + " (" + columnList(table.columns) + ") VALUES ";
-    const std::string select = "SELECT " + columnList(table.columns) + " FROM " + table.upstream.quoted() + " WHERE " +
-                               chunkCondition(chunk) +
-                               (chunk.keyColumns.empty() ? "" : " ORDER BY " + columnList(chunk.keyColumns));
     std::string statement = head;
-    uint64_t rows = 0;
-    uint64_t bytes = 0;
     uint64_t pendingRows = 0;
     uint64_t pendingBytes = 0;
     auto flush = [&] {
@@ -97,69 +95,170 @@ bool ChunkCopier::copy(source::UpstreamConnection& upstream, const LoadTable& ta
         }
         execute(statement, chunk);
         progress.rowsCopied(chunk, pendingRows, pendingBytes);
-        rows += pendingRows;
-        bytes += pendingBytes;
+        copied.rows += pendingRows;
+        copied.bytes += pendingBytes;
         pendingRows = 0;
         pendingBytes = 0;
         statement.resize(head.size());
     };
+    streamLiteralRows(upstream, select, [&](const std::string& tuple, uint64_t valueBytes) {
+        if (head.size() + tuple.size() > statementLimit_) {
+            throw LoadError("load: chunk " + chunk.name + ": a row of " + table.upstream.quoted() + " takes " +
+                            std::to_string(tuple.size()) + " bytes as SQL, more than the " +
+                            std::to_string(statementLimit_) +
+                            " bytes the target database's max_allowed_packet lets one statement have; raise "
+                            "max_allowed_packet on the target database");
+        }
+        if (statement.size() + tuple.size() + 1 > statementLimit_) {
+            if (interrupt) {
+                throw Interrupted{};
+            }
+            flush();
+        }
+        if (pendingRows != 0) {
+            statement += ',';
+        }
+        statement += tuple;
+        ++pendingRows;
+        pendingBytes += valueBytes;
+    });
+    if (interrupt) {
+        throw Interrupted{};
+    }
+    flush();
+}
 
+void ChunkCopier::loadDataRows(source::UpstreamConnection& upstream, const std::string& select, const LoadTable& table,
+                               LoadChunk& chunk, const std::atomic<bool>& interrupt, LoadProgress& progress,
+                               Copied& copied) {
+    UpstreamRowCursor cursor(upstream, select);
+    // Binary values travel as hex (a raw byte could pass for part of a multibyte character and hide a
+    // separator) into a user variable, and UNHEX puts them in place. With such a SET clause MariaDB
+    // 10.11 gives an AUTO_INCREMENT column read directly a new value for 0 despite NO_AUTO_VALUE_ON_ZERO;
+    // through a variable of its own it keeps the 0.
+    bool anyBinary = false;
+    for (size_t i = 0; i < table.columns.size(); ++i) {
+        anyBinary = anyBinary || cursor.binaryColumn(i);
+    }
+    std::string targets;
+    std::string assignments;
+    for (size_t i = 0; i < table.columns.size(); ++i) {
+        std::string column = TableName::quote(table.columns[i]);
+        std::string variable = "@v" + std::to_string(i);
+        bool binary = cursor.binaryColumn(i);
+        if (binary || (anyBinary && cursor.autoIncrementColumn(i))) {
+            targets += (targets.empty() ? "" : ", ") + variable;
+            assignments += (assignments.empty() ? " SET " : ", ") + column + " = " +
+                           (binary ? "UNHEX(" + variable + ")" : variable);
+        } else {
+            targets += (targets.empty() ? "" : ", ") + column;
+        }
+    }
+    const std::string sql = "LOAD DATA LOCAL INFILE '" + chunk.name + "' INTO TABLE " + chunk.target.quoted() +
+                            " CHARACTER SET utf8mb4 FIELDS TERMINATED BY '\\t' ESCAPED BY '\\\\' LINES TERMINATED BY "
+                            "'\\n' (" +
+                            targets + ")" + assignments;
+    std::string pending;
+    uint64_t unreportedRows = 0;
+    uint64_t unreportedBytes = 0;
+    auto feed = [&](char* buffer, size_t capacity) -> size_t {
+        while (pending.size() < capacity) {
+            if (interrupt) {
+                throw Interrupted{};
+            }
+            if (!cursor.next()) {
+                break;
+            }
+            unreportedBytes += cursor.appendLoadDataLine(pending);
+            ++unreportedRows;
+        }
+        if (unreportedBytes >= kProgressStepBytes) {
+            progress.rowsCopied(chunk, unreportedRows, unreportedBytes);
+            copied.rows += unreportedRows;
+            copied.bytes += unreportedBytes;
+            unreportedRows = 0;
+            unreportedBytes = 0;
+        }
+        size_t taken = std::min(capacity, pending.size());
+        std::memcpy(buffer, pending.data(), taken);
+        pending.erase(0, taken);
+        return taken;
+    };
+    LoadDataOutcome outcome;
+    try {
+        outcome = downstream_.loadData(sql, feed);
+    } catch (const apply::DownstreamError& e) {
+        std::string hint = e.code() == kDuplicateKey ? "; " + duplicateHint() : std::string();
+        throw LoadError("load: chunk " + chunk.name + " into " + chunk.target.quoted() + ": " + e.what() + hint,
+                        retryable(e.code()));
+    }
+    progress.rowsCopied(chunk, unreportedRows, unreportedBytes);
+    copied.rows += unreportedRows;
+    copied.bytes += unreportedBytes;
+    if (outcome.skipped > 0) {
+        throw LoadError("load: chunk " + chunk.name + " into " + chunk.target.quoted() + ": " +
+                        std::to_string(outcome.skipped) + " of " + std::to_string(copied.rows) +
+                        " rows were skipped as duplicates of a unique key (LOAD DATA LOCAL only warns); " +
+                        duplicateHint());
+    }
+    if (outcome.records != copied.rows) {
+        throw LoadError("load: chunk " + chunk.name + " into " + chunk.target.quoted() + ": the target database took " +
+                        std::to_string(outcome.records) + " rows of the " + std::to_string(copied.rows) + " sent");
+    }
+    if (outcome.warnings > 0) {
+        spdlog::warn("load: chunk {} into {}: the target database gave {} warnings (values adjusted to the column)",
+                     chunk.name, chunk.target.quoted(), outcome.warnings);
+    }
+}
+
+bool ChunkCopier::copy(source::UpstreamConnection& upstream, const LoadTable& table, LoadChunk& chunk,
+                       const binlog::Location& snapshotPoint, const std::atomic<bool>& interrupt,
+                       LoadProgress& progress) {
+    const std::string select = "SELECT " + columnList(table.columns) + " FROM " + table.upstream.quoted() + " WHERE " +
+                               chunkCondition(chunk) +
+                               (chunk.keyColumns.empty() ? "" : " ORDER BY " + columnList(chunk.keyColumns));
+    Copied copied;
     progress.chunkStarted(chunk);
     try {
-        downstream_.setAutoCommit(false);
-        streamLiteralRows(upstream, select, [&](const std::string& tuple, uint64_t valueBytes) {
-            if (head.size() + tuple.size() > statementLimit_) {
-                throw LoadError("load: chunk " + chunk.name + ": a row of " + table.upstream.quoted() + " takes " +
-                                std::to_string(tuple.size()) + " bytes as SQL, more than the " +
-                                std::to_string(statementLimit_) +
-                                " bytes the target database's max_allowed_packet lets one statement have; raise "
-                                "max_allowed_packet on the target database");
-            }
-            if (statement.size() + tuple.size() + 1 > statementLimit_) {
-                if (interrupt) {
-                    throw Interrupted{};
-                }
-                flush();
-            }
-            if (pendingRows != 0) {
-                statement += ',';
-            }
-            statement += tuple;
-            ++pendingRows;
-            pendingBytes += valueBytes;
-        });
+        execute("START TRANSACTION", chunk);
+        if (method_ == LoadMethod::LoadData) {
+            loadDataRows(upstream, select, table, chunk, interrupt, progress, copied);
+        } else {
+            insertRows(upstream, select, table, chunk, interrupt, progress, copied);
+        }
         if (interrupt) {
             throw Interrupted{};
         }
-        flush();
-        chunk.rowsDone = rows;
-        chunk.bytesDone = bytes;
+        chunk.rowsDone = copied.rows;
+        chunk.bytesDone = copied.bytes;
         chunk.loadedAt = snapshotPoint;
-        checkpoint_.markDoneInTransaction(downstream_, sourceId_, chunk);
+        if (downstream_.execute(checkpoint_.markDoneStatement(sourceId_, chunk)) != 1) {
+            throw LoadError("loader checkpoint " + checkpoint_.qualifiedName() + ": the row of chunk " + chunk.name +
+                            " is missing (was the plan removed while the load ran?)");
+        }
         downstream_.commit();
-        downstream_.setAutoCommit(true);
         chunk.done = true;
     } catch (const Interrupted&) {
-        rollback();
-        progress.chunkEnded(chunk, false, rows, bytes);
+        downstream_.rollback();
+        progress.chunkEnded(chunk, false, copied.rows, copied.bytes);
         return false;
     } catch (const source::UpstreamError& e) {
-        rollback();
-        progress.chunkEnded(chunk, false, rows, bytes);
+        downstream_.rollback();
+        progress.chunkEnded(chunk, false, copied.rows, copied.bytes);
         throw LoadError("load: chunk " + chunk.name + ": reading " + table.upstream.quoted() + " failed: " + e.what(),
-                        apply::classifyDownstreamError(static_cast<int>(e.code())) == apply::ErrorClass::Retryable);
-    } catch (const sql::SQLException& e) {
-        rollback();
-        progress.chunkEnded(chunk, false, rows, bytes);
-        throw LoadError("load: chunk " + chunk.name + ": committing into " + chunk.target.quoted() +
-                            " failed: " + e.what() + " [" + std::to_string(e.getErrorCode()) + "]",
-                        apply::classifyDownstreamError(e.getErrorCode()) == apply::ErrorClass::Retryable);
+                        retryable(static_cast<int>(e.code())));
+    } catch (const apply::DownstreamError& e) {
+        downstream_.rollback();
+        progress.chunkEnded(chunk, false, copied.rows, copied.bytes);
+        throw LoadError(
+            "load: chunk " + chunk.name + ": committing into " + chunk.target.quoted() + " failed: " + e.what(),
+            retryable(e.code()));
     } catch (...) {
-        rollback();
-        progress.chunkEnded(chunk, false, rows, bytes);
+        downstream_.rollback();
+        progress.chunkEnded(chunk, false, copied.rows, copied.bytes);
         throw;
     }
-    progress.chunkEnded(chunk, true, rows, bytes);
+    progress.chunkEnded(chunk, true, copied.rows, copied.bytes);
     return true;
 }
 

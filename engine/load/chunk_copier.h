@@ -1,21 +1,19 @@
-// Copies one chunk: its rows are read inside the upstream snapshot and written downstream as
-// multi-row INSERTs no larger than the downstream's max_allowed_packet allows, then the chunk's
-// loader checkpoint row is marked done, all in ONE downstream transaction.
+// Copies one chunk: its rows are read inside the upstream snapshot and written downstream, by LOAD
+// DATA LOCAL INFILE streamed from memory or by multi-row INSERTs no larger than the downstream's
+// max_allowed_packet allows, then the chunk's loader checkpoint row is marked done, all in ONE
+// downstream transaction.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
-#include <memory>
+#include <optional>
 #include <string>
 
 #include "engine/load/load_plan.h"
 #include "engine/load/load_progress.h"
 #include "engine/load/loader_checkpoint.h"
+#include "engine/load/target_session.h"
 #include "engine/source/upstream_connection.h"
-
-namespace sql {
-class Connection;
-}
 
 namespace syncscope::load {
 
@@ -24,10 +22,16 @@ inline constexpr size_t kMaxInsertBytes = 4 * 1024 * 1024;
 // Room left in max_allowed_packet for the statement's head and the protocol.
 inline constexpr size_t kPacketHeadroom = 64 * 1024;
 
+// How rows reach the target. LOAD DATA is the default: scripts/bench-load measured it faster (README).
+enum class LoadMethod { LoadData, Insert };
+// "load-data" or "insert"; nullopt for anything else.
+std::optional<LoadMethod> loadMethodNamed(const std::string& name);
+const char* loadMethodName(LoadMethod method);
+
 class ChunkCopier {
 public:
-    // `downstream` is this worker's own connection (its session is set up here).
-    ChunkCopier(sql::Connection& downstream, const LoaderCheckpoint& checkpoint, std::string sourceId);
+    // `downstream` is this worker's own session.
+    ChunkCopier(TargetSession& downstream, const LoaderCheckpoint& checkpoint, std::string sourceId, LoadMethod method);
 
     // Copies `chunk` of `table` and commits; fills chunk's rowsDone, bytesDone and loadedAt. On
     // interrupt, rolls back and returns false. Throws LoadError naming the chunk and what failed.
@@ -37,12 +41,20 @@ public:
     size_t statementLimit() const { return statementLimit_; }
 
 private:
+    struct Copied {
+        uint64_t rows = 0;
+        uint64_t bytes = 0;
+    };
+    void insertRows(source::UpstreamConnection& upstream, const std::string& select, const LoadTable& table,
+                    LoadChunk& chunk, const std::atomic<bool>& interrupt, LoadProgress& progress, Copied& copied);
+    void loadDataRows(source::UpstreamConnection& upstream, const std::string& select, const LoadTable& table,
+                      LoadChunk& chunk, const std::atomic<bool>& interrupt, LoadProgress& progress, Copied& copied);
     void execute(const std::string& sql, const LoadChunk& chunk);
-    void rollback();
 
-    sql::Connection& downstream_;
+    TargetSession& downstream_;
     const LoaderCheckpoint& checkpoint_;
     std::string sourceId_;
+    LoadMethod method_;
     size_t statementLimit_ = kMaxInsertBytes;
 };
 

@@ -56,6 +56,59 @@ LiteralKind kindOf(const MYSQL_FIELD& field) {
     return LiteralKind::Text;
 }
 
+// The escape of each byte that needs one inside a quoted SQL string (or a LOAD DATA field), else null.
+struct EscapeTable {
+    const char* escape[256] = {};
+};
+
+constexpr EscapeTable makeSqlEscapes() {
+    EscapeTable table;
+    table.escape[static_cast<unsigned char>('\0')] = "\\0";
+    table.escape[static_cast<unsigned char>('\'')] = "\\'";
+    table.escape[static_cast<unsigned char>('\\')] = "\\\\";
+    table.escape[static_cast<unsigned char>('\n')] = "\\n";
+    table.escape[static_cast<unsigned char>('\r')] = "\\r";
+    table.escape[static_cast<unsigned char>('\x1a')] = "\\Z";
+    return table;
+}
+
+// LOAD DATA's defaults (FIELDS TERMINATED BY '\t' ESCAPED BY '\\' LINES TERMINATED BY '\n'): the
+// separators and the escape character itself; NUL escaped as well so that no byte is reinterpreted.
+constexpr EscapeTable makeLoadDataEscapes() {
+    EscapeTable table;
+    table.escape[static_cast<unsigned char>('\0')] = "\\0";
+    table.escape[static_cast<unsigned char>('\\')] = "\\\\";
+    table.escape[static_cast<unsigned char>('\t')] = "\\t";
+    table.escape[static_cast<unsigned char>('\n')] = "\\n";
+    return table;
+}
+
+constexpr EscapeTable kSqlEscapes = makeSqlEscapes();
+constexpr EscapeTable kLoadDataEscapes = makeLoadDataEscapes();
+
+// Appends runs of plain bytes at once: most values have nothing to escape.
+void appendEscaped(std::string& out, const char* value, unsigned long length, const EscapeTable& table) {
+    unsigned long run = 0;
+    for (unsigned long i = 0; i < length; ++i) {
+        if (const char* escape = table.escape[static_cast<unsigned char>(value[i])]) {
+            out.append(value + run, i - run);
+            out += escape;
+            run = i + 1;
+        }
+    }
+    out.append(value + run, length - run);
+}
+
+void appendHex(std::string& out, const char* value, unsigned long length) {
+    size_t at = out.size();
+    out.resize(at + 2 * length);
+    for (unsigned long i = 0; i < length; ++i) {
+        auto byte = static_cast<unsigned char>(value[i]);
+        out[at + 2 * i] = kHexDigits[byte >> 4];
+        out[at + 2 * i + 1] = kHexDigits[byte & 0x0F];
+    }
+}
+
 void appendLiteral(std::string& out, LiteralKind kind, const char* value, unsigned long length) {
     if (value == nullptr) {
         out += "NULL";
@@ -67,40 +120,12 @@ void appendLiteral(std::string& out, LiteralKind kind, const char* value, unsign
             return;
         case LiteralKind::Binary:
             out += "X'";
-            for (unsigned long i = 0; i < length; ++i) {
-                auto byte = static_cast<unsigned char>(value[i]);
-                out += kHexDigits[byte >> 4];
-                out += kHexDigits[byte & 0x0F];
-            }
+            appendHex(out, value, length);
             out += '\'';
             return;
         case LiteralKind::Text:
             out += '\'';
-            for (unsigned long i = 0; i < length; ++i) {
-                char c = value[i];
-                switch (c) {
-                    case '\0':
-                        out += "\\0";
-                        break;
-                    case '\'':
-                        out += "\\'";
-                        break;
-                    case '\\':
-                        out += "\\\\";
-                        break;
-                    case '\n':
-                        out += "\\n";
-                        break;
-                    case '\r':
-                        out += "\\r";
-                        break;
-                    case '\x1a':
-                        out += "\\Z";
-                        break;
-                    default:
-                        out += c;
-                }
-            }
+            appendEscaped(out, value, length, kSqlEscapes);
             out += '\'';
             return;
     }
@@ -141,6 +166,60 @@ void readRows(source::UpstreamConnection& connection, const std::string& select,
 }
 
 }  // namespace
+
+UpstreamRowCursor::UpstreamRowCursor(source::UpstreamConnection& connection, std::string select)
+    : connection_(connection), select_(std::move(select)) {
+    MYSQL* m = connection_.handle();
+    if (mysql_real_query(m, select_.data(), select_.size()) != 0) {
+        fail(connection_, "query failed", select_);
+    }
+    result_ = mysql_use_result(m);
+    if (result_ == nullptr) {
+        fail(connection_, "reading the result failed", select_);
+    }
+    unsigned columns = mysql_num_fields(result_);
+    MYSQL_FIELD* fields = mysql_fetch_fields(result_);
+    for (unsigned i = 0; i < columns; ++i) {
+        binary_.push_back(kindOf(fields[i]) == LiteralKind::Binary);
+        autoIncrement_.push_back((fields[i].flags & AUTO_INCREMENT_FLAG) != 0);
+    }
+}
+
+UpstreamRowCursor::~UpstreamRowCursor() {
+    // Frees the rest of the result too (mysql_free_result reads what the server still sends).
+    mysql_free_result(result_);
+}
+
+bool UpstreamRowCursor::next() {
+    row_ = mysql_fetch_row(result_);
+    if (row_ == nullptr) {
+        if (mysql_errno(connection_.handle()) != 0) {
+            fail(connection_, "reading rows failed", select_);
+        }
+        return false;
+    }
+    lengths_ = mysql_fetch_lengths(result_);
+    return true;
+}
+
+uint64_t UpstreamRowCursor::appendLoadDataLine(std::string& out) const {
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < binary_.size(); ++i) {
+        if (i != 0) {
+            out += '\t';
+        }
+        if (row_[i] == nullptr) {
+            out += "\\N";
+        } else if (binary_[i]) {
+            appendHex(out, row_[i], lengths_[i]);
+        } else {
+            appendEscaped(out, row_[i], lengths_[i], kLoadDataEscapes);
+        }
+        bytes += lengths_[i];
+    }
+    out += '\n';
+    return bytes;
+}
 
 std::string sqlString(const std::string& text) {
     std::string out;

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/apply/error_class.h"
+#include "engine/load/literal_row_reader.h"
 #include "engine/load/load_error.h"
 
 namespace syncscope::load {
@@ -181,28 +182,14 @@ void LoaderCheckpoint::savePlan(const std::string& sourceId, const std::vector<L
     }
 }
 
-void LoaderCheckpoint::markDoneInTransaction(sql::Connection& connection, const std::string& sourceId,
-                                             const LoadChunk& chunk) const {
-    std::string sql = "UPDATE " + qualifiedName_ +
-                      " SET `offset` = ?, end_pos = ?, rows_done = ?, done = 1, loaded_binlog_name = ?,"
-                      " loaded_binlog_pos = ?, loaded_binlog_gtid = ? WHERE id = ? AND filename = ?";
-    try {
-        std::unique_ptr<sql::PreparedStatement> statement(connection.prepareStatement(sql));
-        statement->setUInt64(1, chunk.bytesDone);
-        statement->setUInt64(2, chunk.bytesDone);
-        statement->setUInt64(3, chunk.rowsDone);
-        statement->setString(4, chunk.loadedAt.position().file());
-        statement->setUInt64(5, chunk.loadedAt.position().offset());
-        statement->setString(6, chunk.loadedAt.gtidText());
-        statement->setString(7, sourceId);
-        statement->setString(8, chunk.name);
-        if (statement->executeUpdate() != 1) {
-            throw LoadError("loader checkpoint " + qualifiedName_ + ": the row of chunk " + chunk.name +
-                            " is missing (was the plan removed while the load ran?)");
-        }
-    } catch (const sql::SQLException& e) {
-        fail("marking chunk " + chunk.name + " done", sql, e.getErrorCode(), e.what());
-    }
+std::string LoaderCheckpoint::markDoneStatement(const std::string& sourceId, const LoadChunk& chunk) const {
+    std::string bytes = std::to_string(chunk.bytesDone);
+    return "UPDATE " + qualifiedName_ + " SET `offset` = " + bytes + ", end_pos = " + bytes +
+           ", rows_done = " + std::to_string(chunk.rowsDone) +
+           ", done = 1, loaded_binlog_name = " + sqlString(chunk.loadedAt.position().file()) +
+           ", loaded_binlog_pos = " + std::to_string(chunk.loadedAt.position().offset()) +
+           ", loaded_binlog_gtid = " + sqlString(chunk.loadedAt.gtidText()) + " WHERE id = " + sqlString(sourceId) +
+           " AND filename = " + sqlString(chunk.name);
 }
 
 void LoaderCheckpoint::remove(const std::string& sourceId) {

@@ -32,8 +32,9 @@ public:
     std::vector<LoadChunk> load(const std::string& sourceId);
     // The whole plan, every chunk pending, in one transaction.
     void savePlan(const std::string& sourceId, const std::vector<LoadChunk>& chunks);
-    // Marks `chunk` done inside the caller's open transaction (autocommit off on `connection`).
-    void markDoneInTransaction(sql::Connection& connection, const std::string& sourceId, const LoadChunk& chunk) const;
+    // The UPDATE that marks `chunk` done, for the worker to run inside the chunk's own transaction
+    // (it changes exactly one row when the plan is in place).
+    std::string markDoneStatement(const std::string& sourceId, const LoadChunk& chunk) const;
     // Deletes the plan of `sourceId` (--remove-meta); a missing table is not an error.
     void remove(const std::string& sourceId);
 

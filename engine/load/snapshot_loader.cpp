@@ -124,6 +124,45 @@ LoadResult SnapshotLoader::summarize(const std::vector<LoadChunk>& chunks) const
     return result;
 }
 
+std::vector<LoadChunk> SnapshotLoader::planTables(const std::vector<LoadTable>& tables) const {
+    // Tables whose key must be walked (each walk reads the table's whole key in order) are planned in
+    // parallel on connections of their own: the Dump stage waits for the slowest walk, not their sum.
+    std::vector<std::vector<LoadChunk>> perTable(tables.size());
+    std::atomic<size_t> next{0};
+    std::mutex mutex;
+    std::exception_ptr failure;
+    std::atomic<bool> failed{false};
+    auto planner = [&] {
+        try {
+            source::UpstreamConnection upstream(settings_.upstream);
+            for (size_t i = next++; i < tables.size() && !failed; i = next++) {
+                perTable[i] = planChunks(upstream, tables[i], settings_.chunkRows);
+            }
+        } catch (...) {
+            std::lock_guard lock(mutex);
+            if (!failure) {
+                failure = std::current_exception();
+            }
+            failed = true;
+        }
+    };
+    std::vector<std::thread> planners;
+    for (size_t p = 0; p < std::max<size_t>(1, std::min(settings_.threads, tables.size())); ++p) {
+        planners.emplace_back(planner);
+    }
+    for (auto& thread : planners) {
+        thread.join();
+    }
+    if (failure) {
+        std::rethrow_exception(failure);
+    }
+    std::vector<LoadChunk> chunks;
+    for (auto& planned : perTable) {
+        chunks.insert(chunks.end(), planned.begin(), planned.end());
+    }
+    return chunks;
+}
+
 LoadResult SnapshotLoader::run(const std::atomic<bool>& interrupt) {
     try {
         progress_.setUnit(kUnitDump);
@@ -145,10 +184,7 @@ LoadResult SnapshotLoader::run(const std::atomic<bool>& interrupt) {
             writeTargetSchemas(upstream, *downstream, tables);
         }
         if (chunks.empty()) {
-            for (const LoadTable& table : tables) {
-                std::vector<LoadChunk> planned = planChunks(upstream, table, settings_.chunkRows);
-                chunks.insert(chunks.end(), planned.begin(), planned.end());
-            }
+            chunks = planTables(tables);
             checkpoint.savePlan(settings_.sourceId, chunks);
             spdlog::info("task {}: load plan saved: {} tables in {} chunks of up to about {} rows in {}",
                          settings_.taskName, tables.size(), chunks.size(), settings_.chunkRows,
@@ -188,8 +224,8 @@ LoadResult SnapshotLoader::run(const std::atomic<bool>& interrupt) {
             for (size_t w = 0; w < workers; ++w) {
                 threads.emplace_back([&, w] {
                     try {
-                        auto connection = apply::connectDownstream(settings_.downstream);
-                        ChunkCopier copier(*connection, checkpoint, settings_.sourceId);
+                        TargetSession session(settings_.downstream);
+                        ChunkCopier copier(session, checkpoint, settings_.sourceId, settings_.method);
                         while (!halt) {
                             size_t k = next++;
                             if (k >= pending.size()) {

@@ -16,6 +16,7 @@
 #include "engine/common/server_settings.h"
 #include "engine/filter/block_allow_list.h"
 #include "engine/filter/table_router.h"
+#include "engine/load/chunk_copier.h"
 #include "engine/load/chunk_planner.h"
 #include "engine/load/load_progress.h"
 
@@ -32,6 +33,7 @@ struct LoadSettings {
     bool enableGtid = false;
     size_t threads = kDefaultThreads;
     uint64_t chunkRows = kDefaultChunkRows;
+    LoadMethod method = LoadMethod::LoadData;
     std::shared_ptr<const filter::BlockAllowList> blockAllow;
     std::shared_ptr<const filter::TableRouter> router;
 };
@@ -65,6 +67,7 @@ public:
 
 private:
     void requirePrivileges();
+    std::vector<LoadChunk> planTables(const std::vector<LoadTable>& tables) const;
     LoadResult summarize(const std::vector<LoadChunk>& chunks) const;
 
     LoadSettings settings_;

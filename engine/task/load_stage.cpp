@@ -29,6 +29,9 @@ load::LoadSettings loadSettings(const TaskSetup& setup) {
     settings.enableGtid = setup.enableGtid;
     settings.threads = setup.loadThreads;
     settings.chunkRows = setup.loadChunkRows;
+    if (auto method = load::loadMethodNamed(setup.loadMethod)) {
+        settings.method = *method;
+    }
     settings.blockAllow = setup.blockAllow ? setup.blockAllow : std::make_shared<const filter::BlockAllowList>();
     settings.router = setup.router ? setup.router : std::make_shared<const filter::TableRouter>();
     return settings;

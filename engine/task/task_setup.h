@@ -50,6 +50,7 @@ struct TaskSetup {
     std::string taskMode = TaskConfig::kIncrementalMode;
     size_t loadThreads = kDefaultLoadThreads;
     uint64_t loadChunkRows = kDefaultLoadChunkRows;
+    std::string loadMethod;  // "load-data" or "insert"; empty: the load's default
 
     // Where the task pauses by itself (run --until, POST /api/v1/until); shared with the pipeline.
     std::shared_ptr<StopPointHolder> stopPoint = std::make_shared<StopPointHolder>();

@@ -88,8 +88,12 @@ std::string tableChecksums(source::UpstreamConnection& server, bool upstream) {
     return all;
 }
 
-void startRun(QProcess& process, const TaskFiles& files, const QString& logDir, int chunkRows, int threads) {
+void startRun(QProcess& process, const TaskFiles& files, const QString& logDir, int chunkRows, int threads,
+              const QString& loadMethod) {
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    if (!loadMethod.isEmpty()) {
+        environment.insert(QStringLiteral("SYNCSCOPE_LOAD_METHOD"), loadMethod);
+    }
     environment.insert(QStringLiteral("SYNCSCOPE_LOAD_CHUNK_ROWS"), QString::number(chunkRows));
     environment.insert(QStringLiteral("SYNCSCOPE_LOAD_THREADS"), QString::number(threads));
     process.setProcessEnvironment(environment);

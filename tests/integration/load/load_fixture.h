@@ -30,6 +30,7 @@ TaskFileOptions loadTaskOptions(const std::string& name, const std::string& mode
 std::string tableChecksums(source::UpstreamConnection& server, bool upstream);
 
 // syncscope-cli run TASK --source SOURCE --log-dir DIR with the load tuned by the environment.
-void startRun(QProcess& process, const TaskFiles& files, const QString& logDir, int chunkRows, int threads);
+void startRun(QProcess& process, const TaskFiles& files, const QString& logDir, int chunkRows, int threads,
+              const QString& loadMethod = {});
 
 }  // namespace syncscope::test

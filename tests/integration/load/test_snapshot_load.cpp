@@ -41,9 +41,9 @@ struct RunResult {
     QString errors;
 };
 
-RunResult runToEnd(const syncscope::test::TaskFiles& files, const QString& logDir) {
+RunResult runToEnd(const syncscope::test::TaskFiles& files, const QString& logDir, const QString& loadMethod = {}) {
     QProcess run;
-    syncscope::test::startRun(run, files, logDir, kChunkRows, kThreads);
+    syncscope::test::startRun(run, files, logDir, kChunkRows, kThreads, loadMethod);
     RunResult result;
     if (!run.waitForFinished(kRunTimeoutMs)) {
         run.kill();
@@ -62,14 +62,21 @@ class SnapshotLoadTest : public QObject {
     Q_OBJECT
 
 private slots:
+    void fullLoadEqualsUpstreamThroughFiltersAndRoutes_data() {
+        QTest::addColumn<QString>("loadMethod");
+        QTest::addRow("load_data_local_infile_the_default") << QString();
+        QTest::addRow("multi_row_inserts") << QStringLiteral("insert");
+    }
+
     void fullLoadEqualsUpstreamThroughFiltersAndRoutes() {
+        QFETCH(QString, loadMethod);
         UpstreamConnection up = upstreamRoot();
         UpstreamConnection down = downstreamRoot();
         syncscope::test::createLoadSource(up, down, kRows);
         QTemporaryDir dir;
         auto files = syncscope::test::writeTaskFiles(dir.path().toStdString(),
                                                      syncscope::test::loadTaskOptions("load-full", "full"));
-        RunResult first = runToEnd(files, dir.filePath(QStringLiteral("logs")));
+        RunResult first = runToEnd(files, dir.filePath(QStringLiteral("logs")), loadMethod);
         QVERIFY2(first.exitCode == 0, qPrintable(first.errors.right(3000)));
         QVERIFY2(first.errors.contains(QStringLiteral("full load finished: 3 tables")), qPrintable(first.errors));
 
