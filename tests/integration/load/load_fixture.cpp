@@ -89,7 +89,7 @@ std::string tableChecksums(source::UpstreamConnection& server, bool upstream) {
 }
 
 void startRun(QProcess& process, const TaskFiles& files, const QString& logDir, int chunkRows, int threads,
-              const QString& loadMethod) {
+              const QString& loadMethod, const QStringList& extraArguments) {
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     if (!loadMethod.isEmpty()) {
         environment.insert(QStringLiteral("SYNCSCOPE_LOAD_METHOD"), loadMethod);
@@ -98,8 +98,9 @@ void startRun(QProcess& process, const TaskFiles& files, const QString& logDir, 
     environment.insert(QStringLiteral("SYNCSCOPE_LOAD_THREADS"), QString::number(threads));
     process.setProcessEnvironment(environment);
     process.start(QStringLiteral(SYNCSCOPE_BINARY_DIR "/bin/syncscope-cli"),
-                  {QStringLiteral("run"), QString::fromStdString(files.task), QStringLiteral("--source"),
-                   QString::fromStdString(files.source), QStringLiteral("--log-dir"), logDir});
+                  QStringList{QStringLiteral("run"), QString::fromStdString(files.task), QStringLiteral("--source"),
+                              QString::fromStdString(files.source), QStringLiteral("--log-dir"), logDir} +
+                      extraArguments);
 }
 
 }  // namespace syncscope::test

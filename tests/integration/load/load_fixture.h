@@ -29,8 +29,8 @@ TaskFileOptions loadTaskOptions(const std::string& name, const std::string& mode
 // "rows/checksum;" per table, of the upstream names (`upstream` true) or the routed ones.
 std::string tableChecksums(source::UpstreamConnection& server, bool upstream);
 
-// syncscope-cli run TASK --source SOURCE --log-dir DIR with the load tuned by the environment.
+// syncscope-cli run TASK --source SOURCE --log-dir DIR [extra] with the load tuned by the environment.
 void startRun(QProcess& process, const TaskFiles& files, const QString& logDir, int chunkRows, int threads,
-              const QString& loadMethod = {});
+              const QString& loadMethod = {}, const QStringList& extraArguments = {});
 
 }  // namespace syncscope::test
