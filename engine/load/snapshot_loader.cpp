@@ -16,6 +16,7 @@
 #include "engine/apply/error_class.h"
 #include "engine/load/chunk_copier.h"
 #include "engine/load/consistent_snapshot.h"
+#include "engine/load/literal_row_reader.h"
 #include "engine/load/load_error.h"
 #include "engine/load/loader_checkpoint.h"
 #include "engine/load/table_catalog.h"
@@ -52,32 +53,79 @@ void SnapshotLoader::removePlan() {
     LoaderCheckpoint(*downstream, settings_.metaSchema, settings_.taskName).remove(settings_.sourceId);
 }
 
-void SnapshotLoader::requirePrivileges() {
-    source::UpstreamConnection upstream(settings_.upstream);
-    std::set<std::string> held;
-    // A user who may read the mysql schema sees every user's rows: only the current user's count.
-    for (const auto& row :
-         upstream.query("SELECT PRIVILEGE_TYPE FROM information_schema.USER_PRIVILEGES WHERE GRANTEE = "
-                        "CONCAT(QUOTE(SUBSTRING_INDEX(CURRENT_USER(), '@', 1)), '@', "
-                        "QUOTE(SUBSTRING_INDEX(CURRENT_USER(), '@', -1)))")) {
+namespace {
+
+// "'user'@'host'" of the session, as information_schema's GRANTEE columns spell it.
+constexpr const char* kGrantee =
+    "CONCAT(QUOTE(SUBSTRING_INDEX(CURRENT_USER(), '@', 1)), '@', QUOTE(SUBSTRING_INDEX(CURRENT_USER(), '@', -1)))";
+
+std::vector<std::string> column(const std::vector<source::Row>& rows) {
+    std::vector<std::string> values;
+    for (const auto& row : rows) {
         if (!row.empty() && row[0]) {
-            held.insert(*row[0]);
+            values.push_back(*row[0]);
         }
     }
-    std::vector<std::string> missing;
-    for (const char* privilege : {"SELECT", "RELOAD"}) {
-        if (!held.contains(privilege)) {
-            missing.emplace_back(privilege);
-        }
+    return values;
+}
+
+}  // namespace
+
+bool SnapshotLoader::requireGlobalPrivileges(source::UpstreamConnection& upstream) const {
+    std::vector<std::string> held = column(upstream.query(
+        std::string("SELECT PRIVILEGE_TYPE FROM information_schema.USER_PRIVILEGES WHERE GRANTEE = ") + kGrantee));
+    auto holds = [&](const std::string& privilege) {
+        return std::find(held.begin(), held.end(), privilege) != held.end();
+    };
+    if (!holds("RELOAD")) {
+        throw LoadError("load: the upstream user " + settings_.upstream.describe() +
+                        " lacks RELOAD on *.*, which FLUSH TABLES WITH READ LOCK needs for the instant in which the "
+                        "load's connections open one consistent snapshot; run GRANT RELOAD ON *.* TO '" +
+                        settings_.upstream.user + "'@'<host>', then resume");
     }
-    if (missing.empty()) {
+    return holds("SELECT");
+}
+
+void SnapshotLoader::requireSelect(source::UpstreamConnection& upstream, bool globalSelect,
+                                   const std::vector<LoadTable>& tables) const {
+    const std::string grantTo = " TO '" + settings_.upstream.user + "'@'<host>'";
+    if (globalSelect) {
         return;
     }
-    std::string list = missing.front() + (missing.size() > 1 ? ", " + missing.back() : "");
-    throw LoadError("load: the upstream user " + settings_.upstream.describe() + " lacks " + list +
-                    " on *.* (SELECT reads every table: without it tables are invisible and would be left out "
-                    "silently; RELOAD takes the snapshot's instant global read lock); run GRANT " +
-                    list + " ON *.* TO '" + settings_.upstream.user + "'@'<host>', then resume");
+    if (tables.empty()) {
+        throw LoadError("load: the upstream user " + settings_.upstream.describe() +
+                        " sees no table that the block-allow list selects, and it lacks SELECT on *.*: tables of "
+                        "schemas it holds no grant on are invisible to it. Run GRANT SELECT ON <schema>.*" +
+                        grantTo + " for each schema the task copies (or GRANT SELECT ON *.*), then resume");
+    }
+    std::set<std::string> schemas;
+    for (const LoadTable& table : tables) {
+        schemas.insert(table.upstream.schema);
+    }
+    for (const std::string& schema : schemas) {
+        // A schema-level grant may name a pattern (`shop\_%`): the server matches it with LIKE.
+        std::string held = upstream
+                               .queryValue(std::string("SELECT COUNT(*) FROM information_schema.SCHEMA_PRIVILEGES "
+                                                       "WHERE PRIVILEGE_TYPE = 'SELECT' AND GRANTEE = ") +
+                                           kGrantee + " AND " + sqlString(schema) + " LIKE TABLE_SCHEMA")
+                               .value_or("0");
+        if (held != "0") {
+            continue;
+        }
+        std::vector<std::string> granted = column(upstream.query(
+            std::string("SELECT CONCAT(TABLE_SCHEMA, '.', TABLE_NAME) FROM information_schema.TABLE_PRIVILEGES WHERE "
+                        "PRIVILEGE_TYPE = 'SELECT' AND GRANTEE = ") +
+            kGrantee + " AND TABLE_SCHEMA = " + sqlString(schema) + " ORDER BY TABLE_NAME"));
+        std::string list;
+        for (const std::string& table : granted) {
+            list += (list.empty() ? "" : ", ") + table;
+        }
+        throw LoadError("load: the upstream user " + settings_.upstream.describe() + " lacks SELECT on " +
+                        TableName::quote(schema) + ".* (it may read only " + (list.empty() ? "some columns" : list) +
+                        "): a table it may not read is invisible to it and would be left out of the load without a "
+                        "word; run GRANT SELECT ON " +
+                        TableName::quote(schema) + ".*" + grantTo + " (or ON *.*), then resume");
+    }
 }
 
 void SnapshotLoader::requirePointKept(const ServerSettings& upstreamSettings, const binlog::Location& point) {
@@ -166,9 +214,10 @@ std::vector<LoadChunk> SnapshotLoader::planTables(const std::vector<LoadTable>& 
 LoadResult SnapshotLoader::run(const std::atomic<bool>& interrupt) {
     try {
         progress_.setUnit(kUnitDump);
-        requirePrivileges();
         source::UpstreamConnection upstream(settings_.upstream);
+        bool globalSelect = requireGlobalPrivileges(upstream);
         std::vector<LoadTable> tables = discoverTables(upstream, *settings_.blockAllow, *settings_.router);
+        requireSelect(upstream, globalSelect, tables);
         std::map<std::string, LoadTable> tablesByName;
         for (const LoadTable& table : tables) {
             tablesByName.emplace(table.upstream.quoted(), table);

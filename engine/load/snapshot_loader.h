@@ -19,6 +19,7 @@
 #include "engine/load/chunk_copier.h"
 #include "engine/load/chunk_planner.h"
 #include "engine/load/load_progress.h"
+#include "engine/source/upstream_connection.h"
 
 namespace syncscope::load {
 
@@ -66,7 +67,12 @@ public:
     static void requirePointKept(const ServerSettings& upstream, const binlog::Location& point);
 
 private:
-    void requirePrivileges();
+    // Throws LoadError without RELOAD on *.*; returns whether SELECT is held on *.* as well.
+    bool requireGlobalPrivileges(source::UpstreamConnection& upstream) const;
+    // Without SELECT on *.*, every schema the load reads needs SELECT on the whole schema: a table the
+    // user may not read is invisible to it, and would be missing from the load without an error.
+    void requireSelect(source::UpstreamConnection& upstream, bool globalSelect,
+                       const std::vector<LoadTable>& tables) const;
     std::vector<LoadChunk> planTables(const std::vector<LoadTable>& tables) const;
     LoadResult summarize(const std::vector<LoadChunk>& chunks) const;
 
