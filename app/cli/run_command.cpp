@@ -84,7 +84,7 @@ const char* const kRunUsage =
     "--log-dir (DIR/<task>-verify.json).\n"
     "task-mode all or full loads a consistent snapshot first (a progress line on a terminal);\n"
     "full then exits 0. SYNCSCOPE_LOAD_THREADS (default 4), SYNCSCOPE_LOAD_CHUNK_ROWS (default\n"
-    "100000) and SYNCSCOPE_LOAD_METHOD (load-data, the default, or insert) tune the load.\n"
+    "100000) and SYNCSCOPE_LOAD_METHOD (insert, the default, or load-data) tune the load.\n"
     "--until pauses the task by itself at a transaction end: after the transaction ending at or after\n"
     "FILE:POS, after the transaction that completes a GTID, or before the first transaction at or after a\n"
     "local time (as START SLAVE UNTIL; POST /api/v1/until {\"point\": ...} sets one while it runs).\n"
@@ -141,7 +141,7 @@ void applyLoadTuning(task::TaskSetup& setup) {
     if (const char* method = std::getenv("SYNCSCOPE_LOAD_METHOD"); method != nullptr && *method != '\0') {
         if (!load::loadMethodNamed(method)) {
             throw std::invalid_argument(std::string("SYNCSCOPE_LOAD_METHOD '") + method +
-                                        "' is not a load method: use load-data (the default) or insert");
+                                        "' is not a load method: use insert (the default) or load-data");
         }
         setup.loadMethod = method;
     }

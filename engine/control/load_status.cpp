@@ -58,6 +58,7 @@ nlohmann::json loadProgressJson(const load::LoadProgressView& progress) {
         {"bytes_per_second", progress.bytesPerSecond},
         {"eta_seconds", progress.etaSeconds ? nlohmann::json(*progress.etaSeconds) : nlohmann::json(nullptr)},
         {"writers_blocked_ms", progress.writersBlockedMilliseconds},
+        {"not_copied", progress.notCopied},
         {"tables", tables},
     };
 }

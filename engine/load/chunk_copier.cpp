@@ -64,7 +64,8 @@ ChunkCopier::ChunkCopier(TargetSession& downstream, const LoaderCheckpoint& chec
     : downstream_(downstream), checkpoint_(checkpoint), sourceId_(std::move(sourceId)), method_(method) {
     try {
         size_t allowed = std::stoull(downstream_.queryValue("SELECT @@max_allowed_packet"));
-        statementLimit_ = std::min(kMaxInsertBytes, allowed > kPacketHeadroom ? allowed - kPacketHeadroom : allowed);
+        packetLimit_ = allowed > kPacketHeadroom ? allowed - kPacketHeadroom : allowed;
+        statementLimit_ = std::min(kMaxInsertBytes, packetLimit_);
     } catch (const apply::DownstreamError& e) {
         throw LoadError(std::string("load: preparing a target database session failed: ") + e.what(),
                         retryable(e.code()));
@@ -102,14 +103,15 @@ void ChunkCopier::insertRows(source::UpstreamConnection& upstream, const std::st
         statement.resize(head.size());
     };
     streamLiteralRows(upstream, select, [&](const std::string& tuple, uint64_t valueBytes) {
-        if (head.size() + tuple.size() > statementLimit_) {
+        if (head.size() + tuple.size() > packetLimit_) {
             throw LoadError("load: chunk " + chunk.name + ": a row of " + table.upstream.quoted() + " takes " +
                             std::to_string(tuple.size()) + " bytes as SQL, more than the " +
-                            std::to_string(statementLimit_) +
+                            std::to_string(packetLimit_) +
                             " bytes the target database's max_allowed_packet lets one statement have; raise "
                             "max_allowed_packet on the target database");
         }
-        if (statement.size() + tuple.size() + 1 > statementLimit_) {
+        // Rows join a statement up to statementLimit_; a larger row goes alone (up to packetLimit_).
+        if (pendingRows != 0 && statement.size() + tuple.size() + 1 > statementLimit_) {
             if (interrupt) {
                 throw Interrupted{};
             }

@@ -22,7 +22,8 @@ inline constexpr size_t kMaxInsertBytes = 4 * 1024 * 1024;
 // Room left in max_allowed_packet for the statement's head and the protocol.
 inline constexpr size_t kPacketHeadroom = 64 * 1024;
 
-// How rows reach the target. LOAD DATA is the default: scripts/bench-load measured it faster (README).
+// How rows reach the target. Multi-row INSERT is the default: scripts/bench-load measured it a little
+// faster (README); LOAD DATA holds less memory (one row and a 64 KiB buffer per worker).
 enum class LoadMethod { LoadData, Insert };
 // "load-data" or "insert"; nullopt for anything else.
 std::optional<LoadMethod> loadMethodNamed(const std::string& name);
@@ -55,7 +56,8 @@ private:
     const LoaderCheckpoint& checkpoint_;
     std::string sourceId_;
     LoadMethod method_;
-    size_t statementLimit_ = kMaxInsertBytes;
+    size_t statementLimit_ = kMaxInsertBytes;  // a multi-row INSERT stops growing here
+    size_t packetLimit_ = kMaxInsertBytes;     // no statement may pass this (max_allowed_packet)
 };
 
 }  // namespace syncscope::load

@@ -55,6 +55,11 @@ void LoadProgress::setPlan(const std::vector<LoadChunk>& chunks,
     bytesAtRateStart_ = bytes;
 }
 
+void LoadProgress::setNotCopied(std::vector<std::string> objects) {
+    std::lock_guard lock(mutex_);
+    notCopied_ = std::move(objects);
+}
+
 void LoadProgress::setSnapshot(const std::string& point, double writersBlockedMilliseconds) {
     std::lock_guard lock(mutex_);
     snapshotPoint_ = point;
@@ -128,6 +133,7 @@ LoadProgressView LoadProgress::view(SteadyClock::time_point now) const {
     view.mode = mode_;
     view.finished = finished_;
     view.snapshotPoint = snapshotPoint_;
+    view.notCopied = notCopied_;
     view.writersBlockedMilliseconds = writersBlockedMilliseconds_;
     for (const auto& [name, table] : tables_) {
         view.tables.push_back(table);

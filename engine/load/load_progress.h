@@ -52,6 +52,7 @@ struct LoadProgressView {
     std::optional<double> etaSeconds;  // from the rows left and the rate; none before a rate is known
     std::string snapshotPoint;         // the point of the current snapshot, "file:pos [gtid ...]"
     double writersBlockedMilliseconds = 0;
+    std::vector<std::string> notCopied;  // views, triggers, routines, events (schema_objects.h)
 };
 
 // One compact line for a terminal: "Load 2/3 tables  41,000/90,000 rows (45.6%)  3.1 MB/s  ETA 0:12  chunks 40/95".
@@ -67,6 +68,7 @@ public:
     // The whole plan: done chunks count as done. Starts the rate clock.
     void setPlan(const std::vector<LoadChunk>& chunks, const std::map<std::string, LoadTable>& tablesByQuotedName);
     void setSnapshot(const std::string& point, double writersBlockedMilliseconds);
+    void setNotCopied(std::vector<std::string> objects);
     void chunkStarted(const LoadChunk& chunk);
     void rowsCopied(const LoadChunk& chunk, uint64_t rows, uint64_t bytes);
     // Committed: the table's rows count stays; an abandoned chunk's rows are taken back.
@@ -78,6 +80,7 @@ public:
 private:
     mutable std::mutex mutex_;
     std::string mode_;
+    std::vector<std::string> notCopied_;
     std::string unit_ = kUnitDump;
     bool finished_ = false;
     std::map<std::string, TableLoadView> tables_;  // by quoted upstream name

@@ -19,6 +19,7 @@
 #include "engine/load/literal_row_reader.h"
 #include "engine/load/load_error.h"
 #include "engine/load/loader_checkpoint.h"
+#include "engine/load/schema_objects.h"
 #include "engine/load/table_catalog.h"
 #include "engine/load/target_schema_writer.h"
 
@@ -218,6 +219,18 @@ LoadResult SnapshotLoader::run(const std::atomic<bool>& interrupt) {
         bool globalSelect = requireGlobalPrivileges(upstream);
         std::vector<LoadTable> tables = discoverTables(upstream, *settings_.blockAllow, *settings_.router);
         requireSelect(upstream, globalSelect, tables);
+        if (std::vector<std::string> skipped = objectsNotCopied(upstream, tables); !skipped.empty()) {
+            std::string list;
+            for (const std::string& object : skipped) {
+                list += (list.empty() ? "" : ", ") + object;
+            }
+            spdlog::warn(
+                "task {}: the load copies tables only, not {} (a trigger or event downstream would change "
+                "replicated rows a second time; a view's or routine's body names upstream schemas that routes "
+                "may rename): create those downstream yourself where you want them",
+                settings_.taskName, list);
+            progress_.setNotCopied(std::move(skipped));
+        }
         std::map<std::string, LoadTable> tablesByName;
         for (const LoadTable& table : tables) {
             tablesByName.emplace(table.upstream.quoted(), table);

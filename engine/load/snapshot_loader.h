@@ -34,7 +34,7 @@ struct LoadSettings {
     bool enableGtid = false;
     size_t threads = kDefaultThreads;
     uint64_t chunkRows = kDefaultChunkRows;
-    LoadMethod method = LoadMethod::LoadData;
+    LoadMethod method = LoadMethod::Insert;
     std::shared_ptr<const filter::BlockAllowList> blockAllow;
     std::shared_ptr<const filter::TableRouter> router;
 };

@@ -96,6 +96,19 @@ std::optional<SessionOutcome> LoadStage::run(const std::atomic<bool>& interrupt)
                    " rows, " + size;
         if (!stopsAfterLoad_ && result.tables > 0) {
             load::SnapshotLoader::requirePointKept(setup_.upstream, result.earliestPoint);
+            if (setup_.syncer.safeModeDuration.count() == 0 &&
+                result.latestPoint.compare(result.earliestPoint) == binlog::PositionOrder::After) {
+                // The plan stays done: once the setting is removed, the next start writes the point and goes on.
+                return failed("load: the chunks were read at several snapshots, from " +
+                                  result.earliestPoint.toString() + " to " + result.latestPoint.toString() +
+                                  " (the load was interrupted and went on under a new snapshot): replication from " +
+                                  result.earliestPoint.toString() +
+                                  " re-applies events that the later chunks already hold, which needs safe mode "
+                                  "until " +
+                                  result.latestPoint.toString() +
+                                  ", but `safe-mode-duration` in task.yaml is 0s; remove the setting for this start",
+                              false);
+            }
             std::vector<checkpoint::TablePoint> tablePoints;
             for (const auto& [table, point] : result.keylessTablePoints) {
                 tablePoints.push_back({{table.schema, table.table}, point});

@@ -24,7 +24,7 @@ TaskFiles writeTaskFiles(const std::string& dir, const TaskFileOptions& options)
     task << "    syncer: {worker-count: " << options.workerCount
          << ", checkpoint-flush-interval: " << options.flushIntervalSeconds
          << ", enable-gtid: " << (options.gtidMode ? "true" : "false")
-         << (options.multipleRows ? ", multiple-rows: true" : ", multiple-rows: false") << "}\n"
+         << (options.multipleRows ? ", multiple-rows: true" : ", multiple-rows: false") << options.syncerExtra << "}\n"
          << options.instanceExtra << options.topLevelExtra;
     std::ofstream source(files.source);
     source << "source-id: \"mysql-3306\"\nflavor: mariadb\nenable-gtid: " << (options.gtidMode ? "true" : "false")

@@ -17,6 +17,7 @@ struct TaskFileOptions {
     int workerCount = 4;
     int flushIntervalSeconds = 1;
     bool multipleRows = false;  // written as is: false keeps one statement per row (SyncScope's default is true)
+    std::string syncerExtra;    // more keys of the syncer map, e.g. ", safe-mode-duration: \"0s\""
     // Extra YAML for the mysql-instances entry and the top level (e.g. the DM scenario's rules).
     std::string instanceExtra;
     std::string topLevelExtra;

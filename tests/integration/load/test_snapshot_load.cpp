@@ -64,8 +64,8 @@ class SnapshotLoadTest : public QObject {
 private slots:
     void fullLoadEqualsUpstreamThroughFiltersAndRoutes_data() {
         QTest::addColumn<QString>("loadMethod");
-        QTest::addRow("load_data_local_infile_the_default") << QString();
-        QTest::addRow("multi_row_inserts") << QStringLiteral("insert");
+        QTest::addRow("multi_row_inserts_the_default") << QString();
+        QTest::addRow("load_data_local_infile") << QStringLiteral("load-data");
     }
 
     void fullLoadEqualsUpstreamThroughFiltersAndRoutes() {
@@ -110,6 +110,34 @@ private slots:
         RunResult second = runToEnd(files, dir.filePath(QStringLiteral("logs")));
         QVERIFY2(second.exitCode == 0, qPrintable(second.errors.right(3000)));
         QCOMPARE(syncscope::test::tableChecksums(down, false), upstream);
+    }
+
+    void viewsTriggersRoutinesAndEventsAreNamedNotCopied() {
+        UpstreamConnection up = upstreamRoot();
+        UpstreamConnection down = downstreamRoot();
+        syncscope::test::createLoadSource(up, down, kRows / 10);
+        up.execute("CREATE VIEW loadsrc.v_items AS SELECT id, name FROM loadsrc.items");
+        up.execute(
+            "CREATE TRIGGER loadsrc.trg_nokey BEFORE INSERT ON loadsrc.nokey FOR EACH ROW SET NEW.a = NEW.a + 1");
+        up.execute("CREATE PROCEDURE loadsrc.p_count() SELECT COUNT(*) FROM loadsrc.items");
+        up.execute("CREATE EVENT loadsrc.e_tick ON SCHEDULE EVERY 1 DAY DISABLE DO DELETE FROM loadsrc.nokey");
+        QTemporaryDir dir;
+        auto files = syncscope::test::writeTaskFiles(dir.path().toStdString(),
+                                                     syncscope::test::loadTaskOptions("load-objects", "full"));
+        RunResult run = runToEnd(files, dir.filePath(QStringLiteral("logs")));
+        QVERIFY2(run.exitCode == 0, qPrintable(run.errors.right(3000)));
+        QVERIFY2(run.errors.contains(QStringLiteral(
+                     "the load copies tables only, not EVENT `loadsrc`.`e_tick`, PROCEDURE `loadsrc`.`p_count`, VIEW "
+                     "`loadsrc`.`v_items`, triggers the upstream user cannot see")),
+                 qPrintable(run.errors.right(3000)));
+        QCOMPARE(syncscope::test::tableChecksums(down, false), syncscope::test::tableChecksums(up, true));
+        QCOMPARE(
+            down.queryValue("SELECT (SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'loaddst' "
+                            "AND TABLE_TYPE <> 'BASE TABLE') + (SELECT COUNT(*) FROM information_schema.TRIGGERS "
+                            "WHERE TRIGGER_SCHEMA = 'loaddst') + (SELECT COUNT(*) FROM information_schema.ROUTINES "
+                            "WHERE ROUTINE_SCHEMA = 'loaddst') + (SELECT COUNT(*) FROM information_schema.EVENTS "
+                            "WHERE EVENT_SCHEMA = 'loaddst')"),
+            std::optional<std::string>("0"));
     }
 
     void differingDownstreamTableNamesTheColumns() {
