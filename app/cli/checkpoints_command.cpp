@@ -14,6 +14,7 @@
 
 #include "app/cli/cli_commands.h"
 #include "app/cli/window_verify.h"
+#include "engine/common/state_directory.h"
 #include "engine/inspect/checkpoint_inspector.h"
 
 namespace syncscope::cli {
@@ -35,8 +36,9 @@ const char* const kCheckpointsUsage =
     "global point, decodes the upstream's binlog between the two points, keeps the final image of every\n"
     "row of that table changed there and checks each against the downstream (equal, missing, different,\n"
     "not deleted). --repair then writes the final images of the wrong rows (audited in\n"
-    "DIR/<task>-audit.jsonl, DIR default ./syncscope-logs) and checks again. With --verify: exit 0 when\n"
-    "every window's rows are right, 1 when some are wrong, 2 on an error.\n";
+    "DIR/<task>-audit.jsonl; DIR defaults to $XDG_STATE_HOME/syncscope/logs, the folder `run` uses)\n"
+    "and checks again. With --verify: exit 0 when every window's rows are right, 1 when some are\n"
+    "wrong, 2 on an error.\n";
 
 struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
@@ -52,7 +54,7 @@ struct CheckpointsOptions {
     bool json = false;
     bool verify = false;
     bool repair = false;
-    std::string logDir = "syncscope-logs";
+    std::string logDir = defaultLogDirectory();
 };
 
 void parseAddress(const std::string& text, const char* option, ServerSettings& settings) {

@@ -24,6 +24,7 @@
 #include "engine/control/control_server.h"
 #include "engine/control/listen_address.h"
 #include "engine/load/chunk_copier.h"
+#include "engine/preview/task_command_previewer.h"
 #include "engine/task/stop_point.h"
 #include "engine/task/task.h"
 #include "engine/task/task_setup_builder.h"
@@ -74,7 +75,9 @@ const char* const kRunUsage =
     "DIR defaults to $XDG_STATE_HOME/syncscope/logs (~/.local/state/syncscope/logs); the folder in\n"
     "use is logged at start.\n"
     "--listen serves the HTTP control API on HOST:PORT (127.0.0.1 unless told otherwise):\n"
-    "GET /api/v1/status, GET /metrics, POST /api/v1/{start,pause,resume,stop,skip,resume-from,until}.\n"
+    "GET /api/v1/status, GET /metrics, POST /api/v1/{start,pause,resume,stop,skip,resume-from,until},\n"
+    "GET /api/v1/preview/{skip,resume-from} (docs/api.md). A skip first saves the rows it leaves out\n"
+    "as replayable SQL, DIR/<task>-skipped-<time>.sql, named in its audit entry.\n"
     "Any address other than loopback needs --token-file F (first line: a token of 16 or more\n"
     "characters) that every request must carry as 'Authorization: Bearer <token>'. With --listen,\n"
     "an error that needs the DBA does not end the process: the failed event is printed and the API\n"
@@ -273,12 +276,16 @@ int runTask(std::span<char*> args) {
     std::unique_ptr<control::ControlServer> controlServer;
     if (!options.listen.empty()) {
         control::ListenAddress address = control::ListenAddress::parse(options.listen);
-        control::ControlServerOptions serverOptions{address.host, address.port, {}, {}, {}};
+        control::ControlServerOptions serverOptions;
+        serverOptions.host = address.host;
+        serverOptions.port = address.port;
         if (!options.tokenFile.empty()) {
             serverOptions.token = readTokenFile(options.tokenFile);
         }
         serverOptions.secrets = {setup.upstream.password, setup.downstream.password};
         serverOptions.verifySummaryFile = options.logDir + "/" + setup.taskName + "-verify.json";
+        // Skipped rows are saved as replayable SQL beside the audit log (named in the skip's audit entry).
+        serverOptions.previewer = std::make_shared<preview::TaskCommandPreviewer>(setup, options.logDir);
         controlServer = std::make_unique<control::ControlServer>(runningTask, serverOptions);
         std::cerr << "syncscope-cli run: control API on " << controlServer->url() << '\n';
     }

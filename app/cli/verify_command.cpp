@@ -16,6 +16,7 @@
 #include "app/cli/token_file.h"
 #include "app/cli/verify_report_printer.h"
 #include "app/cli/verify_task_progress.h"
+#include "engine/common/state_directory.h"
 #include "engine/task/audit_log.h"
 #include "engine/task/task_setup_builder.h"
 #include "engine/verify/difference_json.h"
@@ -45,7 +46,8 @@ const char* const kVerifyUsage =
     "row is reported as UNSETTLED.\n"
     "--repair prints the SQL that makes the downstream equal (INSERT, UPDATE, DELETE by key, values\n"
     "bound), applies it while the rows are locked upstream, writes each repair to DIR/<task>-audit.jsonl\n"
-    "(default DIR ./syncscope-logs) and compares the repaired rows again. Tables without a key are\n"
+    "(DIR defaults to $XDG_STATE_HOME/syncscope/logs, ~/.local/state/syncscope/logs, the folder `run`\n"
+    "uses) and compares the repaired rows again. Tables without a key are\n"
     "repaired only with --confirm-keyless. --repair-sql FILE saves the SQL (with or without --repair).\n"
     "Each run leaves its per-table summary in DIR/<task>-verify.json, which `run --listen` with the same\n"
     "--log-dir serves in its status (\"verify\") and metrics (syncscope_verify_*).\n"
@@ -66,7 +68,7 @@ struct VerifyOptions {
     bool confirmKeyless = false;
     bool progress = false;
     std::string repairSqlFile;
-    std::string logDir = "syncscope-logs";
+    std::string logDir = defaultLogDirectory();  // the folder `run` writes to, so both share the audit log
     std::string control;
     std::string tokenFile;
     std::vector<schema::TableName> tables;

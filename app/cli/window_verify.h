@@ -9,6 +9,7 @@
 #include <string>
 
 #include "engine/common/server_settings.h"
+#include "engine/common/state_directory.h"
 #include "engine/inspect/inspection_report.h"
 
 namespace syncscope::cli {
@@ -17,7 +18,7 @@ struct WindowVerifyOptions {
     ServerSettings target;
     ServerSettings upstream;
     bool repair = false;
-    std::string logDir = "syncscope-logs";  // the audit log of a repair: DIR/<task>-audit.jsonl
+    std::string logDir = defaultLogDirectory();  // the audit log of a repair: DIR/<task>-audit.jsonl
 };
 
 struct WindowVerifyOutcome {

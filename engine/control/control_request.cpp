@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <limits>
+
 #include "engine/binlog/binlog_position.h"
 #include "engine/task/resume_point_writer.h"
 
@@ -60,6 +62,52 @@ ResumeFromRequest parseResumeFromBody(const std::string& body) {
         return {std::nullopt, problem};
     }
     return {target, {}};
+}
+
+SkipBody parseSkipBody(const std::string& body) {
+    SkipBody skip;
+    if (isBlank(body)) {
+        return skip;
+    }
+    nlohmann::json json = nlohmann::json::parse(body, nullptr, false);
+    if (json.is_discarded() || !json.is_object()) {
+        skip.problem = "the body must be empty, {} or {\"save_sql\": false}";
+        return skip;
+    }
+    for (const auto& [key, value] : json.items()) {
+        if (key != "save_sql") {
+            skip.problem = "unknown key '" + key + "'; expected save_sql";
+            return skip;
+        }
+        if (!value.is_boolean()) {
+            skip.problem = "save_sql must be true or false, got " + value.dump();
+            return skip;
+        }
+        skip.saveSkippedRows = value.get<bool>();
+    }
+    return skip;
+}
+
+ResumeFromRequest parseResumeFromQuery(const std::string& binlogName, const std::string& binlogPos,
+                                       const std::string& gtid, bool hasName, bool hasPos, bool hasGtid) {
+    nlohmann::json json = nlohmann::json::object();
+    if (hasName) {
+        json["binlog_name"] = binlogName;
+    }
+    if (hasPos) {
+        if (binlogPos.empty() || binlogPos.find_first_not_of("0123456789") != std::string::npos ||
+            binlogPos.size() > std::numeric_limits<uint64_t>::digits10) {
+            return {std::nullopt, "binlog_pos must be a non-negative integer, got '" + binlogPos + "'"};
+        }
+        json["binlog_pos"] = std::stoull(binlogPos);
+    }
+    if (hasGtid) {
+        json["gtid"] = gtid;
+    }
+    if (json.empty()) {
+        return {std::nullopt, "give the target as ?binlog_name=FILE&binlog_pos=POS"};
+    }
+    return parseResumeFromBody(json.dump());
 }
 
 std::string problemWithEmptyBody(const std::string& body) {

@@ -26,6 +26,19 @@ struct UntilRequest {
 // {"point": "mariadb-bin.000003:1234"} (or a GTID, or "YYYY-MM-DD HH:MM:SS"; "" clears it).
 UntilRequest parseUntilBody(const std::string& body);
 
+struct SkipBody {
+    bool saveSkippedRows = true;  // preview the skip and save its replay SQL first (when the API can)
+    std::string problem;
+};
+
+// No body, {} or {"save_sql": false} (skip without saving the skipped rows' replay SQL).
+SkipBody parseSkipBody(const std::string& body);
+
+// GET /api/v1/preview/resume-from?binlog_name=...&binlog_pos=... (or gtid=...): the same checks as the
+// POST body. `binlogPos` is the text as given (empty when absent).
+ResumeFromRequest parseResumeFromQuery(const std::string& binlogName, const std::string& binlogPos,
+                                       const std::string& gtid, bool hasName, bool hasPos, bool hasGtid);
+
 // The commands without arguments take no body, or an empty JSON object; empty when that holds.
 std::string problemWithEmptyBody(const std::string& body);
 

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <filesystem>
 #include <functional>
 #include <mutex>
 #include <set>
@@ -30,6 +31,7 @@ constexpr int kHttpConflict = 409;
 constexpr int kHttpPayloadTooLarge = 413;
 constexpr int kHttpFirstError = 400;
 constexpr int kHttpInternalError = 500;
+constexpr int kHttpBadGateway = 502;  // a preview could not read the upstream or the downstream
 constexpr size_t kServerThreads = 4;
 constexpr time_t kKeepAliveSeconds = 1;      // short, so that stop() does not wait on idle clients
 constexpr size_t kMaxBodyBytes = 64 * 1024;  // a resume-from body is a few dozen bytes
@@ -51,7 +53,8 @@ std::string reasonForStatus(const httplib::Request& req, int status) {
     const std::string request = req.method.empty() ? std::string("the request") : req.method + " " + req.path;
     if (status == kHttpNotFound) {
         return "no such endpoint: " + request +
-               "; see GET /api/v1/status, GET /metrics, POST /api/v1/{start,pause,resume,stop,skip,resume-from,until}";
+               "; see GET /api/v1/status, GET /api/v1/preview/{skip,resume-from}, GET /metrics, "
+               "POST /api/v1/{start,pause,resume,stop,skip,resume-from,until}";
     }
     if (status == kHttpPayloadTooLarge) {
         return request + ": the body is larger than the " + std::to_string(kMaxBodyBytes) +
@@ -123,8 +126,12 @@ struct ControlServer::Impl {
         return sameToken(header.substr(std::string_view(kBearerPrefix).size()), options.token);
     }
 
-    void answerCommand(httplib::Response& res, const char* command, const task::CommandResult& result) {
+    void answerCommand(httplib::Response& res, const char* command, const task::CommandResult& result,
+                       const std::function<void(nlohmann::json&)>& addToAnswer = {}) {
         nlohmann::json body{{"command", command}, {"accepted", result.accepted}};
+        if (addToAnswer) {
+            addToAnswer(body);
+        }
         body[result.accepted ? "result" : "reason"] = result.reason;
         if (!result.accepted) {
             body["error"] = std::string(command) + ": " + result.reason;  // every refusal has "error"
@@ -170,6 +177,54 @@ struct ControlServer::Impl {
         });
     }
 
+    // A preview reads both servers on this request's thread: the task is not held meanwhile.
+    void servePreview(httplib::Response& res, const std::string& command, const std::function<nlohmann::json()>& read) {
+        if (!options.previewer) {
+            replyError(res, kHttpNotFound, "preview " + command + ": this control API serves no previews");
+            return;
+        }
+        try {
+            reply(res, kHttpOk, {{"command", command}, {"preview", read()}});
+        } catch (const std::exception& e) {
+            replyError(res, kHttpBadGateway, "preview " + command + ": " + e.what());
+        }
+    }
+
+    // A skip saves the rows it leaves out as replayable SQL first (when a previewer is set and the body does
+    // not say {"save_sql": false}); if that fails, nothing is skipped.
+    void skip(const std::string& body, httplib::Response& res) {
+        SkipBody request = parseSkipBody(body);
+        if (!request.problem.empty()) {
+            replyError(res, kHttpBadRequest, "skip: " + request.problem);
+            return;
+        }
+        auto status = task.status();
+        task::SkipEvidence evidence;
+        if (options.previewer && request.saveSkippedRows && status->failedEvent) {
+            try {
+                evidence = options.previewer->saveSkippedRows(*status);
+            } catch (const std::exception& e) {
+                replyError(res, kHttpBadGateway,
+                           std::string("skip refused, nothing changed: the skipped rows could not be saved as "
+                                       "replayable SQL: ") +
+                               e.what() + "; fix that, or skip without saving them: {\"save_sql\": false}");
+                return;
+            }
+        }
+        task::CommandResult result = task.skipFailedEvent(evidence);
+        if (!result.accepted && !evidence.replaySqlFile.empty()) {
+            std::error_code ignored;
+            std::filesystem::remove(evidence.replaySqlFile, ignored);  // no skip, nothing to undo
+            evidence = {};
+        }
+        answerCommand(res, "skip", result, [&](nlohmann::json& answer) {
+            if (!evidence.replaySqlFile.empty()) {
+                answer["replay_sql_file"] = evidence.replaySqlFile;
+                answer["preview"] = evidence.preview;
+            }
+        });
+    }
+
     void addRoutes() {
         server.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
             if (authorized(req)) {
@@ -203,7 +258,35 @@ struct ControlServer::Impl {
         addCommand("/api/v1/pause", "pause", [this] { return task.pause(); });
         addCommand("/api/v1/resume", "resume", [this] { return task.resume(); });
         addCommand("/api/v1/stop", "stop", [this] { return task.stop(); });
-        addCommand("/api/v1/skip", "skip", [this] { return task.skipFailedEvent(); });
+        addPost("/api/v1/skip", [this](const std::string& body, httplib::Response& res) { skip(body, res); });
+        server.Get("/api/v1/preview/skip", [this](const httplib::Request&, httplib::Response& res) {
+            auto status = task.status();
+            if (!status->failedEvent) {
+                replyError(res, kHttpConflict,
+                           "preview skip: the task has no failed event to skip (stage " +
+                               std::string(task::stageName(status->stage)) + ")");
+                return;
+            }
+            servePreview(res, "skip", [&] { return options.previewer->previewSkip(*status); });
+        });
+        server.Get("/api/v1/preview/resume-from", [this](const httplib::Request& req, httplib::Response& res) {
+            ResumeFromRequest request = parseResumeFromQuery(
+                req.get_param_value("binlog_name"), req.get_param_value("binlog_pos"), req.get_param_value("gtid"),
+                req.has_param("binlog_name"), req.has_param("binlog_pos"), req.has_param("gtid"));
+            if (request.target && request.target->file.empty()) {
+                request.problem =
+                    "the preview reads the binlog between two positions: give binlog_name and "
+                    "binlog_pos (a GTID's position: `syncscope-cli events --server ... --from GTID`)";
+                request.target.reset();
+            }
+            if (!request.target) {
+                replyError(res, kHttpBadRequest, "preview resume-from: " + request.problem);
+                return;
+            }
+            auto status = task.status();
+            servePreview(res, "resume-from",
+                         [&] { return options.previewer->previewResumeFrom(*status, *request.target); });
+        });
         addPost("/api/v1/resume-from", [this](const std::string& body, httplib::Response& res) {
             ResumeFromRequest request = parseResumeFromBody(body);
             if (!request.target) {

@@ -1,5 +1,6 @@
 // The local HTTP control API of one task (cpp-httplib, on its own threads): GET /api/v1/status,
-// POST /api/v1/{start,pause,resume,stop,skip,resume-from}, GET /metrics. It binds to loopback unless
+// POST /api/v1/{start,pause,resume,stop,skip,resume-from,until}, GET /api/v1/preview/{skip,resume-from},
+// GET /metrics (docs/api.md). It binds to loopback unless
 // told otherwise; any other address needs a bearer token, which every request must then carry.
 #pragma once
 
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "engine/common/error.h"
+#include "engine/control/command_previewer.h"
 #include "engine/task/task_control.h"
 
 namespace syncscope::control {
@@ -24,6 +26,9 @@ struct ControlServerOptions {
     // The last verify's summary file (<log-dir>/<task>-verify.json): served as "verify" in the status
     // and as syncscope_verify_* metrics when it exists. Empty: none.
     std::string verifySummaryFile;
+    // Serves GET /api/v1/preview/{skip,resume-from} and saves a skip's rows as replayable SQL before the skip
+    // (named in its audit entry). Unset: those endpoints answer 404 and a skip saves nothing.
+    std::shared_ptr<CommandPreviewer> previewer;
 };
 
 // Why the server cannot start: no token for a non-loopback address, or the address cannot be bound.

@@ -184,7 +184,7 @@ CommandResult Task::stop() {
     return {true, "stopping: flushing what has committed"};
 }
 
-CommandResult Task::skipFailedEvent() {
+CommandResult Task::skipFailedEvent(const SkipEvidence& evidence) {
     std::unique_lock lock(mutex_);
     if (stage_ != Stage::Error || !lastFailure_ || !lastFailure_->failedEvent ||
         lastFailure_->failedTransactionStart.isEmpty()) {
@@ -204,6 +204,12 @@ CommandResult Task::skipFailedEvent() {
     binlog::BinlogPosition skipped = lastFailure_->failedTransactionStart;
     pendingSkip_ = SkipRequest{skipped};
     nlohmann::json skippedRows = failedEventJson(*lastFailure_->failedEvent);
+    if (!evidence.replaySqlFile.empty()) {
+        skippedRows["replay_sql_file"] = evidence.replaySqlFile;  // the undo, in the skip's own entry
+    }
+    if (!evidence.preview.empty()) {
+        skippedRows["preview"] = evidence.preview;
+    }
     lastFailure_.reset();  // the status no longer shows it: the skip is in the audit log
     wanted_ = Wanted::Running;
     retryCount_ = 0;

@@ -40,7 +40,8 @@ public:
     CommandResult pause() override;
     CommandResult resume() override;
     CommandResult stop() override;
-    CommandResult skipFailedEvent() override;
+    using TaskControl::skipFailedEvent;
+    CommandResult skipFailedEvent(const SkipEvidence& evidence) override;
     CommandResult resumeFrom(const ResumeTarget& target) override;
     CommandResult stopAt(const std::string& point) override;  // task_stop_point.cpp
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/task/skip_evidence.h"
 #include "engine/task/status_snapshot.h"
 
 namespace syncscope::task {
@@ -43,7 +44,9 @@ public:
     virtual CommandResult pause() = 0;
     virtual CommandResult resume() = 0;
     virtual CommandResult stop() = 0;
-    virtual CommandResult skipFailedEvent() = 0;
+    // Skips the failed event's transaction; `evidence` (the preview's replay SQL) goes into the skip's audit entry.
+    virtual CommandResult skipFailedEvent(const SkipEvidence& evidence) = 0;
+    CommandResult skipFailedEvent() { return skipFailedEvent(SkipEvidence{}); }
     virtual CommandResult resumeFrom(const ResumeTarget& target) = 0;
     // Pause by itself at a transaction end on reaching FILE:POS, a GTID or a time ("" clears it).
     virtual CommandResult stopAt(const std::string& point) {

@@ -3,40 +3,11 @@
 #include <map>
 #include <memory>
 
-#include "engine/apply/quoted_name.h"
-#include "engine/binlog/event_decoder.h"
 #include "engine/schema/downstream_schema_loader.h"
-#include "engine/source/binlog_server_source.h"
 #include "engine/verify/server_session.h"
-#include "engine/verify/window_key.h"
+#include "engine/verify/window_preview.h"
 
 namespace syncscope::verify {
-
-namespace {
-
-struct RowState {
-    std::vector<apply::SqlValue> key;
-    std::vector<apply::SqlValue> image;  // empty: deleted
-    std::string lastChange;
-};
-
-// Where an event (in `file`, ending at `endPos`) lies against the window's end `to`.
-enum class WindowPlace { Inside, LastEvent, Past };
-
-WindowPlace placeInWindow(const binlog::BinlogPosition& to, std::string_view file, uint64_t endPos) {
-    if (file.empty() || !binlog::BinlogPosition::isBinlogFileName(file)) {
-        return WindowPlace::Inside;
-    }
-    uint64_t number = binlog::BinlogPosition::fileNumberOf(file);
-    if (number > to.fileNumber() || (number == to.fileNumber() && endPos > to.offset())) {
-        return WindowPlace::Past;
-    }
-    // The event that ends at the table point is the window's last: stop after it rather than wait for
-    // one more (the stream blocks at the end of the upstream's binlog).
-    return number == to.fileNumber() && endPos == to.offset() ? WindowPlace::LastEvent : WindowPlace::Inside;
-}
-
-}  // namespace
 
 const char* windowRowStateName(WindowRowState state) {
     switch (state) {
@@ -104,27 +75,23 @@ SkipWindowReport SkipWindowVerifier::verify(const SkipWindowRequest& request) {
     report.downstreamTable = request.downstreamTable.schema.empty() ? request.table : request.downstreamTable;
     report.from = request.from;
     report.to = request.to;
+    const std::string window = "skip window of " + request.table.text();
     const auto& from = request.from.position();
     const auto& to = request.to.position();
     if (from.isEmpty() || to.isEmpty() || !(from < to)) {
-        throw VerifyError("skip window of " + request.table.text() + ": the global point " + request.from.toString() +
+        throw VerifyError(window + ": the global point " + request.from.toString() +
                           " must be a binlog position before the table point " + request.to.toString());
     }
-    ServerSession upstream("upstream", request.upstream);
-    ServerSession downstream("downstream", request.downstream);
-    binlog::Location upstreamNow = upstream.binlogPosition();
-    if (upstreamNow.position() < to) {
-        throw VerifyError("skip window of " + request.table.text() + ": the table point " + request.to.toString() +
-                          " is beyond the upstream's position " + upstreamNow.toString());
-    }
+    // The table is checked first, so that a window without its rows still says why it cannot be verified.
     std::optional<schema::TableSchema> structure;
     try {
+        ServerSession upstream("upstream", request.upstream);
         structure = schema::DownstreamSchemaLoader(upstream.connection()).load(request.table);
     } catch (const schema::SchemaError& e) {
         throw VerifyError(std::string("upstream: ") + e.what());
     }
     if (!structure || structure->rowKey().kind == schema::RowKeyKind::AllColumns) {
-        throw VerifyError("skip window of " + request.table.text() + ": " +
+        throw VerifyError(window + ": " +
                           (structure ? "the table has no primary or not-null unique key: rows cannot be told apart"
                                      : "the table does not exist upstream"));
     }
@@ -133,131 +100,31 @@ SkipWindowReport SkipWindowVerifier::verify(const SkipWindowRequest& request) {
     }
     report.keyColumns = structure->rowKey().columns;
 
-    source::ServerSourceOptions options;
-    options.server = request.upstream;
-    options.startFile = from.file();
-    options.startPosition = from.offset();
-    options.checkSettings = false;
-    options.maxReconnectAttempts = 0;
-    source::BinlogServerSource stream(options);
-    binlog::EventDecoder decoder;
-    bool checksumSet = false;
-    std::vector<binlog::Event> events;
-    std::map<std::string, RowState> states;
-    std::vector<std::string> order;
-    bool done = false;
-    while (!done) {
-        if (cancel_ && cancel_->load()) {
-            throw VerifyError("skip window of " + request.table.text() + ": cancelled");
-        }
-        auto raw = stream.next();
-        if (!raw) {
-            break;
-        }
-        if (!checksumSet) {
-            decoder.setChecksum(stream.hasChecksum() ? binlog::ChecksumAlgorithm::Crc32
-                                                     : binlog::ChecksumAlgorithm::Off);
-            checksumSet = true;
-        }
-        decoder.recycle(events);
-        decoder.decodeInto(*raw, events);
-        for (const auto& event : events) {
-            WindowPlace place =
-                event.header.logPos == 0 ? WindowPlace::Inside : placeInWindow(to, event.file, event.endPos);
-            if (place == WindowPlace::Past) {
-                done = true;
-                break;
-            }
-            done = place == WindowPlace::LastEvent;
-            if (++report.eventsRead > request.maxEvents) {
-                throw VerifyError("skip window of " + request.table.text() + ": more than " +
-                                  std::to_string(request.maxEvents) + " events between " + request.from.toString() +
-                                  " and " + request.to.toString() + ": too long a window to verify row by row");
-            }
-            const auto* rows = std::get_if<binlog::RowsEvent>(&event.body);
-            if (!rows || rows->table->schema != request.table.schema || rows->table->table != request.table.table) {
-                continue;
-            }
-            if (rows->columnCount != report.columns.size()) {
-                throw VerifyError("skip window of " + request.table.text() + ": the window's events have " +
-                                  std::to_string(rows->columnCount) + " columns, the table has " +
-                                  std::to_string(report.columns.size()) + " now: its structure changed since");
-            }
-            auto valuesOf = [&](std::span<const binlog::ColumnValue> image, const std::vector<bool>& present) {
-                std::vector<apply::SqlValue> values;
-                for (size_t i = 0; i < image.size(); ++i) {
-                    if (i < present.size() && !present[i]) {
-                        throw VerifyError("skip window of " + request.table.text() + " at " + std::string(event.file) +
-                                          ":" + std::to_string(event.pos) +
-                                          ": a row image without every column (binlog_row_image is not FULL)");
-                    }
-                    values.push_back(apply::SqlValue::fromColumn(image[i], rows->table->columns[i]));
-                }
-                return values;
-            };
-            std::string where = std::string(event.file) + ":" + std::to_string(event.endPos);
-            auto remember = [&](std::vector<apply::SqlValue> key, std::vector<apply::SqlValue> image) {
-                std::string id = windowKeyId(key);
-                auto [it, inserted] = states.try_emplace(id);
-                if (inserted) {
-                    order.push_back(id);
-                }
-                it->second = {std::move(key), std::move(image), where};
-            };
-            auto keyOf = [&](const std::vector<apply::SqlValue>& image) {
-                std::vector<apply::SqlValue> key;
-                for (size_t position : report.keyColumns) {
-                    key.push_back(image[position]);
-                }
-                return key;
-            };
-            for (size_t row = 0; row < rows->rowCount(); ++row) {
-                ++report.rowChanges;
-                if (rows->hasBefore(row)) {
-                    auto before = valuesOf(rows->before(row), rows->presentBefore);
-                    remember(keyOf(before), {});
-                }
-                if (rows->hasAfter(row)) {
-                    auto after = valuesOf(rows->after(row), rows->presentAfter);
-                    remember(keyOf(after), after);
-                }
-            }
-        }
+    // The window is read and checked as a preview of this one table (engine/verify/window_preview.h).
+    WindowPreviewRequest previewRequest;
+    previewRequest.upstream = request.upstream;
+    previewRequest.downstream = request.downstream;
+    previewRequest.from = from;
+    previewRequest.to = to;
+    previewRequest.maxEvents = request.maxEvents;
+    previewRequest.replicated = [&request](const schema::TableName& name) { return name == request.table; };
+    previewRequest.route = [&report](const schema::TableName&) { return report.downstreamTable; };
+    WindowPreviewer previewer;
+    previewer.setCancelFlag(cancel_);
+    WindowPreview preview;
+    try {
+        preview = previewer.preview(previewRequest);
+    } catch (const VerifyError& e) {
+        throw VerifyError(window + " (global point " + request.from.toString() + ", table point " +
+                          request.to.toString() + "): " + e.what());
     }
-    stream.cancel();
-
-    // Each row's final state against the downstream, compared by the downstream itself.
-    std::string keyWhere;
-    for (size_t i = 0; i < report.keyColumns.size(); ++i) {
-        keyWhere += (i == 0 ? "" : " AND ") + apply::quoteName(report.columns[report.keyColumns[i]]) + " = ?";
+    if (!preview.problems.empty()) {
+        throw VerifyError(window + ": " + preview.problems.front().reason);
     }
-    std::string compareList;
-    for (const auto& column : report.columns) {
-        compareList += (compareList.empty() ? "" : ", ") + apply::quoteName(column) + " <=> ?";
-    }
-    const std::string table = apply::quoteTable(report.downstreamTable);
-    for (const auto& id : order) {
-        const RowState& state = states.at(id);
-        WindowRow row{state.key, state.image, state.lastChange, WindowRowState::Equal, {}};
-        BoundQuery query;
-        query.sql = "SELECT " + (state.image.empty() ? std::string("1") : compareList) + " FROM " + table + " WHERE " +
-                    keyWhere;
-        query.params = state.image;
-        query.params.insert(query.params.end(), state.key.begin(), state.key.end());
-        auto found = downstream.query(query);
-        if (state.image.empty()) {
-            row.state = found.empty() ? WindowRowState::Equal : WindowRowState::NotDeleted;
-        } else if (found.empty()) {
-            row.state = WindowRowState::Missing;
-        } else {
-            for (size_t i = 0; i < report.columns.size(); ++i) {
-                if (found.front()[i] != std::optional<std::string>("1")) {
-                    row.differingColumns.push_back(report.columns[i]);
-                }
-            }
-            row.state = row.differingColumns.empty() ? WindowRowState::Equal : WindowRowState::Different;
-        }
-        report.rows.push_back(std::move(row));
+    report.eventsRead = preview.eventsRead;
+    if (!preview.tables.empty()) {
+        report.rowChanges = preview.tables.front().rowChanges;
+        report.rows = std::move(preview.tables.front().rows);
     }
     return report;
 }

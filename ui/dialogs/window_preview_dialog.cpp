@@ -7,12 +7,13 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "engine/common/local_time.h"
+#include "engine/preview/preview_json.h"
+#include "engine/preview/replay_sql_file.h"
 #include "engine/task/audit_log.h"
 
 namespace syncscope::ui {
@@ -186,17 +187,16 @@ bool WindowPreviewDialog::saveReplay() {
     if (!action_.skipsRows || !preview_ || action_.sqlPath.isEmpty()) {
         return true;
     }
-    const std::string sql = preview_->replaySql(action_.title.toStdString());
-    QDir().mkpath(QFileInfo(action_.sqlPath).absolutePath());
-    QSaveFile file(action_.sqlPath);
-    if (!file.open(QIODevice::WriteOnly) ||
-        file.write(sql.data(), static_cast<qint64>(sql.size())) != static_cast<qint64>(sql.size()) || !file.commit()) {
-        QMessageBox::warning(
-            this, action_.title,
-            tr("Could not save the replay SQL to %1: %2. Nothing was done.").arg(action_.sqlPath, file.errorString()));
+    const std::string path = QFileInfo(action_.sqlPath).absoluteFilePath().toStdString();
+    try {
+        preview::writeReplaySql(path, preview_->replaySql(action_.title.toStdString()));
+    } catch (const std::exception& e) {
+        QMessageBox::warning(this, action_.title, tr("%1. Nothing was done.").arg(QString::fromStdString(e.what())));
         return false;
     }
-    if (action_.auditPath.isEmpty()) {
+    evidence_.replaySqlFile = path;
+    evidence_.preview = preview::previewCounts(*preview_);
+    if (action_.auditPath.isEmpty() || action_.auditAction.empty()) {
         return true;
     }
     task::AuditEntry entry;
@@ -205,17 +205,8 @@ bool WindowPreviewDialog::saveReplay() {
     entry.sourceId = action_.sourceId;
     entry.positionBefore = preview_->from.toString();
     entry.positionAfter = preview_->to.toString();
-    nlohmann::json problems = nlohmann::json::array();
-    for (const auto& problem : preview_->problems) {
-        problems.push_back(problem.table.text() + ": " + problem.reason);
-    }
-    entry.details = {{"replay_sql_file", QFileInfo(action_.sqlPath).absoluteFilePath().toStdString()},
-                     {"transactions", preview_->transactions.size()},
-                     {"rows_equal", preview_->rowsIn(verify::WindowRowState::Equal)},
-                     {"rows_missing", preview_->rowsIn(verify::WindowRowState::Missing)},
-                     {"rows_different", preview_->rowsIn(verify::WindowRowState::Different)},
-                     {"rows_not_deleted", preview_->rowsIn(verify::WindowRowState::NotDeleted)},
-                     {"not_checked", problems}};
+    entry.details = evidence_.preview;
+    entry.details["replay_sql_file"] = path;
     try {
         task::AuditLog(action_.auditPath.toStdString()).append(entry);
     } catch (const std::exception& e) {

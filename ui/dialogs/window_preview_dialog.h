@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 
+#include "engine/task/skip_evidence.h"
 #include "engine/verify/window_preview.h"
 
 class QLabel;
@@ -34,7 +35,9 @@ struct WindowPreviewAction {
     bool skipsRows = true;  // false: the window is applied again (nothing is saved)
     QString sqlPath;        // where the replay SQL goes (skipsRows)
     QString auditPath;      // the task's audit log; empty: none
-    std::string auditAction = "skip-preview";
+    // The entry written with the saved SQL before the command; empty: none, the command's own entry names
+    // the file (a skip: evidence()).
+    std::string auditAction;
     std::string taskName;
     std::string sourceId;
 };
@@ -53,6 +56,8 @@ public:
     QTableWidget* rowsTable() const { return rows_; }
     QLabel* summaryLabel() const { return summary_; }
     QPushButton* confirmButton() const { return confirm_; }
+    // After accept(): the saved replay SQL file and the preview's counts, for the command's audit entry.
+    const task::SkipEvidence& evidence() const { return evidence_; }
 
     // Saves the replay SQL and its audit entry first (when rows are skipped); stays open if that fails.
     void accept() override;
@@ -74,6 +79,7 @@ private:
     QTableWidget* rows_ = nullptr;
     QLabel* saved_ = nullptr;
     QPushButton* confirm_ = nullptr;
+    task::SkipEvidence evidence_;
 };
 
 }  // namespace syncscope::ui

@@ -102,7 +102,11 @@ void EngineAdapter::stop() {
 }
 
 void EngineAdapter::skipFailedEvent() {
-    runCommand(tr("Skip failed event"), [](task::TaskControl& task) { return task.skipFailedEvent(); });
+    skipFailedEventWith({});
+}
+
+void EngineAdapter::skipFailedEventWith(const task::SkipEvidence& evidence) {
+    runCommand(tr("Skip failed event"), [evidence](task::TaskControl& task) { return task.skipFailedEvent(evidence); });
 }
 
 void EngineAdapter::resumeFrom(const task::ResumeTarget& target) {

@@ -47,6 +47,8 @@ public:
     void resume();
     void stop();
     void skipFailedEvent();
+    // The skip with what the DBA was shown (its replay SQL file), kept in the skip's audit entry.
+    void skipFailedEventWith(const task::SkipEvidence& evidence);
     void resumeFrom(const task::ResumeTarget& target);
     // Pause by itself at FILE:POS, a GTID or a time ("" clears the stop point).
     void stopAt(const QString& point);

@@ -1,16 +1,14 @@
 // The main window's previews before a skip and a resume-from: the rows they leave out (or apply again)
-// checked against the downstream (ui/dialogs/window_preview_dialog.h). Apart from main_window.cpp so
-// that each file keeps one job.
-#include <QDateTime>
+// checked against the downstream (ui/dialogs/window_preview_dialog.h), read with the engine's preview of the
+// task (engine/preview, which the CLI and the HTTP API use too). Apart from main_window.cpp so that each file
+// keeps one job.
 #include <QDir>
 #include <QFileInfo>
 
 #include <spdlog/spdlog.h>
 
-#include "engine/browse/browse_page.h"
-#include "engine/browse/server_binlog_history.h"
-#include "engine/filter/block_allow_list.h"
-#include "engine/filter/table_router.h"
+#include "engine/preview/replay_sql_file.h"
+#include "engine/preview/task_window_preview.h"
 #include "engine/task/task_setup_builder.h"
 #include "ui/dialogs/window_preview_dialog.h"
 #include "ui/engine/engine_adapter.h"
@@ -20,50 +18,33 @@ namespace syncscope::ui {
 
 namespace {
 
-// What the worker thread needs of the task: its servers and its route, copied.
-struct PreviewServers {
-    ServerSettings upstream;
-    ServerSettings downstream;
-    std::shared_ptr<const filter::TableRouter> router;
-    std::shared_ptr<const filter::BlockAllowList> blockAllow;
-    std::string taskName;
-    std::string sourceId;
+// The task's setup, read from its files on the GUI thread and copied into the worker's job.
+struct PreviewSetup {
+    task::TaskSetup setup;
     bool known = false;  // read from the task's files
+    std::string problem;
 };
 
-PreviewServers serversOf(const TaskFiles& files) {
-    task::TaskConfig taskConfig = task::loadTaskConfig(files.taskPath.toStdString());
-    task::SourceConfig sourceConfig = task::loadSourceConfig(files.sourcePath.toStdString());
-    std::vector<std::string> warnings;
-    task::TaskSetup setup = task::makeTaskSetup(taskConfig, sourceConfig, warnings);
-    return {setup.upstream, setup.downstream, setup.router, setup.blockAllow, setup.taskName, setup.sourceId, true};
-}
-
-verify::WindowPreviewRequest requestFor(const PreviewServers& servers) {
-    verify::WindowPreviewRequest request;
-    request.upstream = servers.upstream;
-    request.downstream = servers.downstream;
-    if (auto router = servers.router) {
-        request.route = [router](const schema::TableName& name) {
-            filter::TableName routed = router->route({name.schema, name.table});
-            return schema::TableName{routed.schema, routed.table};
-        };
+PreviewSetup setupOf(const TaskFiles& files) {
+    PreviewSetup result;
+    try {
+        task::TaskConfig taskConfig = task::loadTaskConfig(files.taskPath.toStdString());
+        task::SourceConfig sourceConfig = task::loadSourceConfig(files.sourcePath.toStdString());
+        std::vector<std::string> warnings;
+        result.setup = task::makeTaskSetup(taskConfig, sourceConfig, warnings);
+        result.known = true;
+    } catch (const std::exception& e) {
+        result.problem = std::string("the task's files could not be read: ") + e.what();
+        spdlog::warn("preview: {}", result.problem);
     }
-    if (auto blockAllow = servers.blockAllow) {
-        request.replicated = [blockAllow](const schema::TableName& name) {
-            return blockAllow->allows({name.schema, name.table});
-        };
-    }
-    return request;
+    return result;
 }
 
 }  // namespace
 
 QString MainWindow::replaySqlPath(const std::string& taskName) const {
     const QString folder = files_.auditPath.isEmpty() ? QDir::tempPath() : QFileInfo(files_.auditPath).absolutePath();
-    return folder + QStringLiteral("/%1-skipped-%2.sql")
-                        .arg(QString::fromStdString(taskName),
-                             QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")));
+    return QString::fromStdString(preview::replaySqlPath(folder.toStdString(), taskName));
 }
 
 WindowPreviewDialog* MainWindow::previewDialog(std::function<verify::WindowPreview(const std::atomic<bool>*)> job,
@@ -80,37 +61,15 @@ void MainWindow::skipWithPreview() {
         adapter_->skipFailedEvent();  // the task answers why there is nothing to skip
         return;
     }
-    PreviewServers servers;
-    try {
-        servers = serversOf(files_);
-    } catch (const std::exception& e) {
-        servers.taskName = snapshot->taskName;
-        servers.sourceId = snapshot->sourceId;
-        spdlog::warn("skip preview: cannot read the task's files: {}", e.what());
-    }
-    const browse::BrowsePoint failed{snapshot->failedEvent->position.file, snapshot->failedEvent->position.pos};
+    PreviewSetup task = setupOf(files_);
+    const std::string taskName = task.known ? task.setup.taskName : snapshot->taskName;
+    const task::PointView failed = snapshot->failedEvent->position;
     // The failed row's transaction, found in the binlog around the row, is the window.
-    auto job = [servers, failed](const std::atomic<bool>* cancel) {
-        if (!servers.known) {
-            throw Error("the task's files could not be read: no servers to preview with");
+    auto job = [task, failed](const std::atomic<bool>* cancel) {
+        if (!task.known) {
+            throw Error(task.problem);
         }
-        browse::ServerBinlogHistory history(servers.upstream);
-        browse::PageRequest around;
-        around.around = failed;
-        around.before = 0;
-        around.count = 0;
-        browse::Page page = browse::readPage(history, around, cancel);
-        if (!page.error.empty() || !page.target || *page.target >= page.transactions.size()) {
-            throw Error("the failed event's transaction at " + failed.toString() +
-                        " was not found in the upstream's binlog: " + (page.error.empty() ? page.note : page.error));
-        }
-        const browse::BrowsedTransaction& trx = page.transactions[*page.target];
-        verify::WindowPreviewRequest request = requestFor(servers);
-        request.from = binlog::BinlogPosition(trx.file, trx.pos);
-        request.to = binlog::BinlogPosition(trx.endFile, trx.endPos);
-        verify::WindowPreviewer previewer;
-        previewer.setCancelFlag(cancel);
-        return previewer.preview(request);
+        return preview::previewSkip(task.setup, failed, cancel);
     };
     WindowPreviewAction action;
     action.title = tr("Skip the failed transaction?");
@@ -118,12 +77,14 @@ void MainWindow::skipWithPreview() {
         tr("The transaction holding the failed row is skipped: none of its rows is applied by the task. "
            "Each row is checked against the downstream below.");
     action.confirmText = tr("Skip it");
-    action.sqlPath = replaySqlPath(servers.taskName);
+    action.sqlPath = replaySqlPath(taskName);
     action.auditPath = files_.auditPath;
-    action.taskName = servers.taskName;
-    action.sourceId = servers.sourceId;
+    action.taskName = taskName;
+    action.sourceId = task.known ? task.setup.sourceId : snapshot->sourceId;
     WindowPreviewDialog* dialog = previewDialog(std::move(job), std::move(action));
-    connect(dialog, &QDialog::accepted, adapter_, &EngineAdapter::skipFailedEvent);
+    // The skip's own audit entry names the saved SQL (no separate entry).
+    connect(dialog, &QDialog::accepted, adapter_,
+            [this, dialog] { adapter_->skipFailedEventWith(dialog->evidence()); });
     dialog->open();
 }
 
@@ -135,52 +96,36 @@ void MainWindow::resumeFromWithPreview(const task::ResumeTarget& target, const Q
         return;
     }
     const QString where = QStringLiteral("%1:%2").arg(QString::fromStdString(target.file)).arg(target.pos);
-    PreviewServers servers;
-    std::string problem;
+    PreviewSetup task = setupOf(files_);
+    preview::ResumeWindow window;
+    std::string problem = task.problem;
     try {
-        servers = serversOf(files_);
+        window = preview::resumeWindowOf(global, target);
     } catch (const std::exception& e) {
         problem = e.what();
     }
-    binlog::BinlogPosition from;
-    binlog::BinlogPosition to;
-    bool skips = false;
-    try {
-        binlog::BinlogPosition chosen(target.file, target.pos);
-        binlog::BinlogPosition persisted(global.file, global.pos);
-        skips = persisted < chosen;
-        from = skips ? persisted : chosen;
-        to = skips ? chosen : persisted;
-    } catch (const std::exception& e) {
-        problem =
-            std::string("no window between the persisted global point and ") + where.toStdString() + ": " + e.what();
-    }
-    auto job = [servers, from, to, problem](const std::atomic<bool>* cancel) {
+    auto job = [task, window, problem](const std::atomic<bool>* cancel) {
         if (!problem.empty()) {
             throw Error(problem);
         }
-        verify::WindowPreviewRequest request = requestFor(servers);
-        request.from = from;
-        request.to = to;
-        verify::WindowPreviewer previewer;
-        previewer.setCancelFlag(cancel);
-        return previewer.preview(request);
+        return preview::previewResumeFrom(task.setup, window, cancel);
     };
+    const std::string taskName = task.known ? task.setup.taskName : (snapshot ? snapshot->taskName : std::string());
     WindowPreviewAction action;
     action.title = tr("Resume from %1?").arg(where);
     action.intro =
-        (skips ? tr("Resume the task from %1, %2. The global checkpoint moves forward from %3 (written to the "
-                    "audit log): the transactions below are <b>skipped</b>.")
-               : tr("Resume the task from %1, %2. The global checkpoint moves back from %3 (written to the "
-                    "audit log): the transactions below are <b>applied again</b>, in safe mode."))
+        (window.skips ? tr("Resume the task from %1, %2. The global checkpoint moves forward from %3 (written to the "
+                           "audit log): the transactions below are <b>skipped</b>.")
+                      : tr("Resume the task from %1, %2. The global checkpoint moves back from %3 (written to the "
+                           "audit log): the transactions below are <b>applied again</b>, in safe mode."))
             .arg(where, description, QString::fromStdString(global.text()));
     action.confirmText = tr("Resume");
-    action.skipsRows = skips;
-    action.sqlPath = replaySqlPath(servers.taskName.empty() && snapshot ? snapshot->taskName : servers.taskName);
+    action.skipsRows = window.skips;
+    action.sqlPath = replaySqlPath(taskName);
     action.auditPath = files_.auditPath;
     action.auditAction = "resume-from-preview";
-    action.taskName = servers.taskName;
-    action.sourceId = servers.sourceId;
+    action.taskName = taskName;
+    action.sourceId = task.known ? task.setup.sourceId : std::string();
     WindowPreviewDialog* dialog = previewDialog(std::move(job), std::move(action));
     connect(dialog, &QDialog::accepted, adapter_, [this, target] { adapter_->resumeFrom(target); });
     dialog->open();

@@ -95,6 +95,9 @@ TaskView::TaskView(QWidget* parent)
         verifications.insert(tableVerificationsFrom(progress.tables));
         showVerifications(verifications);
     });
+    // So does a CLI verify's results file, read by the Verify page.
+    connect(verifyPage_, &VerifyPage::savedResultsLoaded, this,
+            [this](const VerifyProgress& progress) { showVerifications(tableVerificationsFrom(progress.tables)); });
     connect(failedPanel_, &FailedEventPanel::retryRequested, this, &TaskView::retryRequested);
     connect(failedPanel_, &FailedEventPanel::skipConfirmed, this, &TaskView::skipConfirmed);
 }

@@ -1,12 +1,15 @@
 #include "ui/pages/verify_page.h"
 
 #include <QCheckBox>
+#include <QDateTime>
 #include <QFile>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QLocale>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -16,6 +19,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "engine/verify/verify_summary_file.h"
 #include "ui/engine/verify_runner.h"
 #include "ui/models/verify_results_model.h"
 
@@ -117,8 +121,11 @@ VerifyPage::VerifyPage(QWidget* parent)
     bar->addWidget(startButton_);
     bar->addWidget(cancelButton_);
     bar->addWidget(bar_, 1);
+    loadButton_ = new QPushButton(tr("&Load results…"), this);
+    loadButton_->setToolTip(tr("Show the results of `syncscope-cli verify` (<log folder>/<task>-verify.json)"));
     bar->addWidget(saveButton_);
     bar->addWidget(repairButton_);
+    bar->addWidget(loadButton_);
     layout->addLayout(bar);
     layout->addWidget(summary_);
 
@@ -152,6 +159,14 @@ VerifyPage::VerifyPage(QWidget* parent)
         }
     });
     connect(repairButton_, &QPushButton::clicked, this, &VerifyPage::applyRepair);
+    connect(loadButton_, &QPushButton::clicked, this, [this] {
+        const QString folder = auditPath_.isEmpty() ? QString() : QFileInfo(auditPath_).absolutePath();
+        QString file = QFileDialog::getOpenFileName(this, tr("Load verify results"), folder,
+                                                    tr("Verify results (*-verify.json);;JSON (*.json)"));
+        if (!file.isEmpty()) {
+            loadSavedResults(file);
+        }
+    });
     connect(runner_, &VerifyRunner::progressChanged, this, &VerifyPage::showProgress);
     connect(view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &VerifyPage::showDetails);
     setTask({}, {}, nullptr);
@@ -179,6 +194,7 @@ void VerifyPage::startVerify() {
 }
 
 void VerifyPage::showProgress(const VerifyProgress& progress) {
+    shownTables_ = progress.tables;
     model_->setResults(progress.tables);
     bar_->setValue(static_cast<int>(progress.fraction * kProgressSteps));
     startButton_->setEnabled(!progress.running && !taskFile_.isEmpty());
@@ -244,9 +260,50 @@ void VerifyPage::showDetails() {
 
 void VerifyPage::setAuditPath(const QString& path) {
     auditPath_ = path;
-    if (!runner_->running()) {
-        showProgress(runner_->progress());
+    if (runner_->running()) {
+        return;
     }
+    showProgress(runner_->progress());
+    // The task's last `syncscope-cli verify` (same log folder) is shown until a verify runs here.
+    const QString audit = QStringLiteral("-audit.jsonl");
+    if (runner_->progress().tables.empty() && path.endsWith(audit)) {
+        const QString saved = path.left(path.size() - audit.size()) + QStringLiteral("-verify.json");
+        if (QFileInfo::exists(saved)) {
+            loadSavedResults(saved);
+        }
+    }
+}
+
+bool VerifyPage::loadSavedResults(const QString& file) {
+    if (runner_->running()) {
+        return false;
+    }
+    verify::SavedVerify saved;
+    try {
+        saved = verify::loadVerifySummary(file.toStdString());
+    } catch (const std::exception& e) {
+        summary_->setText(tr("Cannot show the saved results: %1").arg(QString::fromStdString(e.what())));
+        return false;
+    }
+    VerifyProgress progress;
+    progress.tables = std::move(saved.report.tables);
+    progress.tableCount = progress.tables.size();
+    progress.elapsedSeconds = saved.report.seconds;
+    progress.cancelled = saved.report.cancelled;
+    progress.fraction = 1;
+    details_->clear();
+    showProgress(progress);
+    size_t listed = 0;
+    for (const auto& table : progress.tables) {
+        listed += table.differences.size();
+    }
+    const QString finished = QLocale().toString(QDateTime::fromSecsSinceEpoch(saved.finishedAt), QLocale::ShortFormat);
+    summary_->setText(tr("From `syncscope-cli verify`, finished %1 (%2): ").arg(finished, file) + summary_->text() +
+                      (listed < saved.differencesTotal
+                           ? tr("; %1 of the %2 differing rows are listed").arg(listed).arg(saved.differencesTotal)
+                           : QString()));
+    emit savedResultsLoaded(progress);
+    return true;
 }
 
 bool VerifyPage::askToRepair(const QString& question, bool hasKeyless, bool* includeKeyless) {
@@ -275,7 +332,7 @@ bool VerifyPage::applyRepair() {
     size_t differences = 0;
     size_t statements = 0;
     bool hasKeyless = false;
-    for (const auto& table : runner_->progress().tables) {
+    for (const auto& table : shownTables_) {
         if (table.differences.empty()) {
             continue;
         }
@@ -310,7 +367,7 @@ void VerifyPage::saveRepairSql(const QString& file) {
         summary_->setText(tr("Cannot write %1: %2").arg(file, out.errorString()));
         return;
     }
-    for (const auto& table : runner_->progress().tables) {
+    for (const auto& table : shownTables_) {
         if (table.repair && !table.repair->sql.empty()) {
             out.write(QStringLiteral("-- %1\n").arg(QString::fromStdString(table.downstream.text())).toUtf8());
             out.write(QByteArray::fromStdString(table.repair->sql));

@@ -12,6 +12,8 @@
 #include <memory>
 
 #include "engine/task/task_control.h"
+#include "engine/verify/verify_result.h"
+#include "ui/engine/verify_runner.h"
 
 class QLabel;
 class QPlainTextEdit;
@@ -23,7 +25,6 @@ namespace syncscope::ui {
 
 class VerifyResultsModel;
 class VerifyRunner;
-struct VerifyProgress;
 
 class VerifyPage : public QWidget {
     Q_OBJECT
@@ -44,6 +45,10 @@ public:
     QLabel* summary() const { return summary_; }
 
     void startVerify();
+    // Shows the results `syncscope-cli verify` left in FILE (<log-dir>/<task>-verify.json) as a verify run here
+    // (tables, differing rows, repair SQL; Apply repair verifies them again first). False, with the reason in
+    // the summary line, when the file cannot be read; what was shown stays.
+    bool loadSavedResults(const QString& file);
     void saveRepairSql(const QString& file);
     // Asks for confirmation (the question, and whether tables without a key may be repaired too), then
     // starts the repair of the tables that differ. False when there is nothing to repair or the DBA said no.
@@ -53,6 +58,10 @@ public:
     // whether to go on and sets *includeKeyless. A message box unless a test replaces it.
     using RepairConfirmation = std::function<bool(const QString& question, bool hasKeyless, bool* includeKeyless)>;
     void setRepairConfirmation(RepairConfirmation confirm) { confirm_ = std::move(confirm); }
+
+signals:
+    // A verify's results read from a file: shown on the checkpoints page and the ruler like a finished run.
+    void savedResultsLoaded(const syncscope::ui::VerifyProgress& progress);
 
 private:
     void showProgress(const VerifyProgress& progress);
@@ -74,6 +83,8 @@ private:
     QLabel* summary_;
     QTableView* view_;
     QPlainTextEdit* details_;
+    QPushButton* loadButton_;
+    std::vector<verify::TableVerifyResult> shownTables_;  // what the table shows: the last run, or a loaded file
 };
 
 }  // namespace syncscope::ui

@@ -32,7 +32,14 @@ public:
     task::CommandResult pause() override { return answer("pause"); }
     task::CommandResult resume() override { return answer("resume"); }
     task::CommandResult stop() override { return answer("stop"); }
-    task::CommandResult skipFailedEvent() override { return answer("skip"); }
+    using task::TaskControl::skipFailedEvent;
+    task::CommandResult skipFailedEvent(const task::SkipEvidence& evidence) override {
+        {
+            std::lock_guard lock(mutex_);
+            lastEvidence = evidence;
+        }
+        return answer("skip");
+    }
     task::CommandResult resumeFrom(const task::ResumeTarget& target) override {
         std::lock_guard lock(mutex_);
         lastTarget = target;
@@ -48,6 +55,7 @@ public:
     bool accept = true;
     std::vector<std::string> calls;
     task::ResumeTarget lastTarget;
+    task::SkipEvidence lastEvidence;
 
 private:
     task::CommandResult answer(const std::string& command) {
@@ -58,6 +66,31 @@ private:
 
     mutable std::mutex mutex_;
     std::shared_ptr<const task::StatusSnapshot> snapshot_ = std::make_shared<const task::StatusSnapshot>();
+};
+
+// Answers as a previewer over a real task would, or fails as one that cannot read a server does.
+class ScriptedPreviewer : public control::CommandPreviewer {
+public:
+    nlohmann::json previewSkip(const task::StatusSnapshot&) override { return answer("skip"); }
+    nlohmann::json previewResumeFrom(const task::StatusSnapshot&, const task::ResumeTarget& target) override {
+        return answer("resume-from " + target.file + ":" + std::to_string(target.pos));
+    }
+    task::SkipEvidence saveSkippedRows(const task::StatusSnapshot&) override {
+        answer("save");
+        return {"/var/log/syncscope/t-skipped-1.sql", {{"rows_missing", 1}}};
+    }
+
+    std::string failure;  // set: every call throws this
+    std::vector<std::string> calls;
+
+private:
+    nlohmann::json answer(const std::string& call) {
+        calls.push_back(call);
+        if (!failure.empty()) {
+            throw Error(failure);
+        }
+        return {{"asked", call}};
+    }
 };
 
 }  // namespace
@@ -83,6 +116,7 @@ private slots:
     void init() {
         task_.accept = true;
         task_.calls.clear();
+        task_.lastEvidence = {};
         task::StatusSnapshot status = test::sampleStatus();
         status.lastError += std::string(" (password ") + kSecret + ")";  // as if an error message leaked one
         task_.setStatus(status);
@@ -371,6 +405,65 @@ private slots:
         auto res = client(false).Get("/api/v1/status");
         QVERIFY(res);
         QCOMPARE(res->status, 200);
+    }
+    void skipSavesTheSkippedRowsFirstAndTheTaskAuditsTheFile() {
+        auto previewer = withPreviewer();
+        auto res = client().Post("/api/v1/skip");
+        QVERIFY(res);
+        QCOMPARE(res->status, 200);
+        QCOMPARE(previewer->calls, std::vector<std::string>{"save"});
+        QCOMPARE(task_.lastEvidence.replaySqlFile, std::string("/var/log/syncscope/t-skipped-1.sql"));
+        auto json = nlohmann::json::parse(res->body);
+        QCOMPARE(json["replay_sql_file"].get<std::string>(), task_.lastEvidence.replaySqlFile);
+        QCOMPARE(json["preview"]["rows_missing"].get<int>(), 1);
+    }
+
+    void skipIsRefusedUntouchedWhenTheRowsCannotBeSaved() {
+        auto previewer = withPreviewer();
+        previewer->failure = "cannot connect to the upstream 127.0.0.1:1";
+        auto res = client().Post("/api/v1/skip");
+        QVERIFY(res);
+        QCOMPARE(res->status, 502);
+        const std::string error = nlohmann::json::parse(res->body)["error"].get<std::string>();
+        QVERIFY2(error.find("nothing changed") != std::string::npos && error.find("127.0.0.1:1") != std::string::npos &&
+                     error.find("save_sql") != std::string::npos,
+                 error.c_str());
+        QVERIFY(task_.calls.empty());
+    }
+
+    void skipWithSaveSqlFalseSavesNothing() {
+        auto previewer = withPreviewer();
+        auto res = client().Post("/api/v1/skip", R"({"save_sql": false})", "application/json");
+        QVERIFY(res);
+        QCOMPARE(res->status, 200);
+        QVERIFY(previewer->calls.empty());
+        QVERIFY(task_.lastEvidence.replaySqlFile.empty());
+        QCOMPARE(task_.calls, std::vector<std::string>{"skip"});
+    }
+
+    void previewsAreServedOnlyWithAPreviewer() {
+        auto res = client().Get("/api/v1/preview/skip");
+        QVERIFY(res);
+        QCOMPARE(res->status, 404);
+        QVERIFY(nlohmann::json::parse(res->body)["error"].get<std::string>().find("no previews") != std::string::npos);
+        auto previewer = withPreviewer();
+        res = client().Get("/api/v1/preview/resume-from?binlog_name=mysql-bin.000002&binlog_pos=120");
+        QVERIFY(res);
+        QCOMPARE(res->status, 200);
+        QCOMPARE(nlohmann::json::parse(res->body)["preview"]["asked"].get<std::string>(),
+                 std::string("resume-from mysql-bin.000002:120"));
+        QVERIFY(task_.calls.empty());
+    }
+
+private:
+    std::shared_ptr<ScriptedPreviewer> withPreviewer() {
+        server_.reset();
+        auto previewer = std::make_shared<ScriptedPreviewer>();
+        control::ControlServerOptions options;
+        options.token = kToken;
+        options.previewer = previewer;
+        server_ = std::make_unique<control::ControlServer>(task_, options);
+        return previewer;
     }
 };
 

@@ -168,7 +168,7 @@ task::CommandResult SimulatedTask::stop() {
     return {true, "stopped"};
 }
 
-task::CommandResult SimulatedTask::skipFailedEvent() {
+task::CommandResult SimulatedTask::skipFailedEvent(const task::SkipEvidence& /*evidence*/) {
     std::lock_guard lock(mutex_);
     if (stage_ != task::Stage::Error || !failed_) {
         return {false, "there is no failed event to skip"};

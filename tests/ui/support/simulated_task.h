@@ -25,7 +25,8 @@ public:
     task::CommandResult pause() override;
     task::CommandResult resume() override;
     task::CommandResult stop() override;
-    task::CommandResult skipFailedEvent() override;
+    using task::TaskControl::skipFailedEvent;
+    task::CommandResult skipFailedEvent(const task::SkipEvidence& evidence) override;
     task::CommandResult resumeFrom(const task::ResumeTarget& target) override;
 
     // The engine's progress: the upstream grows, and when running the stream reads and applies.

@@ -2,14 +2,17 @@
 // the GUI thread, ends with one row per table (the equal one equal, the one with a deleted and a
 // changed row "different" with 2 differences), shows the differing rows and the repair SQL of the
 // selected table, and saves that SQL. Apply repair asks first (a refusal changes nothing), then repairs
-// through the task's apply path, audits each table's repair and compares again. Screenshots at
-// 1280x800 for review.
+// through the task's apply path, audits each table's repair and compares again. The results file of a
+// `syncscope-cli verify` run is shown the same way (tables, rows, repair SQL, the checkpoints page and the
+// ruler); a broken one is refused naming the file and what is wrong. Screenshots at 1280x800 for review.
 #include <QtTest>
 
 #include <QFile>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -18,8 +21,10 @@
 #include "tests/support/task_files.h"
 #include "ui/engine/verify_runner.h"
 #include "ui/main/task_view.h"
+#include "ui/models/table_checkpoint_model.h"
 #include "ui/models/verify_results_model.h"
 #include "ui/pages/verify_page.h"
+#include "ui/widgets/position_ruler.h"
 
 using namespace syncscope;
 using namespace syncscope::test;
@@ -50,6 +55,18 @@ class VerifyPageTest : public QObject {
         }
         down->execute("DELETE FROM verify_gui.customers WHERE id = 42");
         down->execute("UPDATE verify_gui.customers SET city = 'Oslo' WHERE id = 1000");
+    }
+
+    // Selects the customers table: its two differing rows and their repair SQL are shown.
+    static bool showsCustomersRowsAndRepair(ui::VerifyPage* page) {
+        for (int row = 0; row < page->view()->model()->rowCount(); ++row) {
+            if (page->view()->model()->index(row, 0).data().toString() == "verify_gui.customers") {
+                page->view()->selectRow(row);
+            }
+        }
+        const QString details = page->details()->toPlainText();
+        return details.contains("Oslo") && details.contains("customer 42") &&
+               details.contains("INSERT INTO `verify_gui`.`customers`");
     }
 
     static TaskFiles taskFiles(const QTemporaryDir& dir) {
@@ -94,15 +111,7 @@ private slots:
         QCOMPARE(model->data(model->index(1 - customersRow, ui::VerifyResultsModel::OutcomeColumn)).toString(),
                  QString("equal"));
 
-        int viewRow = -1;
-        for (int row = 0; row < page->view()->model()->rowCount(); ++row) {
-            if (page->view()->model()->index(row, 0).data().toString() == "verify_gui.customers") {
-                viewRow = row;
-            }
-        }
-        page->view()->selectRow(viewRow);
-        QTRY_VERIFY(page->details()->toPlainText().contains("Oslo"));
-        QVERIFY(page->details()->toPlainText().contains("INSERT INTO `verify_gui`.`customers`"));
+        QVERIFY(showsCustomersRowsAndRepair(page));
 
         QString sqlFile = dir.filePath("repair.sql");
         page->saveRepairSql(sqlFile);
@@ -113,6 +122,66 @@ private slots:
         QString shot = QString::fromStdString(outputDir("ui")) + "/verify_page.png";
         QVERIFY(view.grab().save(shot));
         qInfo("screenshot: %s", qPrintable(shot));
+    }
+
+    void resultsOfTheCliVerifyAreShownAsAGuiVerify() {
+        prepareTables();
+        QTemporaryDir dir;
+        TaskFiles files = taskFiles(dir);
+        const QString logDir = dir.filePath("logs");
+        QProcess cli;
+        cli.start(QStringLiteral(SYNCSCOPE_BINARY_DIR "/bin/syncscope-cli"),
+                  {QStringLiteral("verify"), QString::fromStdString(files.task), QStringLiteral("--source"),
+                   QString::fromStdString(files.source), QStringLiteral("--log-dir"), logDir,
+                   QStringLiteral("--repair-sql"), dir.filePath("cli-repair.sql")});
+        QVERIFY(cli.waitForFinished(kVerifyTimeoutMs));
+        QCOMPARE(cli.exitCode(), 1);  // differences found
+
+        ui::TaskView view;
+        view.resize(kScreenshotSize);
+        view.show();
+        ui::VerifyPage* page = view.verifyPage();
+        view.tabs()->setCurrentWidget(page);
+        page->setTask(QString::fromStdString(files.task), QString::fromStdString(files.source), nullptr);
+        QSignalSpy loaded(page, &ui::VerifyPage::savedResultsLoaded);
+        view.setAuditPath(logDir + "/verify-gui-audit.jsonl");  // the file beside it is read at once
+        QCOMPARE(loaded.count(), 1);
+        QVERIFY2(page->summary()->text().contains("From `syncscope-cli verify`"), qPrintable(page->summary()->text()));
+        auto* model = page->model();
+        QCOMPARE(model->rowCount(), 2);
+        for (int row = 0; row < model->rowCount(); ++row) {
+            const bool customers = model->result(row)->upstream.table == "customers";
+            QCOMPARE(model->data(model->index(row, ui::VerifyResultsModel::OutcomeColumn)).toString(),
+                     customers ? QString("different") : QString("equal"));
+            QCOMPARE(model->data(model->index(row, ui::VerifyResultsModel::DifferencesColumn)).toULongLong(),
+                     qulonglong{customers ? 2U : 0U});
+        }
+        QVERIFY(showsCustomersRowsAndRepair(page));
+        QVERIFY(page->repairButton()->isEnabled());  // a repair verifies those tables again first
+        const QString sqlFile = dir.filePath("repair.sql");
+        page->saveRepairSql(sqlFile);
+        QFile sql(sqlFile);
+        QVERIFY(sql.open(QIODevice::ReadOnly));
+        QVERIFY(sql.readAll().contains("UPDATE `verify_gui`.`customers`"));
+        // The checkpoints page and the ruler show it as they show a verify run here.
+        QCOMPARE(view.tableModel()->verifications().size(), 2);
+        QVERIFY(view.tableModel()->verifications().value("verify_gui.customers").needsAttention());
+        QString shot = QString::fromStdString(outputDir("ui")) + "/verify_page_cli_results.png";
+        QVERIFY(view.grab().save(shot));
+        qInfo("screenshot: %s", qPrintable(shot));
+
+        // A file that is not a verify's results changes nothing shown.
+        const QString broken = dir.filePath("broken-verify.json");
+        QFile brokenFile(broken);
+        QVERIFY(brokenFile.open(QIODevice::WriteOnly));
+        brokenFile.write(R"({"finished_at": 1764614400, "tables": [{"upstream": "verify_gui.customers"}]})");
+        brokenFile.close();
+        QVERIFY(!page->loadSavedResults(broken));
+        QVERIFY2(page->summary()->text().contains(broken) &&
+                     page->summary()->text().contains("verify_gui.customers: 'downstream' is missing"),
+                 qPrintable(page->summary()->text()));
+        QCOMPARE(model->rowCount(), 2);
+        QCOMPARE(loaded.count(), 1);
     }
 
     void repairIsAppliedOnlyAfterConfirmationAndAudited() {
