@@ -1,5 +1,6 @@
 #include "ui/browse/event_browser_links.h"
 
+#include <QLineEdit>
 #include <QMenu>
 #include <QTableView>
 #include <cmath>
@@ -27,6 +28,19 @@ EventBrowserPage::HistoryFactory historyForSourceFile(const QString& sourcePath,
     return [server]() -> std::unique_ptr<browse::BinlogHistory> {
         return std::make_unique<browse::ServerBinlogHistory>(server);
     };
+}
+
+void openSkipWindow(EventBrowserPage* browser, const SkipWindowBrowse& window) {
+    const ServerSettings upstream = window.upstream;
+    browser->setHistorySource(
+        [upstream]() -> std::unique_ptr<browse::BinlogHistory> {
+            return std::make_unique<browse::ServerBinlogHistory>(upstream);
+        },
+        QString::fromStdString(upstream.describe()));
+    browser->tableEdit()->setText(window.table);
+    browser->openAt(window.globalPoint,
+                    EventBrowserPage::tr("the skip window of %1: its events after the global point up to %2")
+                        .arg(window.table, QString::fromStdString(window.tablePoint.toString())));
 }
 
 EventBrowserLinks::EventBrowserLinks(PositionRuler* ruler, TableCheckpointsPage* tables, FailedEventPanel* failed,

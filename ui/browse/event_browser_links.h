@@ -8,12 +8,17 @@
 
 #include "engine/browse/binlog_history.h"
 #include "ui/browse/event_browser_page.h"
+#include "ui/inspect/checkpoint_inspection_page.h"
 
 namespace syncscope::ui {
 
 class PositionRuler;
 class TableCheckpointsPage;
 class FailedEventPanel;
+
+// Opens `browser` over a skip window of the checkpoint inspection: the window's upstream as its history, the
+// table filter set to the table ahead of its global point, the page around the global point.
+void openSkipWindow(EventBrowserPage* browser, const SkipWindowBrowse& window);
 
 // The task's upstream as the browser's history. Throws task::ConfigError for a source file that does
 // not load (passwords resolved as the loader resolves them).

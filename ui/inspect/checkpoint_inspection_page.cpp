@@ -77,6 +77,11 @@ CheckpointInspectionPage::CheckpointInspectionPage(QWidget* parent)
         tr("For a table point ahead of its global point: decode the upstream's binlog between the two points and "
            "check each row changed there against the downstream (needs the upstream)"));
     verifyWindow_->setEnabled(false);
+    browseWindow_ = new QPushButton(tr("&Browse window…"), this);
+    browseWindow_->setToolTip(
+        tr("For a table point ahead of its global point: page through the upstream's binlog from the global point, "
+           "filtered to that table, in the event browser (needs the upstream)"));
+    browseWindow_->setEnabled(false);
 
     auto* bar = new QHBoxLayout;
     bar->addWidget(connect_);
@@ -84,6 +89,7 @@ CheckpointInspectionPage::CheckpointInspectionPage(QWidget* parent)
     bar->addSpacing(12);
     bar->addWidget(onlyAnomalies_);
     bar->addWidget(search_, 1);
+    bar->addWidget(browseWindow_);
     bar->addWidget(verifyWindow_);
     bar->addWidget(copy_);
 
@@ -130,6 +136,7 @@ CheckpointInspectionPage::CheckpointInspectionPage(QWidget* parent)
             dialog->show();
         }
     });
+    connect(browseWindow_, &QPushButton::clicked, this, &CheckpointInspectionPage::browseWindow);
     connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &CheckpointInspectionPage::updateVerifyWindowButton);
     connect(&watcher_, &QFutureWatcher<InspectionOutcome>::finished, this, &CheckpointInspectionPage::onFinished);
@@ -259,6 +266,26 @@ void CheckpointInspectionPage::updateVerifyWindowButton() {
         possible = row >= 0 && row < model_->rowCount() && skipWindowOf(model_->pointRow(row)) != nullptr;
     }
     verifyWindow_->setEnabled(possible);
+    browseWindow_->setEnabled(possible);
+}
+
+bool CheckpointInspectionPage::browseWindow() {
+    const QModelIndex current = view_->currentIndex();
+    if (!current.isValid() || !lastRequest_ || !lastRequest_->upstream) {
+        return false;
+    }
+    const auto& point = model_->pointRow(proxy_->mapToSource(current).row());
+    const inspect::SkipWindow* window = skipWindowOf(point);
+    if (!window) {
+        return false;
+    }
+    SkipWindowBrowse browse;
+    browse.upstream = *lastRequest_->upstream;
+    browse.globalPoint = {window->from.position().file(), window->from.position().offset()};
+    browse.tablePoint = {window->to.position().file(), window->to.position().offset()};
+    browse.table = point.pointOf;
+    emit browseWindowRequested(browse);
+    return true;
 }
 
 SkipWindowDialog* CheckpointInspectionPage::verifyWindow() {

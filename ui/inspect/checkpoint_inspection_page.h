@@ -7,6 +7,7 @@
 #include <QWidget>
 #include <optional>
 
+#include "engine/browse/binlog_history.h"
 #include "engine/inspect/checkpoint_inspector.h"
 
 class QCheckBox;
@@ -26,6 +27,15 @@ class SkipWindowDialog;
 struct InspectionOutcome {
     std::optional<inspect::InspectionReport> report;
     QString error;
+};
+
+// A skip window to page through in the event browser: the upstream's binlog from the global point (the
+// transaction ending there comes first) with the table filter set to the table ahead of it.
+struct SkipWindowBrowse {
+    ServerSettings upstream;
+    browse::BrowsePoint globalPoint;
+    browse::BrowsePoint tablePoint;
+    QString table;  // "schema.table"
 };
 
 // Runs the inspection (blocking; call it off the GUI thread). Never throws.
@@ -62,12 +72,17 @@ public:
     // Null when the current point has no window to verify.
     SkipWindowDialog* verifyWindow();
     QPushButton* verifyWindowButton() const { return verifyWindow_; }
+    // Browse window: asks (browseWindowRequested) for the event browser over the current point's skip window.
+    // False when the current point has none.
+    bool browseWindow();
+    QPushButton* browseWindowButton() const { return browseWindow_; }
     // Where a window repair is audited: <dir>/<task>-audit.jsonl (default: the application's data folder,
     // beside the tasks' audit logs).
     void setAuditDirectory(const QString& dir) { auditDirectory_ = dir; }
 
 signals:
     void inspectionFinished(bool succeeded);
+    void browseWindowRequested(const syncscope::ui::SkipWindowBrowse& window);
 
 private:
     // initial: the fields to start from; null: the dialog's remembered ones.
@@ -86,6 +101,7 @@ private:
     QPushButton* connect_ = nullptr;
     QPushButton* refresh_ = nullptr;
     QPushButton* copy_ = nullptr;
+    QPushButton* browseWindow_ = nullptr;
     QPushButton* verifyWindow_ = nullptr;
     QString auditDirectory_;
     QCheckBox* onlyAnomalies_ = nullptr;

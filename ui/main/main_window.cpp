@@ -326,6 +326,8 @@ CheckpointInspectionPage* MainWindow::showCheckpointInspection() {
         inspection_->setWindowTitle(tr("Checkpoint inspection - SyncScope"));
         inspection_->resize(kInspectionWidth, kInspectionHeight);
         inspection_->restoreGeometry(QSettings().value(kInspectionGeometryKey).toByteArray());
+        connect(inspection_, &CheckpointInspectionPage::browseWindowRequested, this,
+                [this](const SkipWindowBrowse& window) { openSkipWindow(showEventBrowser(), window); });
     }
     inspection_->show();
     inspection_->raise();

@@ -6,6 +6,8 @@
 #include <QtTest>
 
 #include <QFile>
+#include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QTableView>
 #include <QTableWidget>
@@ -15,10 +17,13 @@
 
 #include "tests/integration/outage/outage_helpers.h"
 #include "tests/support/test_env.h"
+#include "ui/browse/event_browser_links.h"
+#include "ui/browse/event_browser_page.h"
 #include "ui/inspect/checkpoint_inspection_model.h"
 #include "ui/inspect/checkpoint_inspection_page.h"
 #include "ui/inspect/inspection_filter_proxy.h"
 #include "ui/inspect/skip_window_dialog.h"
+#include "ui/models/event_browser_model.h"
 
 using namespace syncscope;
 using namespace syncscope::test;
@@ -108,6 +113,26 @@ private slots:
         QVERIFY(page.verifyWindow() == nullptr);
         page.view()->setCurrentIndex(page.proxy()->index(tableRow, 0));
         QVERIFY(page.verifyWindowButton()->isEnabled());
+        // Browse window: the event browser over the window, from the global point, filtered to the table.
+        QVERIFY(page.browseWindowButton()->isEnabled());
+        ui::EventBrowserPage browser;
+        browser.resize(kPageSize);
+        browser.show();
+        connect(&page, &ui::CheckpointInspectionPage::browseWindowRequested, &browser,
+                [&browser](const ui::SkipWindowBrowse& window) { ui::openSkipWindow(&browser, window); });
+        QSignalSpy browsed(&browser, &ui::EventBrowserPage::pageShown);
+        QVERIFY(page.browseWindow());
+        QTRY_COMPARE_WITH_TIMEOUT(browsed.count(), 1, kTimeoutMs);
+        QCOMPARE(browser.tableEdit()->text(), QString("verify_wgui.t"));
+        // The page opens on the transaction ending at the global point; the window's follow it.
+        const browse::BrowsedTransaction* first = browser.model()->transactionAt(browser.model()->targetIndex());
+        QVERIFY(first);
+        QVERIFY(browser.model()->targetIndex().row() + 3 < int(browser.model()->transactionCount()));
+        QCOMPARE(QString::fromStdString(first->endFile + ":" + std::to_string(first->endPos)),
+                 QString::fromStdString(*before[0] + ":" + *before[1]));
+        const QString browseShot = QString::fromStdString(outputDir("ui")) + "/inspect_browse_window.png";
+        QVERIFY(browser.grab().save(browseShot));
+        qInfo("screenshot: %s", qPrintable(browseShot));
         const QString pageShot = QString::fromStdString(outputDir("ui")) + "/inspect_verify_window_action.png";
         QVERIFY(page.grab().save(pageShot));
         qInfo("screenshot: %s", qPrintable(pageShot));
