@@ -67,7 +67,8 @@ constexpr long kSignalPollNanoseconds = 200'000'000;
 
 const char* const kRunUsage =
     "Usage: syncscope-cli run TASK.yaml --source SOURCE.yaml [--remove-meta] [--log-dir DIR]\n"
-    "         [--listen HOST:PORT [--token-file F]] [--until FILE:POS|GTID|'YYYY-MM-DD HH:MM:SS']\n"
+    "         [--listen HOST:PORT [--token-file F] [--tls-cert CERT.pem --tls-key KEY.pem]]\n"
+    "         [--until FILE:POS|GTID|'YYYY-MM-DD HH:MM:SS']\n"
     "Runs the task's sync unit in the foreground. It starts from the persisted checkpoint, else the\n"
     "task's meta, else the upstream's current position. SIGTERM or SIGINT stops it gracefully\n"
     "(checkpoint flushed behind a barrier); an error that needs the DBA prints the failed event and\n"
@@ -75,9 +76,10 @@ const char* const kRunUsage =
     "DIR defaults to $XDG_STATE_HOME/syncscope/logs (~/.local/state/syncscope/logs); the folder in\n"
     "use is logged at start.\n"
     "--listen serves the HTTP control API on HOST:PORT (127.0.0.1 unless told otherwise):\n"
-    "GET /api/v1/status, GET /metrics, POST /api/v1/{start,pause,resume,stop,skip,resume-from,until},\n"
-    "GET /api/v1/preview/{skip,resume-from} (docs/api.md). A skip first saves the rows it leaves out\n"
-    "as replayable SQL, DIR/<task>-skipped-<time>.sql, named in its audit entry.\n"
+    "GET /api/v1/{status,version,audit,log}, GET /metrics, POST /api/v1/{start,pause,resume,stop,skip,\n"
+    "resume-from,until}, GET /api/v1/preview/{skip,resume-from} (docs/api.md). --tls-cert and\n"
+    "--tls-key serve it over HTTPS instead. A skip first saves the rows it leaves out as replayable\n"
+    "SQL, DIR/<task>-skipped-<time>.sql, named in its audit entry.\n"
     "Any address other than loopback needs --token-file F (first line: a token of 16 or more\n"
     "characters) that every request must carry as 'Authorization: Bearer <token>'. With --listen,\n"
     "an error that needs the DBA does not end the process: the failed event is printed and the API\n"
@@ -162,6 +164,8 @@ struct RunOptions {
     std::string listen;
     std::string tokenFile;
     std::string until;
+    std::string tlsCert;
+    std::string tlsKey;
 };
 
 void setUpLogging(const std::string& logDir, const std::string& taskName) {
@@ -224,6 +228,10 @@ int runTask(std::span<char*> args) {
             options.tokenFile = value("--token-file");
         } else if (arg == "--until") {
             options.until = value("--until");
+        } else if (arg == "--tls-cert") {
+            options.tlsCert = value("--tls-cert");
+        } else if (arg == "--tls-key") {
+            options.tlsKey = value("--tls-key");
         } else if (arg == "--remove-meta") {
             options.removeMeta = true;
         } else if (!arg.empty() && arg[0] == '-') {
@@ -239,6 +247,12 @@ int runTask(std::span<char*> args) {
     }
     if (!options.tokenFile.empty() && options.listen.empty()) {
         throw UsageError("--token-file needs --listen");
+    }
+    if ((!options.tlsCert.empty() || !options.tlsKey.empty()) && options.listen.empty()) {
+        throw UsageError("--tls-cert and --tls-key need --listen");
+    }
+    if (options.tlsCert.empty() != options.tlsKey.empty()) {
+        throw UsageError("--tls-cert and --tls-key go together");
     }
 
     if (!options.until.empty()) {
@@ -286,6 +300,10 @@ int runTask(std::span<char*> args) {
         serverOptions.verifySummaryFile = options.logDir + "/" + setup.taskName + "-verify.json";
         // Skipped rows are saved as replayable SQL beside the audit log (named in the skip's audit entry).
         serverOptions.previewer = std::make_shared<preview::TaskCommandPreviewer>(setup, options.logDir);
+        serverOptions.tlsCertFile = options.tlsCert;
+        serverOptions.tlsKeyFile = options.tlsKey;
+        serverOptions.auditLogPath = setup.auditLogPath;
+        serverOptions.logFilePath = options.logDir + "/" + setup.taskName + ".log";
         controlServer = std::make_unique<control::ControlServer>(runningTask, serverOptions);
         std::cerr << "syncscope-cli run: control API on " << controlServer->url() << '\n';
     }

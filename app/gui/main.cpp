@@ -85,9 +85,17 @@ int main(int argc, char** argv) {
     window.setLogRing(ring);
     QObject::connect(&window, &syncscope::ui::MainWindow::openTaskRequested, &window,
                      [&window](const syncscope::ui::TaskFiles& files) { openInto(window, files, false, false); });
+    window.setLocalTaskOpener([](const syncscope::ui::ChannelSpec& spec, QString* error) {
+        syncscope::gui::OpenedTask opened = syncscope::gui::openTask({spec.taskPath, spec.sourcePath, {}});
+        *error = opened.error;
+        return opened.task;
+    });
     window.show();
 
     const bool screenshot = !options->screenshotPath.isEmpty();
+    if (!screenshot) {
+        window.restoreWorkspace();  // the channels of the last session, on the overview
+    }
     if (!options->taskPath.isEmpty()) {
         openInto(window, {options->taskPath, options->sourcePath, {}}, options->start, screenshot);
     }

@@ -7,13 +7,16 @@
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 
 #include "engine/control/control_request.h"
 #include "engine/control/error_tally.h"
+#include "engine/control/file_tail.h"
 #include "engine/control/listen_address.h"
 #include "engine/control/metrics_page.h"
 #include "engine/control/status_json.h"
@@ -38,6 +41,12 @@ constexpr size_t kMaxBodyBytes = 64 * 1024;  // a resume-from body is a few doze
 constexpr std::chrono::milliseconds kErrorWatchInterval{100};
 constexpr int kJsonIndent = 2;
 const char* const kJsonType = "application/json";
+// Revision 2: /api/v1/version, /api/v1/audit, /api/v1/log, HTTPS, a JSON reason in every 4xx.
+constexpr int kApiRevision = 2;
+constexpr size_t kDefaultTailLines = 100;
+constexpr size_t kMaxTailLines = 5000;
+constexpr size_t kMaxTailDigits = 4;
+constexpr size_t kMaxTailBytes = 4 * 1024 * 1024;
 const char* const kMetricsType = "text/plain; version=0.0.4; charset=utf-8";
 const char* const kBearerPrefix = "Bearer ";
 
@@ -52,9 +61,7 @@ bool requestHasBody(const httplib::Request& req) {
 std::string reasonForStatus(const httplib::Request& req, int status) {
     const std::string request = req.method.empty() ? std::string("the request") : req.method + " " + req.path;
     if (status == kHttpNotFound) {
-        return "no such endpoint: " + request +
-               "; see GET /api/v1/status, GET /api/v1/preview/{skip,resume-from}, GET /metrics, "
-               "POST /api/v1/{start,pause,resume,stop,skip,resume-from,until}";
+        return "no such endpoint: " + request + "; see GET /api/v1/version for the endpoints";
     }
     if (status == kHttpPayloadTooLarge) {
         return request + ": the body is larger than the " + std::to_string(kMaxBodyBytes) +
@@ -80,7 +87,7 @@ bool sameToken(const std::string& given, const std::string& expected) {
 struct ControlServer::Impl {
     task::TaskControl& task;
     ControlServerOptions options;
-    httplib::Server server;
+    std::unique_ptr<httplib::Server> server;  // an SSLServer when TLS is configured
     ErrorTally errors;
     std::set<std::string> postPaths;  // the POST routes, filled before serving starts
     int port = 0;
@@ -91,7 +98,26 @@ struct ControlServer::Impl {
     std::condition_variable wake;
     bool stopping = false;
 
-    Impl(task::TaskControl& t, ControlServerOptions o) : task(t), options(std::move(o)) {}
+    Impl(task::TaskControl& t, ControlServerOptions o) : task(t), options(std::move(o)) {
+        if (options.tlsCertFile.empty() != options.tlsKeyFile.empty()) {
+            throw ControlServerError("TLS for the control API needs both a certificate and a key file");
+        }
+        if (options.tlsCertFile.empty()) {
+            server = std::make_unique<httplib::Server>();
+            return;
+        }
+        for (const std::string* file : {&options.tlsCertFile, &options.tlsKeyFile}) {
+            if (!std::ifstream(*file)) {
+                throw ControlServerError("cannot read the control API's TLS file '" + *file + "'");
+            }
+        }
+        auto tls = std::make_unique<httplib::SSLServer>(options.tlsCertFile.c_str(), options.tlsKeyFile.c_str());
+        if (!tls->is_valid()) {
+            throw ControlServerError("the control API's TLS certificate '" + options.tlsCertFile + "' and key '" +
+                                     options.tlsKeyFile + "' cannot be used (not PEM, or they do not match)");
+        }
+        server = std::move(tls);
+    }
 
     std::string redact(std::string text) const {
         for (const std::string& secret : options.secrets) {
@@ -143,12 +169,28 @@ struct ControlServer::Impl {
         reply(res, result.accepted ? kHttpOk : kHttpConflict, body);
     }
 
+    // ?tail=N (default kDefaultTailLines, at most kMaxTailLines); answers 400 and nullopt when N is bad.
+    std::optional<size_t> tailCount(const httplib::Request& req, httplib::Response& res) const {
+        if (!req.has_param("tail")) {
+            return kDefaultTailLines;
+        }
+        const std::string text = req.get_param_value("tail");
+        if (text.empty() || text.size() > kMaxTailDigits || text.find_first_not_of("0123456789") != std::string::npos ||
+            std::stoul(text) > kMaxTailLines) {
+            replyError(res, kHttpBadRequest,
+                       req.path + ": tail must be a number of lines from 0 to " + std::to_string(kMaxTailLines) +
+                           ", got '" + text + "'");
+            return std::nullopt;
+        }
+        return std::stoul(text);
+    }
+
     using BodyHandler = std::function<void(const std::string& body, httplib::Response& res)>;
 
     void addPost(const char* path, BodyHandler handle) {
         postPaths.insert(path);
-        server.Post(path, [this, handle](const httplib::Request& req, httplib::Response& res,
-                                         const httplib::ContentReader& content) {
+        server->Post(path, [this, handle](const httplib::Request& req, httplib::Response& res,
+                                          const httplib::ContentReader& content) {
             std::string body;
             if (requestHasBody(req)) {
                 bool read = content([&body](const char* data, size_t length) {
@@ -226,7 +268,7 @@ struct ControlServer::Impl {
     }
 
     void addRoutes() {
-        server.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+        server->set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
             if (authorized(req)) {
                 // httplib would wait for a body that never comes before it finds no route (see requestHasBody).
                 const bool readsContent =
@@ -241,12 +283,42 @@ struct ControlServer::Impl {
             replyError(res, kHttpUnauthorized, "missing or wrong bearer token (Authorization: Bearer <token>)");
             return httplib::Server::HandlerResponse::Handled;
         });
-        server.Get("/api/v1/status", [this](const httplib::Request&, httplib::Response& res) {
+        server->Get("/api/v1/status", [this](const httplib::Request&, httplib::Response& res) {
             nlohmann::json status = statusJson(*task.status());
             status["verify"] = readVerifySummary(options.verifySummaryFile);
             reply(res, kHttpOk, status);
         });
-        server.Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
+        server->Get("/api/v1/version", [this](const httplib::Request&, httplib::Response& res) {
+            reply(res, kHttpOk,
+                  {{"api", "v1"},
+                   {"revision", kApiRevision},
+                   {"tls", !options.tlsCertFile.empty()},
+                   {"endpoints",
+                    {"GET /api/v1/status", "GET /api/v1/version", "GET /api/v1/audit?tail=N", "GET /api/v1/log?tail=N",
+                     "GET /metrics", "POST /api/v1/start", "POST /api/v1/pause", "POST /api/v1/resume",
+                     "POST /api/v1/stop", "POST /api/v1/skip", "POST /api/v1/resume-from", "POST /api/v1/until",
+                     "GET /api/v1/preview/skip", "GET /api/v1/preview/resume-from"}}});
+        });
+        server->Get("/api/v1/audit", [this](const httplib::Request& req, httplib::Response& res) {
+            auto tail = tailCount(req, res);
+            if (!tail) {
+                return;
+            }
+            nlohmann::json lines = nlohmann::json::array();
+            for (const std::string& line : tailLines(options.auditLogPath, *tail, kMaxTailBytes)) {
+                nlohmann::json entry = nlohmann::json::parse(line, nullptr, false);
+                lines.push_back(entry.is_discarded() ? nlohmann::json(line) : entry);
+            }
+            reply(res, kHttpOk, {{"lines", lines}});
+        });
+        server->Get("/api/v1/log", [this](const httplib::Request& req, httplib::Response& res) {
+            auto tail = tailCount(req, res);
+            if (!tail) {
+                return;
+            }
+            reply(res, kHttpOk, {{"lines", tailLines(options.logFilePath, *tail, kMaxTailBytes)}});
+        });
+        server->Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
             auto status = task.status();
             errors.observe(*status);
             res.status = kHttpOk;
@@ -259,7 +331,7 @@ struct ControlServer::Impl {
         addCommand("/api/v1/resume", "resume", [this] { return task.resume(); });
         addCommand("/api/v1/stop", "stop", [this] { return task.stop(); });
         addPost("/api/v1/skip", [this](const std::string& body, httplib::Response& res) { skip(body, res); });
-        server.Get("/api/v1/preview/skip", [this](const httplib::Request&, httplib::Response& res) {
+        server->Get("/api/v1/preview/skip", [this](const httplib::Request&, httplib::Response& res) {
             auto status = task.status();
             if (!status->failedEvent) {
                 replyError(res, kHttpConflict,
@@ -269,7 +341,7 @@ struct ControlServer::Impl {
             }
             servePreview(res, "skip", [&] { return options.previewer->previewSkip(*status); });
         });
-        server.Get("/api/v1/preview/resume-from", [this](const httplib::Request& req, httplib::Response& res) {
+        server->Get("/api/v1/preview/resume-from", [this](const httplib::Request& req, httplib::Response& res) {
             ResumeFromRequest request = parseResumeFromQuery(
                 req.get_param_value("binlog_name"), req.get_param_value("binlog_pos"), req.get_param_value("gtid"),
                 req.has_param("binlog_name"), req.has_param("binlog_pos"), req.has_param("gtid"));
@@ -304,12 +376,12 @@ struct ControlServer::Impl {
             answerCommand(res, "until", task.stopAt(*request.point));
         });
         // Every refusal carries a JSON reason, also those httplib makes itself (404, 413, a malformed request).
-        server.set_error_handler([this](const httplib::Request& req, httplib::Response& res) {
+        server->set_error_handler([this](const httplib::Request& req, httplib::Response& res) {
             if (res.status >= kHttpFirstError && res.body.empty()) {
                 replyError(res, res.status, reasonForStatus(req, res.status));
             }
         });
-        server.set_exception_handler(
+        server->set_exception_handler(
             [this](const httplib::Request& req, httplib::Response& res, std::exception_ptr ep) {
                 std::string what = "unknown error";
                 try {
@@ -351,17 +423,17 @@ ControlServer::ControlServer(task::TaskControl& task, ControlServerOptions optio
     }
     // httplib's default also sets SO_REUSEPORT, which would let a second process bind the same port and
     // take part of the traffic; only SO_REUSEADDR (restart over TIME_WAIT) is wanted.
-    impl_->server.set_socket_options([](socket_t socket) {
+    impl_->server->set_socket_options([](socket_t socket) {
         int yes = 1;
         setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
     });
-    impl_->server.new_task_queue = [] { return new httplib::ThreadPool(kServerThreads); };
-    impl_->server.set_keep_alive_timeout(kKeepAliveSeconds);
-    impl_->server.set_payload_max_length(kMaxBodyBytes);
+    impl_->server->new_task_queue = [] { return new httplib::ThreadPool(kServerThreads); };
+    impl_->server->set_keep_alive_timeout(kKeepAliveSeconds);
+    impl_->server->set_payload_max_length(kMaxBodyBytes);
     impl_->addRoutes();
     if (opts.port == 0) {
-        impl_->port = impl_->server.bind_to_any_port(opts.host);
-    } else if (impl_->server.bind_to_port(opts.host, opts.port)) {
+        impl_->port = impl_->server->bind_to_any_port(opts.host);
+    } else if (impl_->server->bind_to_port(opts.host, opts.port)) {
         impl_->port = opts.port;
     }
     if (impl_->port <= 0) {
@@ -369,7 +441,7 @@ ControlServer::ControlServer(task::TaskControl& task, ControlServerOptions optio
                                  " for the control API: the address is in use or not this machine's");
     }
     impl_->serving = std::thread([this] {
-        impl_->server.listen_after_bind();
+        impl_->server->listen_after_bind();
         impl_->servingEnded = true;
     });
     impl_->watching = std::thread([this] { impl_->watchErrors(); });
@@ -386,7 +458,8 @@ int ControlServer::port() const {
 
 std::string ControlServer::url() const {
     bool v6 = impl_->options.host.find(':') != std::string::npos;
-    return "http://" + (v6 ? "[" + impl_->options.host + "]" : impl_->options.host) + ":" + std::to_string(port());
+    const char* scheme = impl_->options.tlsCertFile.empty() ? "http://" : "https://";
+    return scheme + (v6 ? "[" + impl_->options.host + "]" : impl_->options.host) + ":" + std::to_string(port());
 }
 
 void ControlServer::stop() {
@@ -398,7 +471,7 @@ void ControlServer::stop() {
     // httplib's stop() does nothing until the serving thread has marked the server running, so a stop()
     // right after the constructor could leave that thread accepting forever: repeat until it has ended.
     while (impl_->serving.joinable() && !impl_->servingEnded) {
-        impl_->server.stop();
+        impl_->server->stop();
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     if (impl_->serving.joinable()) {

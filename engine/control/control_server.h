@@ -1,7 +1,8 @@
-// The local HTTP control API of one task (cpp-httplib, on its own threads): GET /api/v1/status,
-// POST /api/v1/{start,pause,resume,stop,skip,resume-from,until}, GET /api/v1/preview/{skip,resume-from},
-// GET /metrics (docs/api.md). It binds to loopback unless
-// told otherwise; any other address needs a bearer token, which every request must then carry.
+// The local HTTP control API of one task (cpp-httplib, on its own threads): GET /api/v1/{status,version,
+// audit,log}, POST /api/v1/{start,pause,resume,stop,skip,resume-from,until}, GET /api/v1/preview/{skip,
+// resume-from}, GET /metrics (docs/api.md). It binds to loopback unless told otherwise; any other address needs
+// a bearer token, which every request must then carry. With a certificate and key it serves HTTPS, so that a
+// GUI on another machine can verify it against its CA.
 #pragma once
 
 #include <memory>
@@ -29,6 +30,12 @@ struct ControlServerOptions {
     // Serves GET /api/v1/preview/{skip,resume-from} and saves a skip's rows as replayable SQL before the skip
     // (named in its audit entry). Unset: those endpoints answer 404 and a skip saves nothing.
     std::shared_ptr<CommandPreviewer> previewer;
+    // HTTPS with this certificate and key (PEM); both empty: plain HTTP.
+    std::string tlsCertFile;
+    std::string tlsKeyFile;
+    // Served as GET /api/v1/audit?tail=N and /api/v1/log?tail=N; empty: those answer with no lines.
+    std::string auditLogPath;
+    std::string logFilePath;
 };
 
 // Why the server cannot start: no token for a non-loopback address, or the address cannot be bound.

@@ -20,12 +20,14 @@
 #include "ui/dialogs/new_task_dialog.h"
 #include "ui/dialogs/resume_from_dialog.h"
 #include "ui/engine/engine_adapter.h"
+#include "ui/fleet/fleet_model.h"
 #include "ui/inspect/checkpoint_inspection_page.h"
 #include "ui/inspect/task_inspection_request.h"
 #include "ui/main/color_scheme.h"
 #include "ui/main/task_actions.h"
 #include "ui/main/task_view.h"
 #include "ui/models/ui_resources.h"
+#include "ui/overview/overview_page.h"
 #include "ui/pages/failed_event_panel.h"
 #include "ui/pages/verify_page.h"
 
@@ -60,17 +62,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     adapter_ = new EngineAdapter(this);
     actions_ = new TaskActions(this);
 
-    welcome_ = new QLabel(this);
-    welcome_->setAlignment(Qt::AlignCenter);
-    welcome_->setWordWrap(true);
-    welcome_->setText(
-        tr("<h2>SyncScope</h2>"
-           "<p>No task is open.</p>"
-           "<p>Open a DM task file to watch where its replication stands:<br>"
-           "upstream position, read, applied, and the global and table checkpoints.</p>"));
+    createFleet();
     taskView_ = new TaskView(this);
     stack_ = new QStackedWidget(this);
-    stack_->addWidget(welcome_);
+    stack_->addWidget(overview_);
     stack_->addWidget(taskView_);
     setCentralWidget(stack_);
 
@@ -124,6 +119,27 @@ void MainWindow::createMenus() {
     QAction* open = fileMenu->addAction(tr("&Open task..."), this, &MainWindow::openTaskWithDialogs);
     open->setShortcut(QKeySequence::Open);
     open->setToolTip(tr("Open a DM task file and its source file"));
+    QAction* addRemote = fileMenu->addAction(tr("Add &remote engine..."), this, &MainWindow::addRemoteEngineWithDialog);
+    addRemote->setToolTip(tr("Watch and control a `syncscope-cli run --listen` on another machine"));
+    QAction* addReplica = fileMenu->addAction(tr("Add &MariaDB replica..."), this, &MainWindow::addReplicaWithDialog);
+    addReplica->setToolTip(tr("Watch and control a MariaDB replica's channels (SHOW ALL SLAVES STATUS)"));
+    QAction* openWorkspaceAction = fileMenu->addAction(tr("Open &workspace..."), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a workspace"), {},
+                                                          tr("SyncScope workspace (*.syncscope.json *.json)"));
+        if (!path.isEmpty()) {
+            openWorkspace(path);
+        }
+    });
+    openWorkspaceAction->setToolTip(tr("Add every channel of a saved workspace file"));
+    QAction* saveWorkspaceAction = fileMenu->addAction(tr("&Save workspace as..."), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save the workspace"), {},
+                                                          tr("SyncScope workspace (*.syncscope.json)"));
+        QString error;
+        if (!path.isEmpty() && !saveWorkspaceAs(path, &error)) {
+            QMessageBox::warning(this, tr("Cannot save the workspace"), error);
+        }
+    });
+    saveWorkspaceAction->setToolTip(tr("Write the set of channels to a file, to open it on another desk"));
     recentMenu_ = fileMenu->addMenu(tr("&Recent tasks"));
     recentMenu_->setToolTipsVisible(true);
     rebuildRecentMenu();
@@ -176,6 +192,9 @@ void MainWindow::createMenus() {
            "resume from a chosen transaction"));
 
     QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
+    QAction* overviewAction = viewMenu->addAction(tr("&Overview"), this, &MainWindow::showOverview);
+    overviewAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    overviewAction->setToolTip(tr("Every channel of the workspace, one row each"));
     QMenu* refreshMenu = viewMenu->addMenu(tr("&Refresh rate"));
     refreshMenu->setToolTipsVisible(true);
     auto* rates = new QActionGroup(this);
@@ -223,6 +242,9 @@ void MainWindow::createToolBar() {
     bar->setObjectName(QStringLiteral("taskToolBar"));
     bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
     bar->toggleViewAction()->setToolTip(tr("Show or hide the task toolbar"));
+    QAction* overview = bar->addAction(tr("Overview"), this, &MainWindow::showOverview);
+    overview->setToolTip(tr("Back to every channel of the workspace (Ctrl+0)"));
+    bar->addSeparator();
     bar->addActions({actions_->start(), actions_->pause(), actions_->resume(), actions_->stop()});
     bar->addSeparator();
     bar->addActions({actions_->resumeFrom(), actions_->skip()});
@@ -236,10 +258,23 @@ void MainWindow::showAbout() {
 
 void MainWindow::attachTask(std::shared_ptr<task::TaskControl> task, const TaskFiles& files) {
     files_ = files;
+    if (!task) {
+        detachTask();
+        return;
+    }
+    ChannelSpec spec;
+    spec.kind = ChannelKind::LocalTask;
+    spec.taskPath = files.taskPath;
+    spec.sourcePath = files.sourcePath;
+    if (fleet_->rowOfTask(task.get()) < 0) {
+        fleet_->addGroup(localTaskGroup(spec, task));
+        fleet_->refresh();
+    }
     taskView_->clear();
     taskView_->setAuditPath(files.auditPath);
     taskView_->verifyPage()->setTask(files.taskPath, files.sourcePath, task);
-    stack_->setCurrentWidget(task ? static_cast<QWidget*>(taskView_) : welcome_);
+    stack_->setCurrentWidget(taskView_);
+    shown_ = task;
     adapter_->attachTask(std::move(task));
     if (!files.taskPath.isEmpty()) {
         addRecentTask(files);
@@ -251,9 +286,15 @@ void MainWindow::attachTask(std::shared_ptr<task::TaskControl> task, const TaskF
 void MainWindow::detachTask() {
     taskView_->verifyPage()->setTask({}, {}, nullptr);
     adapter_->detachTask();
+    if (shown_) {
+        const int row = fleet_->rowOfTask(shown_.get());
+        if (row >= 0 && fleet_->rowAt(row).kind == ChannelKind::LocalTask) {
+            fleet_->removeGroup(fleet_->rowAt(row).group);
+        }
+        shown_.reset();
+    }
     taskView_->clear();
-    stack_->setCurrentWidget(welcome_);
-    setWindowTitle(tr("SyncScope"));
+    showOverview();
     updateActions();
 }
 
@@ -368,6 +409,7 @@ void MainWindow::addRecentTask(const TaskFiles& files) {
 void MainWindow::rebuildRecentMenu() {
     recentMenu_->clear();
     const QStringList recent = recentTasks();
+    overview_->setRecentTasks(recent);
     for (const QString& entry : recent) {
         const QStringList parts = entry.split(kRecentSeparator);
         if (parts.size() != 2) {
@@ -384,7 +426,10 @@ void MainWindow::rebuildRecentMenu() {
 
 void MainWindow::closeEvent(QCloseEvent* event) {
     const auto snapshot = adapter_->lastSnapshot();
-    if (adapter_->hasTask() && snapshot && isActive(snapshot->stage)) {
+    // Only a task of this process is stopped: closing the window never stops a remote engine or a replica.
+    const int shownRow = shown_ ? fleet_->rowOfTask(shown_.get()) : -1;
+    const bool localShown = shownRow < 0 || fleet_->rowAt(shownRow).kind == ChannelKind::LocalTask;
+    if (adapter_->hasTask() && localShown && snapshot && isActive(snapshot->stage)) {
         // Stop gracefully (checkpoints flushed at a transaction boundary) and close when the engine says so.
         event->ignore();
         if (!closeWhenStopped_) {

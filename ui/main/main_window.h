@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QTimer>
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -12,11 +13,14 @@
 #include "engine/common/log_ring.h"
 #include "engine/task/task_control.h"
 #include "engine/verify/window_preview.h"
+#include "ui/fleet/batch_plan.h"
+#include "ui/fleet/channel_group.h"
 
 class QLabel;
 class QMenu;
 class QProgressDialog;
 class QStackedWidget;
+class QSystemTrayIcon;
 
 namespace syncscope::ui {
 
@@ -24,7 +28,10 @@ class CheckpointInspectionPage;
 class EngineAdapter;
 class EventBrowserLinks;
 class EventBrowserPage;
+class FleetModel;
 class NewTaskDialog;
+class NotificationCenter;
+class OverviewPage;
 class TaskActions;
 class TaskView;
 class WindowPreviewDialog;
@@ -47,7 +54,9 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
+    // Adds the task to the overview as a local channel and shows it in the task view.
     void attachTask(std::shared_ptr<task::TaskControl> task, const TaskFiles& files = {});
+    // Closes the channel shown in the task view (a local task stops gracefully) and shows the overview.
     void detachTask();
     void setLogRing(std::shared_ptr<LogRing> ring);
 
@@ -66,6 +75,30 @@ public:
     // The browser opened at a point the GUI shows (a ruler marker, the failed event, a table point).
     void browseAt(const QString& file, qulonglong pos, const QString& why);
     EventBrowserLinks* browserLinks() const { return browserLinks_; }
+
+    // The fleet: every channel of the workspace on the overview (the start page).
+    FleetModel* fleet() const { return fleet_; }
+    OverviewPage* overview() const { return overview_; }
+    NotificationCenter* notifications() const { return notifications_; }
+    QSystemTrayIcon* tray() const { return tray_; }
+    void setLocalTaskOpener(LocalTaskOpener opener) { opener_ = std::move(opener); }
+    // Opens a workspace entry (or finds the one already open with the same key); its group index, or
+    // -1 when a local task cannot be opened (the reason is shown).
+    int addChannel(const ChannelSpec& spec);
+    // Shows one channel of the overview (a FleetModel row) in the task view.
+    void openChannel(int row);
+    void showOverview();
+    bool overviewShown() const;
+    // Pause or resume the rows after one confirmation; the confirmer answers in tests (default: a dialog).
+    void runBatch(BatchCommand command, const QList<int>& rows);
+    void setBatchConfirmer(std::function<bool(const QString& text)> confirmer) { confirmBatch_ = std::move(confirmer); }
+    BatchRunner* batchRunner() const { return batch_; }
+    // The workspace of the last session (QSettings), kept from now on as channels come and go.
+    void restoreWorkspace();
+    bool saveWorkspaceAs(const QString& path, QString* error);
+    void openWorkspace(const QString& path);
+    void refreshFleet();  // the fleet timer calls it; tests call it directly
+    QTimer* fleetTimer() { return &fleetTimer_; }
 
 signals:
     // File > Open task or a recent task: whoever builds tasks answers with attachTask().
@@ -96,11 +129,26 @@ private:
                                        WindowPreviewAction action);
     void saveWindowState();
     void restoreWindowState();
+    void createFleet();
+    void addRemoteEngineWithDialog();
+    void addReplicaWithDialog();
+    void updateTray();
+    void persistWorkspace();
 
     EngineAdapter* adapter_ = nullptr;
     TaskActions* actions_ = nullptr;
     QStackedWidget* stack_ = nullptr;
-    QLabel* welcome_ = nullptr;
+    OverviewPage* overview_ = nullptr;
+    FleetModel* fleet_ = nullptr;
+    NotificationCenter* notifications_ = nullptr;
+    BatchRunner* batch_ = nullptr;
+    QSystemTrayIcon* tray_ = nullptr;
+    QTimer fleetTimer_;
+    LocalTaskOpener opener_;
+    std::function<bool(const QString&)> confirmBatch_;
+    int trayHealth_ = -1;                       // the ChannelHealth the tray icon shows
+    bool workspaceKept_ = false;                // restoreWorkspace() was called: changes are saved in QSettings
+    std::shared_ptr<task::TaskControl> shown_;  // the channel in the task view
     TaskView* taskView_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QLabel* commandState_ = nullptr;

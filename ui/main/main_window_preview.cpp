@@ -57,7 +57,9 @@ WindowPreviewDialog* MainWindow::previewDialog(std::function<verify::WindowPrevi
 
 void MainWindow::skipWithPreview() {
     auto snapshot = adapter_->lastSnapshot();
-    if (!snapshot || !snapshot->failedEvent || !snapshot->failedEvent->position.known()) {
+    // A replica channel or a remote engine has no task files here to preview with: the typed
+    // confirmation, which showed the event, is the check (the replica or the engine audits the skip).
+    if (!snapshot || !snapshot->failedEvent || !snapshot->failedEvent->position.known() || files_.taskPath.isEmpty()) {
         adapter_->skipFailedEvent();  // the task answers why there is nothing to skip
         return;
     }
@@ -91,8 +93,8 @@ void MainWindow::skipWithPreview() {
 void MainWindow::resumeFromWithPreview(const task::ResumeTarget& target, const QString& description) {
     auto snapshot = adapter_->lastSnapshot();
     const task::PointView global = snapshot ? snapshot->globalPersisted : task::PointView{};
-    if (target.file == global.file && target.pos == global.pos) {
-        adapter_->resumeFrom(target);  // nothing is skipped or applied again
+    if ((target.file == global.file && target.pos == global.pos) || files_.taskPath.isEmpty()) {
+        adapter_->resumeFrom(target);  // nothing is skipped or applied again, or no task files to preview with
         return;
     }
     const QString where = QStringLiteral("%1:%2").arg(QString::fromStdString(target.file)).arg(target.pos);

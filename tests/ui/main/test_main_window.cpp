@@ -22,6 +22,7 @@
 #include "ui/main/task_view.h"
 #include "ui/models/table_checkpoint_filter_proxy.h"
 #include "ui/models/table_checkpoint_model.h"
+#include "ui/overview/overview_page.h"
 #include "ui/pages/failed_event_panel.h"
 #include "ui/pages/status_header.h"
 #include "ui/pages/table_checkpoints_page.h"
@@ -53,7 +54,7 @@ private slots:
         QCoreApplication::setApplicationName(QStringLiteral("test_main_window"));
     }
 
-    void emptyWindowSaysNoTaskIsOpen() {
+    void emptyWindowShowsTheStartArea() {
         MainWindow window;
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -61,9 +62,10 @@ private slots:
         QVERIFY(!window.menuBar()->actions().isEmpty());
         auto* stack = qobject_cast<QStackedWidget*>(window.centralWidget());
         QVERIFY(stack != nullptr);
-        auto* welcome = qobject_cast<QLabel*>(stack->currentWidget());
-        QVERIFY(welcome != nullptr);
-        QVERIFY(welcome->text().contains(QStringLiteral("No task is open")));
+        // The overview is the start page; with no channel it shows the start area.
+        auto* overview = qobject_cast<OverviewPage*>(stack->currentWidget());
+        QVERIFY(overview != nullptr);
+        QVERIFY(overview->showingStartArea());
         for (QAction* action : window.actions()->all()) {
             QVERIFY2(!action->isEnabled(), qPrintable(action->text()));
             QVERIFY(!action->toolTip().isEmpty());

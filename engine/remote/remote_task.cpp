@@ -1,0 +1,244 @@
+#include "engine/remote/remote_task.h"
+
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+
+#include "engine/common/thread_priority.h"
+#include "engine/control/status_json_reader.h"
+
+namespace syncscope::remote {
+
+namespace {
+
+constexpr int kHttpOk = 200;
+constexpr int kHttpUnauthorized = 401;
+constexpr size_t kMaxNotices = 256;
+const char* const kJsonType = "application/json";
+
+std::string clockText(std::chrono::system_clock::time_point at) {
+    std::time_t seconds = std::chrono::system_clock::to_time_t(at);
+    std::tm local{};
+    localtime_r(&seconds, &local);
+    char text[32];
+    std::strftime(text, sizeof text, "%H:%M:%S", &local);
+    return text;
+}
+
+std::string readToken(const std::string& path) {
+    if (path.empty()) {
+        return {};
+    }
+    std::ifstream in(path);
+    if (!in) {
+        throw RemoteEngineError("cannot read the token file '" + path + "'");
+    }
+    std::string token;
+    std::getline(in, token);
+    while (!token.empty() && (token.back() == '\r' || token.back() == ' ')) {
+        token.pop_back();
+    }
+    if (token.empty()) {
+        throw RemoteEngineError("the token file '" + path + "' is empty");
+    }
+    return token;
+}
+
+}  // namespace
+
+RemoteTask::RemoteTask(RemoteEngineOptions options) : options_(std::move(options)) {
+    if (options_.host.empty() || options_.port <= 0) {
+        throw RemoteEngineError("a remote engine needs HOST:PORT, got '" + options_.address() + "'");
+    }
+    if (options_.tls && !options_.caFile.empty() && !std::filesystem::exists(options_.caFile)) {
+        throw RemoteEngineError("the CA file '" + options_.caFile + "' for " + options_.address() + " does not exist");
+    }
+    token_ = readToken(options_.tokenFile);
+    thread_ = std::thread(&RemoteTask::loop, this);
+}
+
+RemoteTask::~RemoteTask() {
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+}
+
+RemoteTask::Answer RemoteTask::request(const std::string& method, const std::string& path,
+                                       const std::string& body) const {
+    std::unique_ptr<httplib::ClientImpl> client;
+    if (options_.tls) {
+        auto ssl = std::make_unique<httplib::SSLClient>(options_.host, options_.port);
+        if (!options_.caFile.empty()) {
+            ssl->set_ca_cert_path(options_.caFile.c_str());
+        }
+        ssl->enable_server_certificate_verification(true);
+        client = std::move(ssl);
+    } else {
+        client = std::make_unique<httplib::ClientImpl>(options_.host, options_.port);
+    }
+    client->set_connection_timeout(options_.timeoutSeconds, 0);
+    client->set_read_timeout(options_.timeoutSeconds, 0);
+    client->set_write_timeout(options_.timeoutSeconds, 0);
+    if (!token_.empty()) {
+        client->set_bearer_token_auth(token_.c_str());
+    }
+    httplib::Result result = method == "GET" ? client->Get(path.c_str()) : client->Post(path.c_str(), body, kJsonType);
+    Answer answer;
+    if (!result) {
+        answer.error = options_.url() + path + ": " + httplib::to_string(result.error());
+        if (options_.tls && result.error() == httplib::Error::SSLServerVerification) {
+            answer.error += " (the server's certificate is not signed by the CA " + options_.caFile + ")";
+        }
+        return answer;
+    }
+    answer.status = result->status;
+    answer.body = result->body;
+    return answer;
+}
+
+void RemoteTask::loop() {
+    applyEngineThreadPriority();
+    std::unique_lock lock(mutex_);
+    while (!stopping_) {
+        lock.unlock();
+        pollOnce();
+        lock.lock();
+        wake_.wait_for(lock, options_.pollInterval, [this] { return stopping_ || pollRequested_; });
+        pollRequested_ = false;
+    }
+}
+
+void RemoteTask::pollOnce() {
+    Answer answer = request("GET", "/api/v1/status", {});
+    std::string problem = answer.error;
+    std::shared_ptr<const task::StatusSnapshot> fresh;
+    if (problem.empty() && answer.status == kHttpUnauthorized) {
+        problem = options_.url() + " refused the token (401): check the token file " +
+                  (options_.tokenFile.empty() ? std::string("(none given)") : options_.tokenFile);
+    } else if (problem.empty() && answer.status != kHttpOk) {
+        problem = options_.url() + "/api/v1/status answered HTTP " + std::to_string(answer.status) + ": " + answer.body;
+    } else if (problem.empty()) {
+        try {
+            fresh = std::make_shared<const task::StatusSnapshot>(
+                control::statusFromJson(nlohmann::json::parse(answer.body)));
+        } catch (const std::exception& e) {
+            problem = options_.url() + "/api/v1/status: the answer is not a SyncScope status: " + e.what();
+        }
+    }
+    std::lock_guard lock(mutex_);
+    if (fresh) {
+        if (!connection_.connected && connection_.failedPolls > 0 && notices_.size() < kMaxNotices) {
+            notices_.push_back(
+                {task::Clock::now(), fresh->stage, "connection to " + options_.url() + " restored", false});
+        }
+        if (lastStage_ && *lastStage_ != fresh->stage && notices_.size() < kMaxNotices) {
+            notices_.push_back({task::Clock::now(), fresh->stage,
+                                std::string("stage ") + task::stageName(fresh->stage) + ": " + fresh->stageReason,
+                                fresh->stage == task::Stage::Error});
+        }
+        lastStage_ = fresh->stage;
+        last_ = fresh;
+        connection_.connected = true;
+        connection_.lastSeen = std::chrono::system_clock::now();
+        connection_.error.clear();
+        connection_.failedPolls = 0;
+        return;
+    }
+    if (connection_.connected && notices_.size() < kMaxNotices) {
+        notices_.push_back({task::Clock::now(), task::Stage::Error, "connection lost: " + problem, true});
+    }
+    connection_.connected = false;
+    connection_.error = problem;
+    ++connection_.failedPolls;
+}
+
+RemoteConnection RemoteTask::connection() const {
+    std::lock_guard lock(mutex_);
+    return connection_;
+}
+
+std::shared_ptr<const task::StatusSnapshot> RemoteTask::status() const {
+    std::lock_guard lock(mutex_);
+    if (connection_.connected && last_) {
+        return last_;
+    }
+    // Not a frozen healthy state: what was last seen, marked as lost.
+    auto lost = last_ ? std::make_shared<task::StatusSnapshot>(*last_) : std::make_shared<task::StatusSnapshot>();
+    if (!last_) {
+        lost->taskName = options_.address();
+    }
+    lost->sequence = (last_ ? last_->sequence : 0) + connection_.failedPolls;
+    lost->takenAt = task::Clock::now();
+    lost->stage = task::Stage::Error;
+    const std::string seen = connection_.lastSeen ? "last seen " + clockText(*connection_.lastSeen) : "never reached";
+    lost->stageReason = "connection lost (" + seen + "), reconnecting";
+    lost->lastError = "remote engine " + options_.url() + ": " +
+                      (connection_.error.empty() ? std::string("connecting") : connection_.error) + " (" + seen +
+                      ", reconnecting)";
+    lost->recentRowsPerSecond = 0;
+    return lost;
+}
+
+std::vector<task::Notice> RemoteTask::drainNotices(size_t maxCount) {
+    std::lock_guard lock(mutex_);
+    size_t count = std::min(maxCount, notices_.size());
+    std::vector<task::Notice> out(notices_.begin(), notices_.begin() + static_cast<std::ptrdiff_t>(count));
+    notices_.erase(notices_.begin(), notices_.begin() + static_cast<std::ptrdiff_t>(count));
+    return out;
+}
+
+task::CommandResult RemoteTask::command(const std::string& name, const std::string& body) {
+    Answer answer = request("POST", "/api/v1/" + name, body);
+    if (!answer.error.empty()) {
+        return {false, name + " not sent: " + answer.error};
+    }
+    nlohmann::json json = nlohmann::json::parse(answer.body, nullptr, false);
+    std::string text =
+        json.is_object() ? json.value("result", json.value("reason", json.value("error", answer.body))) : answer.body;
+    {
+        std::lock_guard lock(mutex_);
+        pollRequested_ = true;  // show the command's effect at once
+    }
+    wake_.notify_all();
+    return {answer.status == kHttpOk, text};
+}
+
+task::CommandResult RemoteTask::start() {
+    return command("start");
+}
+task::CommandResult RemoteTask::pause() {
+    return command("pause");
+}
+task::CommandResult RemoteTask::resume() {
+    return command("resume");
+}
+task::CommandResult RemoteTask::stop() {
+    return command("stop");
+}
+task::CommandResult RemoteTask::skipFailedEvent(const task::SkipEvidence&) {
+    return command("skip");
+}
+task::CommandResult RemoteTask::resumeFrom(const task::ResumeTarget& target) {
+    nlohmann::json body = nlohmann::json::object();
+    if (!target.file.empty()) {
+        body["binlog_name"] = target.file;
+        body["binlog_pos"] = target.pos;
+    }
+    if (!target.gtid.empty()) {
+        body["gtid"] = target.gtid;
+    }
+    return command("resume-from", body.dump());
+}
+
+task::CommandResult RemoteTask::stopAt(const std::string& point) {
+    return command("until", nlohmann::json{{"point", point}}.dump());
+}
+
+}  // namespace syncscope::remote

@@ -1,0 +1,97 @@
+// A SyncScope engine on another machine (`syncscope-cli run --listen`), reached through its HTTP
+// control API and shown and controlled like a local task. Polls GET /api/v1/status on its own thread;
+// a lost connection is never shown as a frozen healthy state: the snapshot then says Error with "connection
+// lost", when it was last seen, and that it is reconnecting, and connection() tells the overview.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "engine/common/error.h"
+#include "engine/task/task_control.h"
+
+namespace syncscope::remote {
+
+struct RemoteEngineOptions {
+    static constexpr std::chrono::milliseconds kDefaultPollInterval{250};
+    static constexpr int kDefaultTimeoutSeconds = 3;
+
+    std::string host;
+    int port = 0;
+    bool tls = false;       // https; the server's certificate is verified against caFile
+    std::string caFile;     // PEM of the CA to trust (TLS only)
+    std::string tokenFile;  // the bearer token, first line of this file; empty: none
+    std::chrono::milliseconds pollInterval = kDefaultPollInterval;
+    int timeoutSeconds = kDefaultTimeoutSeconds;
+
+    std::string address() const { return host + ":" + std::to_string(port); }
+    std::string url() const { return (tls ? "https://" : "http://") + address(); }
+};
+
+// Why the options cannot work (a token file that cannot be read, a CA file missing): named in the text.
+class RemoteEngineError : public Error {
+public:
+    using Error::Error;
+};
+
+struct RemoteConnection {
+    bool connected = false;  // the last poll was answered
+    std::optional<std::chrono::system_clock::time_point> lastSeen;
+    std::string error;         // why the last poll failed: unreachable, 401 wrong token, TLS, ...
+    uint64_t failedPolls = 0;  // in a row
+};
+
+class RemoteTask : public task::TaskControl {
+public:
+    // Reads the token file at once (throws RemoteEngineError naming it); connects on the poll thread.
+    explicit RemoteTask(RemoteEngineOptions options);
+    ~RemoteTask() override;
+    RemoteTask(const RemoteTask&) = delete;
+    RemoteTask& operator=(const RemoteTask&) = delete;
+
+    const RemoteEngineOptions& options() const { return options_; }
+    RemoteConnection connection() const;
+
+    std::shared_ptr<const task::StatusSnapshot> status() const override;
+    std::vector<task::Notice> drainNotices(size_t maxCount) override;
+    task::CommandResult start() override;
+    task::CommandResult pause() override;
+    task::CommandResult resume() override;
+    task::CommandResult stop() override;
+    using task::TaskControl::skipFailedEvent;
+    // The remote engine saves the skipped rows itself (POST /api/v1/skip); a local evidence is not sent.
+    task::CommandResult skipFailedEvent(const task::SkipEvidence& evidence) override;
+    task::CommandResult resumeFrom(const task::ResumeTarget& target) override;
+    task::CommandResult stopAt(const std::string& point) override;
+
+private:
+    struct Answer {
+        int status = 0;  // 0: no answer
+        std::string body;
+        std::string error;
+    };
+    Answer request(const std::string& method, const std::string& path, const std::string& body) const;
+    task::CommandResult command(const std::string& name, const std::string& body = {});
+    void loop();
+    void pollOnce();
+
+    RemoteEngineOptions options_;
+    std::string token_;
+    mutable std::mutex mutex_;
+    std::condition_variable wake_;
+    bool stopping_ = false;
+    bool pollRequested_ = false;
+    std::shared_ptr<const task::StatusSnapshot> last_;  // as the engine last answered
+    RemoteConnection connection_;
+    std::vector<task::Notice> notices_;
+    std::optional<task::Stage> lastStage_;
+    std::thread thread_;
+};
+
+}  // namespace syncscope::remote
