@@ -90,6 +90,8 @@ const char* const kRunUsage =
     "task-mode all or full loads a consistent snapshot first (a progress line on a terminal);\n"
     "full then exits 0. SYNCSCOPE_LOAD_THREADS (default 4), SYNCSCOPE_LOAD_CHUNK_ROWS (default\n"
     "100000) and SYNCSCOPE_LOAD_METHOD (insert, the default, or load-data) tune the load.\n"
+    "The apply searches for the number of downstream transactions at once that gives the most rows/s,\n"
+    "worker-count the ceiling; SYNCSCOPE_ADAPTIVE_CONCURRENCY=off runs worker-count at once.\n"
     "--until pauses the task by itself at a transaction end: after the transaction ending at or after\n"
     "FILE:POS, after the transaction that completes a GTID, or before the first transaction at or after a\n"
     "local time (as START SLAVE UNTIL; POST /api/v1/until {\"point\": ...} sets one while it runs).\n"
@@ -149,6 +151,23 @@ void applyLoadTuning(task::TaskSetup& setup) {
                                         "' is not a load method: use insert (the default) or load-data");
         }
         setup.loadMethod = method;
+    }
+}
+
+// SYNCSCOPE_ADAPTIVE_CONCURRENCY=off keeps worker-count transactions at once instead of searching for
+// the best number (on, the default).
+void applyConcurrencyChoice(task::TaskSetup& setup) {
+    const char* text = std::getenv("SYNCSCOPE_ADAPTIVE_CONCURRENCY");
+    if (text == nullptr || *text == '\0') {
+        return;
+    }
+    std::string value(text);
+    if (value == "on") {
+        setup.adaptiveConcurrency = true;
+    } else if (value == "off") {
+        setup.adaptiveConcurrency = false;
+    } else {
+        throw std::invalid_argument("SYNCSCOPE_ADAPTIVE_CONCURRENCY '" + value + "' is not on or off");
     }
 }
 
@@ -269,6 +288,7 @@ int runTask(std::span<char*> args) {
     task::TaskSetup setup = task::makeTaskSetup(taskConfig, sourceConfig, warnings);
     setup.removeMeta = options.removeMeta;
     applyLoadTuning(setup);
+    applyConcurrencyChoice(setup);
     setup.auditLogPath = options.logDir + "/" + setup.taskName + "-audit.jsonl";
 
     // Signals are taken by this thread only: block them before any engine thread starts.

@@ -6,6 +6,8 @@
 #include <map>
 #include <vector>
 
+#include "engine/apply/commit_slots.h"
+
 #include "engine/schema/table_name.h"
 
 namespace syncscope::apply {
@@ -23,6 +25,8 @@ struct ApplyCounters {
     uint64_t errors = 0;                // worker errors since the pool was made
     std::vector<uint64_t> queueDepths;  // per worker: dispatched, not yet taken into a batch
     std::vector<uint64_t> pendingRows;  // per worker: taken, not yet committed
+    uint64_t queuedBytes = 0;           // all queues: bytes of the changes dispatched, not yet taken
+    ConcurrencyView concurrency;        // transactions open downstream: busy, allowed, ceiling, why
 };
 
 }  // namespace syncscope::apply

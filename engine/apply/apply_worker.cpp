@@ -11,12 +11,13 @@
 namespace syncscope::apply {
 
 ApplyWorker::ApplyWorker(size_t index, WorkerSettings settings, std::unique_ptr<DmlSession> executor,
-                         FailedCheck failed, FailureSink report)
+                         FailedCheck failed, FailureSink report, CommitSlots& commitSlots)
     : index_(index),
       settings_(settings),
       builder_(settings.multipleRows, DmlBuilder::kDefaultMaxRowsPerStatement, settings.foreignKeyChecks),
       failed_(std::move(failed)),
       report_(std::move(report)),
+      slots_(commitSlots),
       executor_(std::move(executor)) {
     if (executor_) {
         executor_->setSessionForeignKeyChecks(settings_.foreignKeyChecks);
@@ -38,15 +39,19 @@ ApplyWorker::~ApplyWorker() {
     stop();
 }
 
+bool ApplyWorker::hasRoom() const {
+    return queue_.empty() || (queue_.size() < settings_.queueCapacity && queuedBytes_ < settings_.queueBytes);
+}
+
 void ApplyWorker::waitForRoom(std::unique_lock<std::mutex>& lock) {
-    if (queue_.size() < settings_.queueCapacity || stopping_) {
+    if (hasRoom() || stopping_) {
         return;
     }
     if (waitingForWork_) {
         itemAvailable_.notify_one();  // a full queue is always worth waking for
     }
     ++producersWaiting_;
-    roomAvailable_.wait(lock, [&] { return queue_.size() < settings_.queueCapacity || stopping_; });
+    roomAvailable_.wait(lock, [&] { return hasRoom() || stopping_; });
     --producersWaiting_;
 }
 
@@ -56,7 +61,9 @@ void ApplyWorker::push(RowChange change, uint64_t sequence) {
     if (stopping_) {
         throw Error("apply worker " + std::to_string(index_) + " is stopped; cannot queue " + change.describe());
     }
-    queue_.push_back(Item{std::move(change), sequence});
+    size_t bytes = change.footprintBytes();
+    queuedBytes_ += bytes;
+    queue_.push_back(Item{std::move(change), sequence, bytes});
     pushedSequence_.store(sequence, std::memory_order_release);
     if (waitingForWork_ && worthWaking()) {
         itemAvailable_.notify_one();
@@ -68,8 +75,7 @@ void ApplyWorker::push(RowChange change, uint64_t sequence) {
 // when the rows it holds and the queued ones fill a batch, and when the queue is full.
 bool ApplyWorker::worthWaking() const {
     size_t held = pendingCount_.load(std::memory_order_relaxed);
-    return (held == 0 && queue_.size() == 1) || held + queue_.size() >= settings_.batch ||
-           queue_.size() >= settings_.queueCapacity;
+    return (held == 0 && queue_.size() == 1) || held + queue_.size() >= settings_.batch || !hasRoom();
 }
 
 void ApplyWorker::pushBarrier(uint64_t generation) {
@@ -113,6 +119,11 @@ void ApplyWorker::stop() {
 size_t ApplyWorker::queueDepth() const {
     std::lock_guard lock(queueMutex_);
     return queue_.size();
+}
+
+size_t ApplyWorker::queuedBytes() const {
+    std::lock_guard lock(queueMutex_);
+    return queuedBytes_;
 }
 
 size_t ApplyWorker::pendingRows() const {
@@ -161,6 +172,7 @@ void ApplyWorker::run() {
         }
         Item item = std::move(queue_.front());
         queue_.pop_front();
+        queuedBytes_ -= item.bytes;
         if (producersWaiting_ > 0) {
             roomAvailable_.notify_all();
         }
@@ -196,7 +208,10 @@ void ApplyWorker::flush() {
         // After an error anywhere in the pool nothing more is committed until the DBA or the task
         // resets it: the rows are dropped here and applied again after the resume.
         if (!failed_() && executor_) {
-            commitPending();
+            CommitSlots::Slot slot(slots_);
+            if (commitPending()) {
+                slot.committed(pending_.size());
+            }
         }
     }
     pending_.clear();
@@ -231,7 +246,7 @@ void ApplyWorker::executePending(std::map<schema::TableName, uint64_t>& unmatche
     }
 }
 
-void ApplyWorker::commitPending() {
+bool ApplyWorker::commitPending() {
     try {
         std::map<schema::TableName, uint64_t> unmatched;
         executePending(unmatched);
@@ -243,7 +258,7 @@ void ApplyWorker::commitPending() {
         for (const auto& [table, rows] : unmatched) {
             unmatchedByTable_[table] += rows;
         }
-        return;
+        return true;
     } catch (const SafeModeRefusal& e) {
         ApplyFailure failure;
         failure.change = e.change();
@@ -289,6 +304,7 @@ void ApplyWorker::commitPending() {
         }
         report_(std::move(failure));
     }
+    return false;
 }
 
 std::optional<ApplyFailure> ApplyWorker::findFailingRow() {

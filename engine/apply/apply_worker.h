@@ -19,6 +19,7 @@
 
 #include "engine/apply/apply_counters.h"
 #include "engine/apply/apply_failure.h"
+#include "engine/apply/commit_slots.h"
 #include "engine/apply/dml_builder.h"
 #include "engine/apply/dml_session.h"
 #include "engine/apply/row_change.h"
@@ -31,8 +32,14 @@ struct WorkerSettings {
     static constexpr int kDefaultLockRetries = 5;
     static constexpr std::chrono::milliseconds kDefaultLockRetryPause{20};
 
+    static constexpr size_t kDefaultQueueBytes = 8u << 20;
+
     size_t batch = 100;
+    // The queue holds at most this many changes and this many bytes of them (RowChange::footprintBytes;
+    // a single larger change is still taken when the queue is empty): memory stays bounded however far
+    // behind the task is, whatever the rows' size.
     size_t queueCapacity = 4096;
+    size_t queueBytes = kDefaultQueueBytes;
     // A partial batch is committed once no row has come for idleFlush, and at the latest maxBatchAge
     // after its first row (never sooner than idleFlush): a worker that gets a row every few ms still
     // fills its batches instead of committing a few rows at a time.
@@ -52,9 +59,10 @@ public:
     using FailedCheck = std::function<bool()>;
 
     // `failed` says whether the pool holds an error: a worker then discards what it has instead of
-    // committing it. `report` receives this worker's failures.
+    // committing it. `report` receives this worker's failures. Every batch runs holding one of
+    // `commitSlots` (shared by the pool's workers, outliving them).
     ApplyWorker(size_t index, WorkerSettings settings, std::unique_ptr<DmlSession> executor, FailedCheck failed,
-                FailureSink report);
+                FailureSink report, CommitSlots& commitSlots);
     ~ApplyWorker();
     ApplyWorker(const ApplyWorker&) = delete;
     ApplyWorker& operator=(const ApplyWorker&) = delete;
@@ -76,6 +84,7 @@ public:
     void stop();
 
     size_t queueDepth() const;
+    size_t queuedBytes() const;
     size_t pendingRows() const;
     // Adds this worker's committed and unmatched rows per table and its transactions to the totals.
     void addCounters(ApplyCounters& counters) const;
@@ -84,13 +93,16 @@ private:
     struct Item {
         std::optional<RowChange> change;  // empty for a barrier
         uint64_t sequence = 0;            // dispatch sequence, or barrier generation
+        size_t bytes = 0;                 // the change's footprint, counted in queuedBytes_
     };
+
+    bool hasRoom() const;  // with queueMutex_ held
 
     void waitForRoom(std::unique_lock<std::mutex>& lock);
     bool worthWaking() const;  // with queueMutex_ held
     void run();
     void flush();
-    void commitPending();
+    bool commitPending();  // true when the batch committed
     // The pending batch, retried on lock conflicts; throws what the downstream said. `unmatched` gets
     // the rows of the committed attempt that found nothing, per table.
     void executePending(std::map<schema::TableName, uint64_t>& unmatched);
@@ -101,12 +113,14 @@ private:
     DmlBuilder builder_;
     FailedCheck failed_;
     FailureSink report_;
+    CommitSlots& slots_;
 
     mutable std::mutex queueMutex_;
     std::condition_variable itemAvailable_;
     std::condition_variable roomAvailable_;
     std::condition_variable barrierPassed_;
     std::deque<Item> queue_;
+    size_t queuedBytes_ = 0;
     bool stopping_ = false;
     bool waitingForWork_ = false;  // a push wakes the worker only then: no futex call per row under load
     int producersWaiting_ = 0;

@@ -33,6 +33,19 @@ std::string describeImage(const schema::TableSchema& table, const std::vector<Sq
     return out + ")";
 }
 
+size_t RowChange::footprintBytes() const {
+    size_t bytes = sizeof(RowChange) + source.file.size() + source.gtid.size();
+    for (const auto* image : {&before, &after}) {
+        bytes += image->size() * sizeof(SqlValue);
+        for (const auto& value : *image) {
+            if (value.kind() == SqlValueKind::Text || value.kind() == SqlValueKind::Bytes) {
+                bytes += value.asString().size();
+            }
+        }
+    }
+    return bytes;
+}
+
 bool RowChange::keyChanged() const {
     if (op != RowOp::Update) {
         return false;

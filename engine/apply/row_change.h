@@ -44,6 +44,9 @@ struct RowChange {
     std::string describe() const;
     // Whether an update changes a value of the row key (decides DELETE+REPLACE in safe mode).
     bool keyChanged() const;
+    // Bytes this change holds in memory (values, their text, where it came from): what the apply
+    // queues count against their byte budget.
+    size_t footprintBytes() const;
 };
 
 // "(id=5, name='x')" over the given columns of an image.

@@ -10,6 +10,8 @@
 #include <cctype>
 #include <sstream>
 
+#include <spdlog/spdlog.h>
+
 #include "engine/apply/causality_keys.h"
 #include "engine/apply/downstream_connection.h"
 #include "engine/apply/worker_session.h"
@@ -48,8 +50,10 @@ WorkerPool::WorkerPool(WorkerPoolSettings settings)
       collations_(
           [this](const std::string& charset, const std::string& collation, const std::vector<std::string>& characters) {
               return characterWeights(charset, collation, characters);
-          }) {
+          }),
+      slots_(dispatcher_.workerCount(), settings_.adaptiveConcurrency) {
     size_t count = dispatcher_.workerCount();
+    settings_.worker.queueBytes = std::max(WorkerPoolSettings::kMinWorkerQueueBytes, settings_.queueBytes / count);
     workers_.reserve(count);
     for (size_t i = 0; i < count; ++i) {
         auto executor = connectWorker();
@@ -58,7 +62,7 @@ WorkerPool::WorkerPool(WorkerPoolSettings settings)
         }
         workers_.push_back(std::make_unique<ApplyWorker>(
             i, settings_.worker, std::move(executor), [this] { return failed(); },
-            [this](ApplyFailure failure) { report(std::move(failure)); }));
+            [this](ApplyFailure failure) { report(std::move(failure)); }, slots_));
     }
 }
 
@@ -209,6 +213,11 @@ void WorkerPool::reset() {
 void WorkerPool::stop() {
     {
         std::lock_guard lock(dispatchMutex_);
+        if (!stopped_ && settings_.adaptiveConcurrency) {
+            ConcurrencyView view = slots_.view();
+            spdlog::info("apply concurrency settled at {} of {} transactions at once after {} changes: {}",
+                         view.allowed, view.ceiling, view.changes, view.reason);
+        }
         stopped_ = true;
     }
     for (auto& worker : workers_) {
@@ -222,6 +231,7 @@ ApplyCounters WorkerPool::counters() const {
         worker->addCounters(counters);
         counters.queueDepths.push_back(worker->queueDepth());
         counters.pendingRows.push_back(worker->pendingRows());
+        counters.queuedBytes += worker->queuedBytes();
     }
     for (const auto& [table, rows] : counters.rowsAppliedByTable) {
         counters.rowsApplied += rows;
@@ -232,6 +242,7 @@ ApplyCounters WorkerPool::counters() const {
     counters.errors = errorCount_.load();
     counters.barriers = barriers_.load();
     counters.conflicts = conflicts_.load();
+    counters.concurrency = slots_.view();
     return counters;
 }
 

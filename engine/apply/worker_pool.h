@@ -18,6 +18,7 @@
 #include "engine/apply/apply_failure.h"
 #include "engine/apply/apply_worker.h"
 #include "engine/apply/collation_folder.h"
+#include "engine/apply/commit_slots.h"
 #include "engine/apply/dispatcher.h"
 #include "engine/common/server_settings.h"
 
@@ -30,9 +31,15 @@ namespace syncscope::apply {
 struct WorkerPoolSettings {
     static constexpr size_t kDefaultWorkerCount = 16;  // DM's worker-count default
     static constexpr size_t kDefaultBatch = 100;       // DM's batch default
+    // What all worker queues together may hold (split evenly, at least kMinWorkerQueueBytes each).
+    static constexpr size_t kDefaultQueueBytes = 64u << 20;
+    static constexpr size_t kMinWorkerQueueBytes = 1u << 20;
 
     ServerSettings downstream;
-    size_t workerCount = kDefaultWorkerCount;
+    size_t workerCount = kDefaultWorkerCount;  // the ceiling of transactions open at once
+    // Finds how many transactions at once give the most rows/s (CommitSlots); off: workerCount at once.
+    bool adaptiveConcurrency = true;
+    size_t queueBytes = kDefaultQueueBytes;
     WorkerSettings worker{kDefaultBatch};
     // SET SESSION name = value on every worker connection, in order (DM's target-database session).
     // TIMESTAMP values are bound as UTC text, so time_zone must stay '+00:00'; foreign keys are not
@@ -115,6 +122,7 @@ private:
     std::atomic<bool> failed_{false};
     std::atomic<uint64_t> errorCount_{0};
     bool stopped_ = false;
+    CommitSlots slots_;  // before workers_: they hold a reference to it
 
     // Last, so that the worker threads (which call report() and failed()) are joined before any
     // member they use is destroyed, also when the constructor throws half-way.

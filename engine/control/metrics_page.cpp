@@ -129,6 +129,14 @@ std::string renderMetrics(const task::StatusSnapshot& status, const std::map<std
     out.sample(status.recentRowsPerSecond, withLabel("window", "recent"));
     out.sample(status.totalRowsPerSecond, withLabel("window", "total"));
 
+    out.family("syncscope_behind_bytes", "gauge", "Binlog bytes between the applied point and the upstream's end.");
+    out.sample(status.catchUp.behindBytes, task);
+    if (status.catchUp.etaSeconds) {
+        out.family("syncscope_catch_up_eta_seconds", "gauge",
+                   "Seconds until caught up at the rates of the last 30 s (absent when unknown or not catching up).");
+        out.sample(*status.catchUp.etaSeconds, task);
+    }
+
     out.family("syncscope_read_queue_rows", "gauge",
                "Rows read and not yet dispatched to a worker (an XA branch waits here for its outcome).");
     out.sample(status.readQueueDepth, task);
@@ -136,6 +144,21 @@ std::string renderMetrics(const task::StatusSnapshot& status, const std::map<std
     for (size_t i = 0; i < status.workerQueueDepths.size(); ++i) {
         out.sample(status.workerQueueDepths[i], withLabel("worker", std::to_string(i)));
     }
+
+    out.family("syncscope_worker_queue_bytes", "gauge",
+               "Bytes of row changes queued for the apply workers, all workers together (bounded).");
+    out.sample(status.workerQueueBytes, task);
+    out.family("syncscope_apply_busy_transactions", "gauge", "Downstream transactions open right now.");
+    out.sample(uint64_t{status.applyConcurrency.busy}, task);
+    out.family("syncscope_apply_allowed_transactions", "gauge",
+               "Downstream transactions the workers may run at once (adaptive concurrency's current limit).");
+    out.sample(uint64_t{status.applyConcurrency.allowed}, task);
+    out.family("syncscope_apply_ceiling_transactions", "gauge",
+               "The most downstream transactions at once (worker-count).");
+    out.sample(uint64_t{status.applyConcurrency.ceiling}, task);
+    out.family("syncscope_apply_concurrency_changes_total", "counter",
+               "How often adaptive concurrency moved its limit.");
+    out.sample(status.applyConcurrency.changes, task);
 
     out.family("syncscope_safe_mode", "gauge",
                "1 while safe mode is on (INSERT as REPLACE, UPDATE as DELETE+REPLACE).");

@@ -43,6 +43,8 @@ void PipelineLiveView::copyCounters(bool safeMode, const std::string& safeModeRe
     std::lock_guard lock(mutex_);
     live_.rowsApplied = counters.rowsApplied;
     live_.workerQueueDepths = counters.queueDepths;
+    live_.applyConcurrency = counters.concurrency;
+    live_.workerQueueBytes = counters.queuedBytes;
     live_.rowsPerTable.clear();
     for (const auto& [table, rows] : counters.rowsAppliedByTable) {
         live_.rowsPerTable.push_back({{table.schema, table.table}, rows});

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/apply/commit_slots.h"
 #include "engine/load/load_progress.h"
 
 namespace syncscope::task {
@@ -44,6 +45,16 @@ struct PointView {
 
     bool known() const { return !file.empty(); }
     std::string text() const { return known() ? file + ":" + std::to_string(pos) : std::string("-"); }
+};
+
+// How far behind the task is in bytes and when it will have caught up (CatchUpEstimate).
+struct CatchUpView {
+    uint64_t behindBytes = 0;           // upstream end minus applied point, on the axis
+    double appliedBytesPerSecond = 0;   // binlog bytes the applied point moved per second
+    double upstreamBytesPerSecond = 0;  // binlog bytes the upstream wrote per second
+    // Seconds until caught up at the current rates: 0 when caught up, nullopt when unknown (too little
+    // history) or when the distance does not shrink (the upstream writes faster than the task applies).
+    std::optional<double> etaSeconds;
 };
 
 struct TablePointView {
@@ -113,8 +124,11 @@ struct StatusSnapshot {
     double recentRowsPerSecond = 0;
     double totalRowsPerSecond = 0;
     double lagSeconds = 0;  // from the oldest unapplied event; 0 when idle
+    CatchUpView catchUp;
     uint64_t readQueueDepth = 0;
     std::vector<uint64_t> workerQueueDepths;
+    uint64_t workerQueueBytes = 0;            // bytes held by the worker queues (bounded: WorkerPoolSettings)
+    apply::ConcurrencyView applyConcurrency;  // downstream transactions at once: busy, allowed, ceiling, why
     bool safeMode = false;
     std::string safeModeReason;  // why safe mode is on ("" when off)
     PointView safeModeUntil;     // the end of the replay window when that is the reason

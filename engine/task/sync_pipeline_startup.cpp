@@ -69,6 +69,7 @@ Location SyncPipeline::prepare() {
     pool.downstream = setup_.downstream;
     pool.workerCount = static_cast<size_t>(setup_.syncer.workerCount);
     pool.worker.batch = static_cast<size_t>(setup_.syncer.batch);
+    pool.adaptiveConcurrency = setup_.adaptiveConcurrency;
     // Merged batches put a table's rows together; with foreign key checks on, that could insert a child
     // before its parent of another table, so the DBA's foreign_key_checks=1 keeps one statement per row.
     pool.worker.multipleRows = setup_.syncer.multipleRows && !foreignKeyChecksOn(setup_.downstreamSession);

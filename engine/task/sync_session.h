@@ -44,6 +44,8 @@ struct SessionLiveView {
     uint32_t oldestUnappliedTimestamp = 0;
     uint64_t readQueueDepth = 0;  // rows read and not yet dispatched (an XA branch waiting for its outcome)
     std::vector<uint64_t> workerQueueDepths;
+    uint64_t workerQueueBytes = 0;
+    apply::ConcurrencyView applyConcurrency;
     bool safeMode = false;
     std::string safeModeReason;  // why safe mode is on ("" when off)
     PointView safeModeUntil;     // the end of the replay window when that is the reason

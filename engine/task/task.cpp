@@ -533,8 +533,14 @@ std::shared_ptr<const StatusSnapshot> Task::buildSnapshot() {
                                                             : ended.value_or(EndedSessionView{});
     snapshot->lagSeconds = lagClock_.lagSeconds(lagFrom.oldestUnappliedTimestamp, lagFrom.read, upstream.position,
                                                 LagClock::WallClock::now());
+    snapshot->catchUp = catchUp_.update(snapshot->applied.axis, snapshot->upstream.axis, snapshot->takenAt);
+    if (snapshot->lagSeconds == 0 && session != nullptr) {
+        snapshot->catchUp.etaSeconds = 0.0;  // caught up: what remains is heartbeats and binlog bookkeeping
+    }
     snapshot->readQueueDepth = live.readQueueDepth;
     snapshot->workerQueueDepths = live.workerQueueDepths;
+    snapshot->applyConcurrency = live.applyConcurrency;
+    snapshot->workerQueueBytes = live.workerQueueBytes;
     snapshot->safeMode = live.safeMode || setup_.syncer.safeMode;
     snapshot->safeModeReason = setup_.syncer.safeMode ? "the task sets safe-mode: true" : live.safeModeReason;
     snapshot->safeModeUntil = live.safeModeUntil;

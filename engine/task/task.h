@@ -15,6 +15,7 @@
 #include "engine/checkpoint/checkpoint_tracker.h"
 #include "engine/task/activity_meter.h"
 #include "engine/task/audit_log.h"
+#include "engine/task/catch_up_estimate.h"
 #include "engine/task/lag_clock.h"
 #include "engine/task/load_stage.h"
 #include "engine/task/notice_queue.h"
@@ -100,8 +101,9 @@ private:
     std::atomic<bool> publishing_{true};
     std::thread publisherThread_;
     uint64_t sequence_ = 0;
-    LagClock lagClock_;       // publisher thread only
-    ActivityMeter activity_;  // publisher thread only
+    LagClock lagClock_;        // publisher thread only
+    ActivityMeter activity_;   // publisher thread only
+    CatchUpEstimate catchUp_;  // publisher thread only
 };
 
 }  // namespace syncscope::task

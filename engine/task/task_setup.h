@@ -48,6 +48,9 @@ struct TaskSetup {
 
     // task-mode: "incremental", or "all"/"full" with the snapshot load first (engine/task/load_stage.h).
     std::string taskMode = TaskConfig::kIncrementalMode;
+    // Apply: find how many transactions at once give the most rows/s, worker-count the ceiling
+    // (SYNCSCOPE_ADAPTIVE_CONCURRENCY=off: always worker-count).
+    bool adaptiveConcurrency = true;
     size_t loadThreads = kDefaultLoadThreads;
     uint64_t loadChunkRows = kDefaultLoadChunkRows;
     std::string loadMethod;  // "load-data" or "insert"; empty: the load's default

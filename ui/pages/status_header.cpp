@@ -13,6 +13,7 @@ namespace syncscope::ui {
 
 namespace {
 constexpr double kSecondsPerMinute = 60;
+constexpr double kSecondsPerHour = 3600;
 constexpr int kFieldSpacing = 18;
 const QColor kStaleColor(239, 108, 0);
 const QColor kSafeModeColor(239, 160, 0);
@@ -21,7 +22,12 @@ QString secondsText(double seconds) {
     if (seconds < kSecondsPerMinute) {
         return StatusHeader::tr("%1 s").arg(seconds, 0, 'f', seconds < 10 ? 1 : 0);
     }
-    return StatusHeader::tr("%1 min %2 s").arg(int(seconds / kSecondsPerMinute)).arg(int(seconds) % 60);
+    if (seconds < kSecondsPerHour) {
+        return StatusHeader::tr("%1 min %2 s").arg(int(seconds / kSecondsPerMinute)).arg(int(seconds) % 60);
+    }
+    return StatusHeader::tr("%1 h %2 min")
+        .arg(int(seconds / kSecondsPerHour))
+        .arg(int(seconds / kSecondsPerMinute) % 60);
 }
 }  // namespace
 
@@ -48,6 +54,10 @@ StatusHeader::StatusHeader(QWidget* parent) : QWidget(parent) {
 
     layout->addWidget(addField(tr("Lag"), tr("Age of the oldest event read but not yet applied downstream"), &lag_));
     layout->addWidget(addField(tr("Rows/s"), tr("Rows applied per second, recently (and since the start)"), &rows_));
+    layout->addWidget(addField(tr("Transactions"),
+                               tr("Downstream transactions open now, of those allowed at once (adaptive "
+                                  "concurrency's limit), and worker-count, the ceiling"),
+                               &workers_));
     layout->addWidget(addField(tr("Safe mode"),
                                tr("When on, INSERT is applied as REPLACE and UPDATE as DELETE+REPLACE so that "
                                   "events applied twice after a resume leave the same rows"),
@@ -91,7 +101,7 @@ void StatusHeader::setSnapshot(std::shared_ptr<const task::StatusSnapshot> snaps
         badge_->clearStage();
         taskName_->setText(tr("No task open"));
         reason_->setText(tr("Open a task file with File > Open task"));
-        for (QLabel* label : {lag_, rows_, safeMode_, age_, persisted_}) {
+        for (QLabel* label : {lag_, rows_, workers_, safeMode_, age_, persisted_}) {
             label->setText(QStringLiteral("-"));
             label->setStyleSheet({});
         }
@@ -111,6 +121,8 @@ void StatusHeader::setSnapshot(std::shared_ptr<const task::StatusSnapshot> snaps
     reason_->setToolTip(reason.isEmpty() ? tr("Why the task is in this stage") : reason);
     lag_->setText(lagText());
     rows_->setText(rowsText());
+    workers_->setText(workersText());
+    workers_->setToolTip(workersReason());
     safeMode_->setText(safeModeText());
     safeMode_->setStyleSheet(s.safeMode ? QStringLiteral("color: %1").arg(kSafeModeColor.name()) : QString());
     persisted_->setText(pointText(s.globalPersisted));
@@ -118,7 +130,17 @@ void StatusHeader::setSnapshot(std::shared_ptr<const task::StatusSnapshot> snaps
 }
 
 QString StatusHeader::lagText() const {
-    return snapshot_ ? secondsText(snapshot_->lagSeconds) : QStringLiteral("-");
+    if (!snapshot_) {
+        return QStringLiteral("-");
+    }
+    const task::CatchUpView& catchUp = snapshot_->catchUp;
+    if (snapshot_->lagSeconds > 0 && catchUp.etaSeconds && *catchUp.etaSeconds > 0) {
+        return tr("%1 (caught up in %2)").arg(secondsText(snapshot_->lagSeconds), secondsText(*catchUp.etaSeconds));
+    }
+    if (snapshot_->lagSeconds > 0 && !catchUp.etaSeconds && catchUp.appliedBytesPerSecond > 0) {
+        return tr("%1 (not catching up)").arg(secondsText(snapshot_->lagSeconds));
+    }
+    return secondsText(snapshot_->lagSeconds);
 }
 
 QString StatusHeader::rowsText() const {
@@ -129,6 +151,22 @@ QString StatusHeader::rowsText() const {
     return tr("%1 (avg %2)")
         .arg(locale.toString(snapshot_->recentRowsPerSecond, 'f', 0),
              locale.toString(snapshot_->totalRowsPerSecond, 'f', 0));
+}
+
+QString StatusHeader::workersText() const {
+    if (!snapshot_ || snapshot_->applyConcurrency.ceiling == 0) {
+        return QStringLiteral("-");
+    }
+    const auto& c = snapshot_->applyConcurrency;
+    return tr("%1 of %2 (max %3)").arg(c.busy).arg(c.allowed).arg(c.ceiling);
+}
+
+QString StatusHeader::workersReason() const {
+    if (!snapshot_ || snapshot_->applyConcurrency.ceiling == 0) {
+        return tr("Downstream transactions open now, of those allowed at once, and worker-count");
+    }
+    const auto& c = snapshot_->applyConcurrency;
+    return (c.adaptive ? tr("Adaptive concurrency: %1") : tr("%1")).arg(QString::fromStdString(c.reason));
 }
 
 QString StatusHeader::safeModeText() const {

@@ -29,6 +29,10 @@ public:
     QString lagText() const;
     QString rowsText() const;
     QString safeModeText() const;
+    // "3 of 4 (max 16)": downstream transactions open now, allowed now, worker-count; the tooltip
+    // says why the limit is what it is.
+    QString workersText() const;
+    QString workersReason() const;
     QString ageText() const;
     StageBadge* badge() const { return badge_; }
 
@@ -41,6 +45,7 @@ private:
     QLabel* reason_ = nullptr;
     QLabel* lag_ = nullptr;
     QLabel* rows_ = nullptr;
+    QLabel* workers_ = nullptr;
     QLabel* safeMode_ = nullptr;
     QLabel* age_ = nullptr;
     QLabel* persisted_ = nullptr;

@@ -66,6 +66,9 @@ inline task::StatusSnapshot sampleStatus() {
     status.lagSeconds = 3.6;
     status.readQueueDepth = 5;
     status.workerQueueDepths = {1, 0};
+    status.workerQueueBytes = 4096;
+    status.catchUp = task::CatchUpView{1 << 20, 4096.0, 1024.0, 341.3};
+    status.applyConcurrency = apply::ConcurrencyView{3, 4, 16, true, "4 at once gave +12% rows/s over 3", 5};
     status.safeMode = true;
     status.lastFlush = sampleTime();
     status.lastFlushMilliseconds = 12.5;

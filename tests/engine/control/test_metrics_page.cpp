@@ -23,8 +23,8 @@ test::PrometheusPage renderSample() {
 // Prometheus naming: a unit (plural, base unit) at the end, _total for counters; 0/1 states and the
 // labelled stage carry no unit.
 bool hasUnitOrIsAState(const std::string& name) {
-    static const char* const kUnits[] = {"_seconds", "_bytes", "_total", "_number",     "_events",
-                                         "_rows",    "_jobs",  "_files", "_per_second", "_chunks"};
+    static const char* const kUnits[] = {"_seconds", "_bytes", "_total",      "_number", "_events",      "_rows",
+                                         "_jobs",    "_files", "_per_second", "_chunks", "_transactions"};
     static const char* const kStates[] = {"syncscope_stage",
                                           "syncscope_unit",
                                           "syncscope_synced",
@@ -146,6 +146,13 @@ private slots:
         QCOMPARE(page.value("syncscope_read_queue_rows"), std::optional<double>(5));
         QCOMPARE(page.value("syncscope_worker_queue_jobs", {{"worker", "0"}}), std::optional<double>(1));
         QCOMPARE(page.value("syncscope_worker_queue_jobs", {{"worker", "1"}}), std::optional<double>(0));
+        QCOMPARE(page.value("syncscope_worker_queue_bytes"), std::optional<double>(4096));
+        QCOMPARE(page.value("syncscope_behind_bytes"), std::optional<double>(1 << 20));
+        QCOMPARE(page.value("syncscope_catch_up_eta_seconds"), std::optional<double>(341.3));
+        QCOMPARE(page.value("syncscope_apply_busy_transactions"), std::optional<double>(3));
+        QCOMPARE(page.value("syncscope_apply_allowed_transactions"), std::optional<double>(4));
+        QCOMPARE(page.value("syncscope_apply_ceiling_transactions"), std::optional<double>(16));
+        QCOMPARE(page.value("syncscope_apply_concurrency_changes_total"), std::optional<double>(5));
         QCOMPARE(page.value("syncscope_last_flush_duration_seconds"), std::optional<double>(0.0125));
         QCOMPARE(page.value("syncscope_last_flush_timestamp_seconds"), std::optional<double>(1795986000.25));
         QCOMPARE(page.value("syncscope_safe_mode"), std::optional<double>(1));

@@ -113,6 +113,17 @@ private slots:
         QCOMPARE(json["safe_mode"].get<bool>(), true);
         QCOMPARE(json["queues"]["read"].get<uint64_t>(), uint64_t{5});
         QCOMPARE(json["queues"]["workers"][0].get<uint64_t>(), uint64_t{1});
+        QCOMPARE(json["queues"]["workers_bytes"].get<uint64_t>(), uint64_t{4096});
+        QCOMPARE(json["catch_up"]["behind_bytes"].get<uint64_t>(), uint64_t{1 << 20});
+        QCOMPARE(json["catch_up"]["applied_bytes_per_second"].get<double>(), 4096.0);
+        QCOMPARE(json["catch_up"]["eta_seconds"].get<double>(), 341.3);
+        QCOMPARE(json["apply_concurrency"]["busy"].get<uint64_t>(), uint64_t{3});
+        QCOMPARE(json["apply_concurrency"]["allowed"].get<uint64_t>(), uint64_t{4});
+        QCOMPARE(json["apply_concurrency"]["ceiling"].get<uint64_t>(), uint64_t{16});
+        QCOMPARE(json["apply_concurrency"]["adaptive"].get<bool>(), true);
+        QCOMPARE(json["apply_concurrency"]["changes"].get<uint64_t>(), uint64_t{5});
+        QCOMPARE(json["apply_concurrency"]["reason"].get<std::string>(),
+                 std::string("4 at once gave +12% rows/s over 3"));
         QCOMPARE(json["last_flush"]["at"].get<std::string>(), std::string("2026-11-29T21:00:00.250Z"));
         QCOMPARE(json["last_flush"]["duration_ms"].get<double>(), 12.5);
         QCOMPARE(json["lag_seconds"].get<double>(), 3.6);

@@ -255,6 +255,11 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(persistedShown(tables, "orders") != QStringLiteral("-"), kWaitMs);
         QCOMPARE(view->tableModel()->aheadCount(), 0);
         QVERIFY(view->header()->rowsText() != QStringLiteral("-"));
+        // The task file's worker-count is the ceiling; adaptive concurrency allows between 1 and it.
+        QVERIFY2(view->header()->workersText().contains(QStringLiteral("(max ")),
+                 qPrintable(view->header()->workersText()));
+        QVERIFY2(view->header()->workersReason().startsWith(QStringLiteral("Adaptive concurrency: ")),
+                 qPrintable(view->header()->workersReason()));
         QTRY_VERIFY_WITH_TIMEOUT(markerAxis(*ruler, &task::StatusSnapshot::globalPersisted) >= 0, kWaitMs);
         const double persistedBefore = markerAxis(*ruler, &task::StatusSnapshot::globalPersisted);
 

@@ -1,0 +1,200 @@
+// Adaptive apply concurrency: the controller finds the knee of a throughput curve within the
+// ceiling, backs off when latency grows without more throughput, learns nothing from windows that were
+// not saturated; the slots never let more transactions run at once than the limit allows.
+#include <QtTest>
+
+#include <algorithm>
+#include <atomic>
+#include <functional>
+#include <thread>
+#include <vector>
+
+#include "engine/apply/commit_slots.h"
+#include "engine/apply/concurrency_controller.h"
+
+using namespace syncscope::apply;
+
+namespace {
+
+constexpr double kWindowSeconds = 0.5;
+constexpr uint64_t kRowsPerTransaction = 100;
+
+// A downstream whose rows/s at `limit` transactions at once is `curve(limit)`; each window is
+// saturated (more batches ready than allowed). Latency follows from Little's law.
+ConcurrencyWindow windowAt(size_t limit, const std::function<double(size_t)>& curve) {
+    ConcurrencyWindow window;
+    window.seconds = kWindowSeconds;
+    double rowsPerSecond = curve(limit);
+    window.rows = uint64_t(rowsPerSecond * kWindowSeconds);
+    window.transactions = window.rows / kRowsPerTransaction;
+    double transactionsPerSecond = rowsPerSecond / kRowsPerTransaction;
+    window.busySeconds = double(window.transactions) * (double(limit) / transactionsPerSecond);
+    window.saturated = true;
+    return window;
+}
+
+struct Run {
+    std::vector<size_t> limits;  // the limit after each window
+    size_t highest = 0;
+};
+
+Run drive(ConcurrencyController& controller, int windows, const std::function<double(size_t)>& curve) {
+    Run run;
+    for (int i = 0; i < windows; ++i) {
+        ConcurrencyStep step = controller.observe(windowAt(controller.limit(), curve));
+        run.limits.push_back(step.limit);
+        run.highest = std::max(run.highest, step.limit);
+    }
+    return run;
+}
+
+double meanOfLast(const std::vector<size_t>& limits, size_t count) {
+    double sum = 0;
+    for (size_t i = limits.size() - count; i < limits.size(); ++i) {
+        sum += double(limits[i]);
+    }
+    return sum / double(count);
+}
+
+// Rows/s grows with each transaction up to `knee`, then falls a little with each one more (a 2-core
+// downstream swamped by connections).
+std::function<double(size_t)> kneeAt(size_t knee) {
+    return [knee](size_t limit) {
+        double perTransaction = 4000;
+        if (limit <= knee) {
+            return perTransaction * double(limit);
+        }
+        return perTransaction * double(knee) * (1 - 0.08 * double(limit - knee));
+    };
+}
+
+}  // namespace
+
+class AdaptiveConcurrencyTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void climbsToTheKneeOfTheThroughputCurve_data() {
+        QTest::addColumn<int>("knee");
+        QTest::addColumn<int>("ceiling");
+        QTest::addRow("knee 4, DM's worker-count 16") << 4 << 16;
+        QTest::addRow("knee 7, ceiling 16") << 7 << 16;
+        QTest::addRow("knee 1: one at a time is best") << 1 << 16;
+    }
+    void climbsToTheKneeOfTheThroughputCurve() {
+        QFETCH(int, knee);
+        QFETCH(int, ceiling);
+        ConcurrencyController controller{size_t(ceiling)};
+        Run run = drive(controller, 120, kneeAt(size_t(knee)));
+        double settled = meanOfLast(run.limits, 60);
+        QVERIFY2(settled >= knee - 0.5 && settled <= knee + 1.0,
+                 qPrintable(QStringLiteral("settled at %1 for a knee at %2").arg(settled).arg(knee)));
+        // One probe past the knee, or past where the search starts.
+        size_t highestProbe = std::max(size_t(knee), ConcurrencyController::kInitialLimit) + 1;
+        QVERIFY2(run.highest <= highestProbe, qPrintable(QStringLiteral("went up to %1").arg(run.highest)));
+    }
+
+    void neverPassesTheCeiling() {
+        ConcurrencyController controller(3);
+        Run run = drive(controller, 40, [](size_t limit) { return 5000.0 * double(limit); });
+        QCOMPARE(run.highest, size_t(3));
+        QCOMPARE(controller.limit(), size_t(3));
+        QCOMPARE(controller.ceiling(), size_t(3));
+    }
+
+    void flatThroughputWithGrowingLatencyKeepsTheLimitLow() {
+        // Past 2 transactions the downstream gives nothing more: each extra one only queues.
+        ConcurrencyController controller(16);
+        Run run = drive(controller, 80, [](size_t limit) { return limit >= 2 ? 8000.0 : 4000.0; });
+        QVERIFY2(run.highest <= 3, qPrintable(QStringLiteral("went up to %1").arg(run.highest)));
+        QVERIFY2(meanOfLast(run.limits, 40) <= 2.5, qPrintable(QString::fromStdString(controller.reason())));
+    }
+
+    void aRaiseThatAddsOnlyLatencyIsTakenBackAndSaysWhy() {
+        ConcurrencyController controller(16, 4);
+        auto curve = kneeAt(4);
+        controller.observe(windowAt(4, curve));  // measures 4, tries 5
+        QCOMPARE(controller.limit(), size_t(5));
+        QVERIFY2(controller.reason().find("trying 5 transactions at once") != std::string::npos,
+                 controller.reason().c_str());
+        ConcurrencyStep step = controller.observe(windowAt(5, curve));
+        QCOMPARE(step.limit, size_t(4));
+        QVERIFY(step.changed);
+        QVERIFY2(step.reason.find("raised commit latency") != std::string::npos &&
+                     step.reason.find("back to 4") != std::string::npos,
+                 step.reason.c_str());
+    }
+
+    void unsaturatedOrThinWindowsChangeNothing() {
+        ConcurrencyController controller(16, 3);
+        ConcurrencyWindow idle = windowAt(3, kneeAt(8));
+        idle.saturated = false;
+        for (int i = 0; i < 20; ++i) {
+            QVERIFY(!controller.observe(idle).changed);
+        }
+        QCOMPARE(controller.limit(), size_t(3));
+        QVERIFY2(controller.reason().find("every ready batch runs") != std::string::npos, controller.reason().c_str());
+        ConcurrencyWindow thin = windowAt(3, kneeAt(8));
+        thin.transactions = ConcurrencyController::kMinTransactions - 1;
+        QVERIFY(!controller.observe(thin).changed);
+        QCOMPARE(controller.limit(), size_t(3));
+    }
+
+    void aCollapseWithGrowingLatencyHalvesTheLimit() {
+        ConcurrencyController controller(16, 8);
+        auto steady = [](size_t limit) { return limit >= 8 ? 32000.0 : 4000.0 * double(limit); };
+        // Settle at 8: the probes up find nothing more, the probes down lose rows/s.
+        drive(controller, 30, steady);
+        QCOMPARE(controller.limit(), size_t(8));
+        // The downstream slows down to a third (a checkpoint storm): latency triples at the same limit.
+        ConcurrencyStep step = controller.observe(windowAt(8, [](size_t) { return 10000.0; }));
+        QCOMPARE(step.limit, size_t(4));
+        QVERIFY2(step.reason.find("down to 4") != std::string::npos, step.reason.c_str());
+    }
+
+    void slotsNeverLetMoreTransactionsRunThanAllowed_data() {
+        QTest::addColumn<bool>("adaptive");
+        QTest::addColumn<int>("expectedAtOnce");
+        QTest::addRow("adaptive starts at its initial limit") << true << int(ConcurrencyController::kInitialLimit);
+        QTest::addRow("fixed runs worker-count at once") << false << 4;
+    }
+    void slotsNeverLetMoreTransactionsRunThanAllowed() {
+        QFETCH(bool, adaptive);
+        QFETCH(int, expectedAtOnce);
+        CommitSlots commitSlots(4, adaptive);
+        std::atomic<int> open{0};
+        std::atomic<int> mostAtOnce{0};
+        std::atomic<bool> release{false};
+        std::vector<std::thread> workers;
+        for (int i = 0; i < 4; ++i) {
+            workers.emplace_back([&] {
+                CommitSlots::Slot slot(commitSlots);
+                int now = ++open;
+                int seen = mostAtOnce.load();
+                while (now > seen && !mostAtOnce.compare_exchange_weak(seen, now)) {
+                }
+                while (!release.load()) {
+                    std::this_thread::yield();
+                }
+                --open;
+                slot.committed(kRowsPerTransaction);
+            });
+        }
+        QTRY_COMPARE(int(commitSlots.view().busy), expectedAtOnce);
+        QTest::qWait(50);  // the others stay waiting for a slot
+        QCOMPARE(open.load(), expectedAtOnce);
+        release = true;
+        for (auto& worker : workers) {
+            worker.join();
+        }
+        QCOMPARE(mostAtOnce.load(), expectedAtOnce);
+        ConcurrencyView view = commitSlots.view();
+        QCOMPARE(view.busy, size_t(0));
+        QCOMPARE(view.ceiling, size_t(4));
+        QCOMPARE(view.adaptive, adaptive);
+        QVERIFY(!view.reason.empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(AdaptiveConcurrencyTest)
+#include "test_adaptive_concurrency.moc"
