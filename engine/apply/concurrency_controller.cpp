@@ -91,7 +91,8 @@ ConcurrencyStep ConcurrencyController::judgeProbe(double rowsPerSecond, double l
     size_t tried = limit_;
     size_t before = reference_.limit;
     if (phase_ == Phase::ProbingUp) {
-        if (gain >= 1 + kRaiseGain) {
+        double needed = std::max(kRaiseGain, kScalingShare / double(before));
+        if (gain >= 1 + needed) {
             reference_ = Reference{tried, rowsPerSecond, latency};
             if (tried < ceiling_) {
                 return setLimit(tried + 1, std::to_string(tried) + " at once gave " + percent(gain) + " rows/s over " +

@@ -33,8 +33,11 @@ class ConcurrencyController {
 public:
     // A window with fewer commits than this says too little to compare.
     static constexpr uint64_t kMinTransactions = 8;
-    // A raise is kept only when throughput grows by this fraction.
+    // A raise from L to L+1 is kept only when throughput grows by kRaiseGain, and by at least
+    // kScalingShare of what one more transaction would give if the downstream scaled perfectly (1/L):
+    // a transaction that adds little costs the downstream's CPU for nothing, and a small gain is noise.
     static constexpr double kRaiseGain = 0.05;
+    static constexpr double kScalingShare = 0.5;
     // A lower limit is kept when throughput falls by less than this fraction.
     static constexpr double kLowerLoss = 0.02;
     // Latency (per transaction) that grew by this fraction with no more throughput is congestion.
