@@ -61,8 +61,13 @@ size_t utf8Length(std::string_view text, size_t at) {
 }  // namespace
 
 CollationFolder::Collation& CollationFolder::collationFor(const std::string& name) {
+    if (last_ != nullptr && name == lastName_) {
+        return *last_;
+    }
     auto it = collations_.find(name);
     if (it != collations_.end()) {
+        lastName_ = name;
+        last_ = &it->second;
         return it->second;
     }
     Collation collation;
@@ -92,12 +97,41 @@ bool CollationFolder::learn(Collation& collation, const std::string& name, const
             return false;
         }
         for (size_t i = 0; i < characters.size(); ++i) {
-            collation.weights[characters[i]] = std::move(weights[i]);
+            const std::string& character = characters[i];
+            if (character.size() == 1 && static_cast<unsigned char>(character[0]) < 0x80) {
+                auto byte = static_cast<unsigned char>(character[0]);
+                collation.asciiWeights[byte] = weights[i];
+                collation.asciiKnown.set(byte);
+            }
+            collation.weights[character] = std::move(weights[i]);
         }
         return true;
     } catch (const std::exception&) {
         return false;  // the server could not say: this collation is not folded (one key per column)
     }
+}
+
+bool CollationFolder::foldAscii(const Collation& collation, std::string_view value, std::string& folded) {
+    for (char c : value) {
+        auto byte = static_cast<unsigned char>(c);
+        if (byte >= 0x80 || !collation.asciiKnown.test(byte)) {
+            return false;
+        }
+    }
+    // The same rules as the general path below: PAD SPACE drops trailing characters that weigh as a
+    // space or nothing; the rest concatenate.
+    size_t end = value.size();
+    while (collation.padSpace && end > 0) {
+        const std::string& weight = collation.asciiWeights[static_cast<unsigned char>(value[end - 1])];
+        if (weight != collation.spaceWeight && !weight.empty()) {
+            break;
+        }
+        --end;
+    }
+    for (size_t i = 0; i < end; ++i) {
+        folded += collation.asciiWeights[static_cast<unsigned char>(value[i])];
+    }
+    return true;
 }
 
 CollationFolder::Outcome CollationFolder::fold(const std::string& collationName, std::string_view value,
@@ -123,6 +157,10 @@ CollationFolder::Outcome CollationFolder::fold(const std::string& collationName,
         case Rule::Weights:
             break;
     }
+    if (foldAscii(collation, value, folded)) {
+        return Outcome::Exact;
+    }
+    folded.clear();
     // Split into characters; ask once for every character not seen before.
     std::vector<std::string_view> characters;
     std::vector<std::string> unknown;

@@ -11,6 +11,8 @@
 // key (its changes keep their order on one worker): slower, never wrong.
 #pragma once
 
+#include <array>
+#include <bitset>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -52,7 +54,15 @@ private:
         std::string charset;
         std::unordered_map<std::string, std::string> weights;  // character bytes -> weight
         std::string spaceWeight;
+        // The weights of the ASCII characters learnt so far, by byte: most key text is ASCII, and a
+        // lookup here costs no hashing (the profile of a catch-up put folding first among the engine's
+        // own functions).
+        std::array<std::string, 128> asciiWeights;
+        std::bitset<128> asciiKnown;
     };
+
+    // Folds `value` when every byte is an ASCII character whose weight is known; false otherwise.
+    static bool foldAscii(const Collation& collation, std::string_view value, std::string& folded);
 
     Collation& collationFor(const std::string& name);
     bool learn(Collation& collation, const std::string& name, const std::vector<std::string>& characters);
@@ -60,6 +70,9 @@ private:
     WeightQuery query_;
     std::mutex mutex_;
     std::unordered_map<std::string, Collation> collations_;
+    // The collation of the last fold: a table's keys fold under one collation, row after row.
+    std::string lastName_;
+    Collation* last_ = nullptr;
     uint64_t foldingStopped_ = 0;
 };
 

@@ -94,6 +94,38 @@ private slots:
         }
     }
 
+    void knownAsciiCharactersFoldAsTheGeneralPathDoes_data() {
+        QTest::addColumn<QString>("collation");
+        QTest::addColumn<QByteArray>("value");
+        QTest::addRow("PAD SPACE, trailing spaces") << "utf8mb4_general_ci" << QByteArray("Ab c  ");
+        QTest::addRow("NO PAD, trailing spaces") << "utf8mb4_unicode_nopad_ci" << QByteArray("Ab c  ");
+        QTest::addRow("only spaces") << "utf8mb4_general_ci" << QByteArray("   ");
+        QTest::addRow("empty") << "utf8mb4_general_ci" << QByteArray("");
+        QTest::addRow("latin1") << "latin1_swedish_ci" << QByteArray("xYz ");
+    }
+    void knownAsciiCharactersFoldAsTheGeneralPathDoes() {
+        QFETCH(QString, collation);
+        QFETCH(QByteArray, value);
+        CollationFolder folder(weightTable);
+        std::string learnt;  // the first fold asks for the characters: the general path
+        std::string fast;    // every character is now a known ASCII one
+        QCOMPARE(folder.fold(collation.toStdString(), value.toStdString(), learnt), CollationFolder::Outcome::Exact);
+        QCOMPARE(folder.fold(collation.toStdString(), value.toStdString(), fast), CollationFolder::Outcome::Exact);
+        QCOMPARE(fast, learnt);
+        // A value with one character that is not ASCII takes the general path: its fold ends with that
+        // character's weight after the value's own characters, trailing spaces included (they are no
+        // longer trailing).
+        std::string mixed;
+        CollationFolder fresh(weightTable);
+        std::string spacesKept;
+        QCOMPARE(fresh.fold(collation.toStdString(), value.toStdString() + "x", spacesKept),
+                 CollationFolder::Outcome::Exact);
+        spacesKept.pop_back();  // the weight of the 'x'
+        QCOMPARE(folder.fold(collation.toStdString(), value.toStdString() + "\xc3\xa9", mixed),
+                 CollationFolder::Outcome::Exact);
+        QVERIFY(mixed.starts_with(spacesKept));
+    }
+
     void aServerThatCannotBeAskedStopsFoldingForGood() {
         bool answer = true;
         CollationFolder folder(
