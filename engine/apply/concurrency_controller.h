@@ -37,7 +37,7 @@ public:
     // kScalingShare of what one more transaction would give if the downstream scaled perfectly (1/L):
     // a transaction that adds little costs the downstream's CPU for nothing, and a small gain is noise.
     static constexpr double kRaiseGain = 0.05;
-    static constexpr double kScalingShare = 0.5;
+    static constexpr double kScalingShare = 0.25;
     // A lower limit is kept when throughput falls by less than this fraction.
     static constexpr double kLowerLoss = 0.02;
     // Latency (per transaction) that grew by this fraction with no more throughput is congestion.
@@ -49,9 +49,9 @@ public:
     static constexpr int kHoldWindows = 6;
     // Weight of the newest window in the held throughput and latency.
     static constexpr double kSmoothing = 0.3;
-    // Where the search starts (capped by the ceiling): low enough that a 2-core downstream is not
-    // flooded, high enough to find parallelism in a few windows.
-    static constexpr size_t kInitialLimit = 2;
+    // Where the search starts (capped by the ceiling): as many as MariaDB's parallel replica is
+    // usually given, low enough that a small downstream is not flooded by DM's 16.
+    static constexpr size_t kInitialLimit = 4;
 
     explicit ConcurrencyController(size_t ceiling, size_t initial = kInitialLimit);
 
