@@ -10,12 +10,12 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QSpinBox>
-#include <QTemporaryDir>
 #include <QSettings>
+#include <QSpinBox>
 #include <QStackedWidget>
 #include <QSystemTrayIcon>
 #include <QTableView>
+#include <QTemporaryDir>
 
 #include "tests/support/test_env.h"
 #include "tests/ui/support/simulated_task.h"
