@@ -82,6 +82,7 @@ void addKeys(const RowChange& change, const std::vector<SqlValue>& image, Collat
              std::vector<uint64_t>& keys) {
     const auto& table = *change.table;
     const auto& identifying = table.identifyingKeys();
+    const uint64_t tableKey = tableHash(table);
     for (size_t k = 0; k < identifying.size(); ++k) {
         const auto& columns = identifying[k];
         bool hasNull = std::any_of(columns.begin(), columns.end(),
@@ -89,7 +90,7 @@ void addKeys(const RowChange& change, const std::vector<SqlValue>& image, Collat
         if (hasNull) {
             continue;
         }
-        uint64_t hash = tableHash(table);
+        uint64_t hash = tableKey;
         mixByte(hash, static_cast<unsigned char>(k));
         for (size_t column : columns) {
             if (column < image.size()) {
@@ -105,18 +106,24 @@ void addKeys(const RowChange& change, const std::vector<SqlValue>& image, Collat
 }  // namespace
 
 std::vector<uint64_t> causalityKeys(const RowChange& change, CollationFolder* folder) {
-    CollationFolder& collations = folder ? *folder : serverlessFolder();
     std::vector<uint64_t> keys;
+    causalityKeysInto(change, folder, keys);
+    return keys;
+}
+
+void causalityKeysInto(const RowChange& change, CollationFolder* folder, std::vector<uint64_t>& keys) {
+    CollationFolder& collations = folder ? *folder : serverlessFolder();
+    keys.clear();
     if (!change.table->cascadeFamily().name.empty()) {
         keys.push_back(familyHash(change.table->cascadeFamily().name));
-        return keys;
+        return;
     }
     // Without a key every UPDATE and DELETE scans the table and locks what it reads: two workers on
     // one such table would deadlock each other, so the whole table is one key (one worker).
     // A unique index that cannot be hashed from the values (prefix, expression) does the same.
     if (change.table->rowKey().kind == schema::RowKeyKind::AllColumns || change.table->causalityByWholeTable()) {
         keys.push_back(tableHash(*change.table));
-        return keys;
+        return;
     }
     switch (change.op) {
         case RowOp::Insert:
@@ -130,7 +137,6 @@ std::vector<uint64_t> causalityKeys(const RowChange& change, CollationFolder* fo
             addKeys(change, change.before, collations, keys);
             break;
     }
-    return keys;
 }
 
 }  // namespace syncscope::apply

@@ -19,5 +19,7 @@ namespace syncscope::apply {
 // Text values are hashed as their column's collation compares them (`folder`; nullptr folds only what
 // needs no server): where that is not exact, every value of the column is one key.
 std::vector<uint64_t> causalityKeys(const RowChange& change, CollationFolder* folder = nullptr);
+// The same into `keys` (cleared first), whose capacity a caller reuses from change to change.
+void causalityKeysInto(const RowChange& change, CollationFolder* folder, std::vector<uint64_t>& keys);
 
 }  // namespace syncscope::apply

@@ -145,11 +145,15 @@ bool WorkerPool::dispatch(RowChange change) {
         return false;
     }
     uint64_t foldingStopped = collations_.foldingStopped();
-    auto keys = causalityKeys(change, &collations_);
+    causalityKeysInto(change, &collations_, keys_);
     uint64_t sequence = ++nextSequence_;
     // A collation that stopped folding hashes a value differently than a moment ago: drain first.
     bool stale = collations_.foldingStopped() != foldingStopped;
-    auto decision = stale ? Dispatcher::Decision{true, 0} : dispatcher_.assign(keys, sequence, committedSequences());
+    // New rows go to as many workers as transactions are allowed at once (adaptive concurrency): the
+    // same rows in fewer, bigger batches than spread over every worker that may not run anyway.
+    size_t spreadOver = slots_.allowed();
+    auto decision =
+        stale ? Dispatcher::Decision{true, 0} : dispatcher_.assign(keys_, sequence, committedSequences(), spreadOver);
     if (decision.conflict) {
         ++conflicts_;
         lock.unlock();
@@ -158,7 +162,7 @@ bool WorkerPool::dispatch(RowChange change) {
         }
         lock.lock();
         dispatcher_.clear();
-        decision = dispatcher_.assign(keys, sequence, committedSequences());
+        decision = dispatcher_.assign(keys_, sequence, committedSequences(), spreadOver);
     }
     workers_[decision.worker]->push(std::move(change), sequence);
     lastDispatched_.store(sequence, std::memory_order_release);

@@ -113,6 +113,7 @@ private:
     uint64_t nextSequence_ = 0;
     std::atomic<uint64_t> lastDispatched_{0};
     std::vector<uint64_t> committedBuffer_;
+    std::vector<uint64_t> keys_;  // the causality keys of the change being dispatched (capacity reused)
     uint64_t barrierGeneration_ = 0;
     std::atomic<uint64_t> barriers_{0};  // atomics: counters() must never wait for a barrier
     std::atomic<uint64_t> conflicts_{0};

@@ -76,7 +76,11 @@ SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
                 stream_->cancel();
             }
         }
+        // Every event is handled (its rows converted into owned row changes) before the stream reads the
+        // next one: row text may stay in the raw event's bytes, and the rows events' memory is reused.
+        decoder_.setRowTextStorage(binlog::TextStorage::Borrow);
         while (!interrupt && !cancelled_ && !stopPoint_.reached()) {
+            decoder_.recycle(events_);
             std::optional<binlog::RawEvent> raw = stream_->next();
             checkWorkers();
             if (!raw) {
@@ -86,7 +90,6 @@ SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
                 updateLive({});
                 continue;
             }
-            events_.clear();
             decoder_.decodeInto(*raw, events_);
             for (const binlog::Event& event : events_) {
                 if (stopPoint_.stopsBefore(event, currentFile_, groups_.inGroup())) {

@@ -151,6 +151,66 @@ private slots:
         QVERIFY(!decision.conflict);
         QCOMPARE(decision.worker, db.worker);
     }
+    void newRowsGoOnlyToTheWorkersAllowedButHeldKeysStayWithTheirWorker() {
+        Dispatcher dispatcher(kWorkers);
+        auto t = table("db", "t", {"id"}, {0});
+        // Spread over every worker first, until some row sits on a worker past the first two.
+        int held = 0;
+        size_t heldWorker = 0;
+        for (int i = 0; heldWorker < 2; ++i) {
+            held = i;
+            heldWorker = dispatcher.assign(causalityKeys(insert(t, ints({i}))), i + 1, kNothingCommitted).worker;
+        }
+        uint64_t sequence = 1000;
+        std::vector<int> perWorker(kWorkers, 0);
+        for (int i = 10000; i < 11000; ++i) {
+            auto decision = dispatcher.assign(causalityKeys(insert(t, ints({i}))), ++sequence, kNothingCommitted, 2);
+            QVERIFY(!decision.conflict);
+            ++perWorker[decision.worker];
+        }
+        QVERIFY2(perWorker[0] > 300 && perWorker[1] > 300 && perWorker[2] == 0 && perWorker[3] == 0,
+                 qPrintable(QString("rows per worker: %1 %2 %3 %4")
+                                .arg(perWorker[0])
+                                .arg(perWorker[1])
+                                .arg(perWorker[2])
+                                .arg(perWorker[3])));
+        // A row whose key is still held (not committed) follows its worker, whatever the spread.
+        auto decision = dispatcher.assign(causalityKeys(erase(t, ints({held}))), ++sequence, kNothingCommitted, 2);
+        QVERIFY(!decision.conflict);
+        QCOMPARE(decision.worker, heldWorker);
+        // Committed, the key is free: it goes where the spread says.
+        std::vector<uint64_t> committed(kWorkers, sequence);
+        decision = dispatcher.assign(causalityKeys(insert(t, ints({held}))), ++sequence, committed, 1);
+        QCOMPARE(decision.worker, size_t(0));
+    }
+
+    void manyHeldKeysAreKeptWhenTheTableGrowsAndForgottenOnceCommitted() {
+        Dispatcher dispatcher(kWorkers);
+        auto t = table("db", "t", {"id"}, {0});
+        // More uncommitted rows than the key table holds at first: every one must stay known.
+        const int rows = int(Dispatcher::kInitialSlots);
+        std::vector<size_t> workerOf(size_t(rows), 0);
+        for (int i = 0; i < rows; ++i) {
+            workerOf[size_t(i)] =
+                dispatcher.assign(causalityKeys(insert(t, ints({i}))), uint64_t(i) + 1, kNothingCommitted).worker;
+        }
+        QCOMPARE(dispatcher.heldKeys(), size_t(rows));
+        uint64_t sequence = uint64_t(rows);
+        for (int i = 0; i < rows; i += 997) {
+            auto decision =
+                dispatcher.assign(causalityKeys(update(t, ints({i}), ints({i}))), ++sequence, kNothingCommitted);
+            QVERIFY(!decision.conflict);
+            QCOMPARE(decision.worker, workerOf[size_t(i)]);
+        }
+        // Every worker reports far ahead: each key is free as soon as it is recorded, and the next
+        // rebuild forgets them all.
+        std::vector<uint64_t> committed(kWorkers, sequence + uint64_t(rows) * 4);
+        for (int i = rows; i < rows + rows; ++i) {
+            dispatcher.assign(causalityKeys(insert(t, ints({i}))), ++sequence, committed);
+        }
+        QVERIFY2(dispatcher.heldKeys() < size_t(rows),
+                 qPrintable(QString("%1 keys held after every earlier row committed").arg(dispatcher.heldKeys())));
+    }
 };
 
 QTEST_GUILESS_MAIN(CausalityTest)
