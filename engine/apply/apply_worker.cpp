@@ -211,9 +211,6 @@ void ApplyWorker::flush() {
             CommitSlots::Slot slot(slots_);
             if (commitPending()) {
                 slot.committed(pending_.size());
-                if (queueDepth() >= settings_.batch) {
-                    slot.backlogged();
-                }
             }
         }
     }

@@ -8,7 +8,6 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -16,6 +15,7 @@
 #include <optional>
 #include <thread>
 #include <vector>
+#include "engine/apply/ring_queue.h"
 
 #include "engine/apply/apply_counters.h"
 #include "engine/apply/apply_failure.h"
@@ -119,7 +119,7 @@ private:
     std::condition_variable itemAvailable_;
     std::condition_variable roomAvailable_;
     std::condition_variable barrierPassed_;
-    std::deque<Item> queue_;
+    RingQueue<Item> queue_;
     size_t queuedBytes_ = 0;
     bool stopping_ = false;
     bool waitingForWork_ = false;  // a push wakes the worker only then: no futex call per row under load

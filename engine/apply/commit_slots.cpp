@@ -10,7 +10,6 @@ CommitSlots::CommitSlots(size_t ceiling, bool adaptive)
     : adaptive_(adaptive),
       controller_(std::max<size_t>(ceiling, 1)),
       limit_(adaptive ? controller_.limit() : controller_.ceiling()),
-      allowed_(limit_),
       reason_(adaptive
                   ? controller_.reason()
                   : "adaptive concurrency is off: worker-count " + std::to_string(controller_.ceiling()) + " at once"),
@@ -22,7 +21,7 @@ CommitSlots::Slot::Slot(CommitSlots& commitSlots) : slots_(commitSlots), since_(
 }
 
 CommitSlots::Slot::~Slot() {
-    slots_.release(rows_, Clock::now() - since_, backlogged_);
+    slots_.release(rows_, Clock::now() - since_);
 }
 
 void CommitSlots::acquire() {
@@ -34,10 +33,9 @@ void CommitSlots::acquire() {
     ++busy_;
 }
 
-void CommitSlots::release(uint64_t rows, Clock::duration open, bool backlogged) {
+void CommitSlots::release(uint64_t rows, Clock::duration open) {
     std::unique_lock lock(mutex_);
     --busy_;
-    windowSaturated_ = windowSaturated_ || backlogged;
     if (rows > 0) {
         windowRows_ += rows;
         ++windowTransactions_;
@@ -71,7 +69,6 @@ void CommitSlots::closeWindow(Clock::time_point now) {
         spdlog::debug("apply concurrency: {} transactions at once: {}", step.limit, step.reason);
     }
     limit_ = step.limit;
-    allowed_.store(limit_, std::memory_order_relaxed);
     reason_ = step.reason;
     windowStart_ = now;
     windowRows_ = 0;

@@ -6,7 +6,6 @@
 // (`worker-count`); off, the limit is the ceiling.
 #pragma once
 
-#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
@@ -44,24 +43,18 @@ public:
         Slot& operator=(const Slot&) = delete;
         // The transaction committed these rows (otherwise the slot is returned as a rollback).
         void committed(uint64_t rows) { rows_ = rows; }
-        // The worker already holds its next full batch: it is the apply side, not the reader, that keeps
-        // rows waiting, so the window says what the limit costs (as when a worker waits for a slot).
-        void backlogged() { backlogged_ = true; }
 
     private:
         CommitSlots& slots_;
         Clock::time_point since_;
         uint64_t rows_ = 0;
-        bool backlogged_ = false;
     };
 
     ConcurrencyView view() const;
-    // The current limit, without the lock: the dispatcher spreads new rows over this many workers.
-    size_t allowed() const { return allowed_.load(std::memory_order_relaxed); }
 
 private:
     void acquire();
-    void release(uint64_t rows, Clock::duration open, bool backlogged);
+    void release(uint64_t rows, Clock::duration open);
     void closeWindow(Clock::time_point now);  // with mutex_ held
 
     mutable std::mutex mutex_;
@@ -69,7 +62,6 @@ private:
     bool adaptive_;
     ConcurrencyController controller_;
     size_t limit_;
-    std::atomic<size_t> allowed_;  // limit_, readable without the lock
     size_t busy_ = 0;
     uint64_t changes_ = 0;
     std::string reason_;

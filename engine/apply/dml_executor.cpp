@@ -1,5 +1,7 @@
 #include "engine/apply/dml_executor.h"
 
+#include <algorithm>
+
 #include <cppconn/connection.h>
 #include <cppconn/datatype.h>
 #include <cppconn/exception.h>
@@ -18,6 +20,7 @@ namespace syncscope::apply {
 struct DmlExecutor::CachedStatement {
     std::unique_ptr<sql::PreparedStatement> statement;
     std::list<std::string>::iterator usePosition;
+    size_t parameters = 0;
 };
 
 namespace {
@@ -49,16 +52,24 @@ sql::PreparedStatement& DmlExecutor::prepared(const std::string& sql) {
         recentlyUsed_.splice(recentlyUsed_.begin(), recentlyUsed_, it->second->usePosition);
         return *it->second->statement;
     }
-    if (cache_.size() >= cacheSize_) {
-        cache_.erase(recentlyUsed_.back());
+    const auto parameters = static_cast<size_t>(std::count(sql.begin(), sql.end(), '?'));
+    // The least recently used go until the new statement fits both bounds (it is kept even alone over
+    // the parameter bound: it runs now).
+    while (!cache_.empty() &&
+           (cache_.size() >= cacheSize_ || cachedParameters_ + parameters > kStatementCacheParameters)) {
+        auto oldest = cache_.find(recentlyUsed_.back());
+        cachedParameters_ -= oldest->second->parameters;
+        cache_.erase(oldest);
         recentlyUsed_.pop_back();
     }
     auto entry = std::make_unique<CachedStatement>();
     entry->statement.reset(connection_->prepareStatement(sql));
+    entry->parameters = parameters;
     recentlyUsed_.push_front(sql);
     entry->usePosition = recentlyUsed_.begin();
     auto& statement = *entry->statement;
     cache_.emplace(sql, std::move(entry));
+    cachedParameters_ += parameters;
     return statement;
 }
 

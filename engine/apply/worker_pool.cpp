@@ -149,9 +149,14 @@ bool WorkerPool::dispatch(RowChange change) {
     uint64_t sequence = ++nextSequence_;
     // A collation that stopped folding hashes a value differently than a moment ago: drain first.
     bool stale = collations_.foldingStopped() != foldingStopped;
-    // New rows go to as many workers as transactions are allowed at once (adaptive concurrency): the
-    // same rows in fewer, bigger batches than spread over every worker that may not run anyway.
-    size_t spreadOver = slots_.allowed();
+    // New rows go to one worker more than transactions are allowed at once (adaptive concurrency): the
+    // same rows in fewer, bigger batches than spread over every worker that may not run anyway, and one
+    // worker more than the limit, so that when the downstream is what keeps rows waiting a worker waits
+    // for a slot (which is what tells the controller to try a higher limit).
+    if (dispatchesSinceLimitRead_++ % kLimitReadInterval == 0) {
+        spreadOver_ = slots_.view().allowed + 1;
+    }
+    size_t spreadOver = spreadOver_;
     auto decision =
         stale ? Dispatcher::Decision{true, 0} : dispatcher_.assign(keys_, sequence, committedSequences(), spreadOver);
     if (decision.conflict) {

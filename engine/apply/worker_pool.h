@@ -114,6 +114,10 @@ private:
     std::atomic<uint64_t> lastDispatched_{0};
     std::vector<uint64_t> committedBuffer_;
     std::vector<uint64_t> keys_;  // the causality keys of the change being dispatched (capacity reused)
+    // New rows are spread over this many workers: the concurrency limit + 1, read every few dispatches.
+    static constexpr uint64_t kLimitReadInterval = 64;
+    uint64_t dispatchesSinceLimitRead_ = 0;
+    size_t spreadOver_ = 0;
     uint64_t barrierGeneration_ = 0;
     std::atomic<uint64_t> barriers_{0};  // atomics: counters() must never wait for a barrier
     std::atomic<uint64_t> conflicts_{0};

@@ -10,6 +10,7 @@
 #include <map>
 #include <random>
 
+#include "engine/apply/dml_executor.h"
 #include "engine/apply/downstream_connection.h"
 #include "engine/apply/quoted_name.h"
 #include "engine/apply/worker_pool.h"
@@ -585,6 +586,50 @@ private slots:
         QCOMPARE(count("sbtest"), kRows);
         qInfo("%ld single-row inserts over 4 workers (batch 100, multiple-rows): %.2f s, %.0f rows/s", kRows, seconds,
               double(kRows) / seconds);
+    }
+
+    // Many multi-row shapes (a worker's cache of prepared statements is what a long catch-up with 16
+    // workers kept in memory: 12 MB each): the cache keeps the recent ones within its parameter bound,
+    // and a statement evicted and prepared again still writes its rows.
+    void statementCacheStaysWithinItsParameterBound() {
+        exec("CREATE TABLE " + quoteTableName("shapes") + " (id INT PRIMARY KEY, a INT, b INT, c INT)");
+        DmlExecutor executor(connectDownstream(toSettings(test::downstreamRoot())));
+        constexpr size_t kColumns = 4;
+        constexpr size_t kShapes = 120;  // 1..120 rows: 29,040 parameters in all, over the bound
+        std::vector<SqlValue> values;
+        values.reserve(kShapes * kColumns);
+        long nextId = 0;
+        auto run = [&](size_t rowsInStatement) {
+            DmlStatement statement;
+            statement.sql = "INSERT INTO " + quoteTableName("shapes") + " (id, a, b, c) VALUES ";
+            values.clear();
+            for (size_t row = 0; row < rowsInStatement; ++row) {
+                statement.sql += row == 0 ? "(?, ?, ?, ?)" : ", (?, ?, ?, ?)";
+                values.push_back(SqlValue::signedInt(++nextId));
+                for (size_t column = 1; column < kColumns; ++column) {
+                    values.push_back(SqlValue::signedInt(nextId * 10 + long(column)));
+                }
+            }
+            for (const SqlValue& value : values) {
+                statement.params.push_back(&value);
+            }
+            QCOMPARE(executor.execute(statement), uint64_t(rowsInStatement));
+            QVERIFY2(executor.cachedParameters() <= DmlExecutor::kStatementCacheParameters ||
+                         executor.cachedStatements() == 1,
+                     qPrintable(QString("%1 parameters in %2 cached statements")
+                                    .arg(executor.cachedParameters())
+                                    .arg(executor.cachedStatements())));
+        };
+        for (size_t shape = 1; shape <= kShapes; ++shape) {
+            run(shape);
+        }
+        QVERIFY(executor.cachedStatements() < kShapes);
+        run(1);  // evicted long ago: prepared again
+        executor.commit();
+        long expected = long(kShapes * (kShapes + 1) / 2 + 1);
+        QCOMPARE(count("shapes"), expected);
+        QCOMPARE(rows("SELECT SUM(a) FROM " + quoteTableName("shapes")).at(0).at(0),
+                 std::to_string(10 * expected * (expected + 1) / 2 + expected));
     }
 
     void unreachableDownstreamIsAClearErrorWithoutThePassword() {
