@@ -1,8 +1,7 @@
 #include "engine/verify/table_verifier.h"
 
+#include <exception>
 #include <future>
-#include <map>
-#include <set>
 #include <thread>
 
 #include "engine/verify/chunk_pacer.h"
@@ -30,6 +29,30 @@ ChunkChecksum checksumOf(ServerSession& session, const BoundQuery& query) {
 
 uint64_t countOf(const ChunkChecksum& checksum) {
     return checksum.count ? std::stoull(*checksum.count) : 0;
+}
+
+// A keyed chunk's COUNT(*) and BIT_XOR of its row hashes, as numbers: the downstream's checksum row
+// and the same figures folded from the upstream's row hashes compare alike.
+struct ChunkFigures {
+    uint64_t rows = 0;
+    uint64_t hash = 0;
+    bool operator==(const ChunkFigures&) const = default;
+};
+
+ChunkFigures figuresOfRowHashes(const std::vector<RowValues>& rowHashes) {
+    ChunkFigures figures;
+    figures.rows = rowHashes.size();
+    for (const auto& row : rowHashes) {
+        figures.hash ^= std::stoull(row.back().value_or("0"));
+    }
+    return figures;
+}
+
+ChunkFigures figuresOfChecksum(const ServerSession& session, const std::vector<RowValues>& checksumRows) {
+    if (checksumRows.empty() || checksumRows.front().size() < 2) {
+        throw VerifyError(session.describe() + ": a chunk checksum returned no row");
+    }
+    return {std::stoull(checksumRows.front()[0].value_or("0")), std::stoull(checksumRows.front()[1].value_or("0"))};
 }
 
 }  // namespace
@@ -87,45 +110,73 @@ uint64_t TableVerifier::estimatedRows(const ComparedTable& table) {
     return rows.empty() || !rows.front().front() ? 0 : std::stoull(*rows.front().front());
 }
 
+TableVerifier::UpstreamChunk TableVerifier::readUpstreamChunk(const ComparedTable& table,
+                                                              const std::optional<RowValues>& lower, size_t rows) {
+    UpstreamChunk chunk;
+    chunk.range.lower = lower;
+    chunk.rowHashes = upstream_.query(ChunkSql(table).nextRowHashes(lower, rows));
+    if (chunk.rowHashes.size() >= rows) {
+        // A full chunk ends at its last row; a short one is the last chunk and stays open above, so that
+        // rows only the downstream has beyond the upstream's last are seen.
+        const RowValues& last = chunk.rowHashes.back();
+        chunk.range.upper = RowValues(last.begin(), last.end() - 1);  // the hash is last
+    }
+    return chunk;
+}
+
 void TableVerifier::verifyKeyed(const ComparedTable& table, TableVerifyResult& result) {
     ChunkSql sql(table);
     ChunkPacer pacer(settings_);
     const uint64_t estimate = estimatedRows(table);
-    std::optional<RowValues> lower;
-    // Differences come in stretches (or cover the whole table, as after a lost stretch of binlog): after
-    // a chunk that differs the next one is checksummed by buckets at once, which finds both whether it
-    // differs and where; after an equal one, by one checksum again (cheaper by a fifth).
-    bool bucketsFirst = false;
-    while (!cancelled()) {
+    // The upstream lists each chunk's keys and row hashes in one pass, which also finds where the chunk
+    // ends (no separate walk of the key). The downstream returns one checksum of the same range (no rows
+    // sent) and lists its row hashes only where that checksum differs. Differences come in stretches (or
+    // cover the whole table, as after a lost stretch of binlog): after a chunk that differs, the
+    // downstream lists the next chunk's row hashes at once instead of checksumming it first.
+    bool listDownstream = false;
+    auto readNext = [&](const std::optional<RowValues>& lower) {
         pacer.waitForQuietUpstream(upstream_, cancel_);
-        size_t chunkRows = pacer.chunkRows();
+        size_t rows = pacer.chunkRows();
         auto started = Clock::now();
-        auto boundary = upstream_.query(sql.boundary(lower, chunkRows - 1));
-        KeyRange range{lower, std::nullopt};
-        if (!boundary.empty()) {
-            range.upper = boundary.front();
+        UpstreamChunk chunk = readUpstreamChunk(table, lower, rows);
+        pacer.chunkTook(rows, Clock::now() - started);
+        return chunk;
+    };
+    UpstreamChunk chunk = readNext(std::nullopt);
+    while (!cancelled()) {
+        // The downstream reads this chunk while the upstream reads the next one: both servers work at once.
+        const bool listed = listDownstream;
+        auto downstreamQuery = listed ? sql.rowHashes(table.downstreamName(), chunk.range)
+                                      : sql.checksum(table.downstreamName(), chunk.range);
+        auto downstreamRead = std::async(std::launch::async, [&] { return downstream_.query(downstreamQuery); });
+        std::optional<UpstreamChunk> next;
+        std::exception_ptr upstreamFailure;
+        if (chunk.range.upper) {
+            try {
+                next = readNext(chunk.range.upper);
+            } catch (...) {
+                upstreamFailure = std::current_exception();  // after the downstream's read has ended
+            }
         }
+        std::vector<RowValues> downstreamResult = downstreamRead.get();
+        if (upstreamFailure) {
+            std::rethrow_exception(upstreamFailure);
+        }
+        result.rowsCompared += chunk.rowHashes.size();
         bool chunkDiffers = false;
-        std::optional<std::vector<uint32_t>> differingBuckets;
-        if (bucketsFirst && settings_.diffBuckets > 1) {
-            BucketComparison comparison = compareBuckets(table, range);
-            result.rowsCompared += comparison.upstreamRows;
-            chunkDiffers = !comparison.differing.empty();
-            differingBuckets = std::move(comparison.differing);
-        } else {
-            // Both servers checksum the chunk at once: each side's time is the other's.
-            auto downstreamQuery = sql.checksum(table.downstreamName(), range);
-            auto downstreamChecksum =
-                std::async(std::launch::async, [&] { return checksumOf(downstream_, downstreamQuery); });
-            ChunkChecksum upstreamChecksum = checksumOf(upstream_, sql.checksum(table.upstreamName(), range));
-            ChunkChecksum downstreamResult = downstreamChecksum.get();
-            result.rowsCompared += countOf(upstreamChecksum);
-            chunkDiffers = !(upstreamChecksum == downstreamResult);
+        if (!listed) {
+            chunkDiffers = !(figuresOfRowHashes(chunk.rowHashes) == figuresOfChecksum(downstream_, downstreamResult));
+            if (chunkDiffers) {
+                downstreamResult = downstream_.query(sql.rowHashes(table.downstreamName(), chunk.range));
+            }
         }
-        pacer.chunkTook(chunkRows, Clock::now() - started);
-        bucketsFirst = chunkDiffers;
+        std::vector<RowDifference> suspects;
+        if (listed || chunkDiffers) {
+            suspects = diffRowHashes(chunk.rowHashes, downstreamResult);
+            chunkDiffers = chunkDiffers || !suspects.empty();
+        }
+        listDownstream = chunkDiffers;
         if (chunkDiffers) {
-            auto suspects = differingRows(table, range, std::move(differingBuckets));
             auto confirmed = suspects.empty() ? suspects : confirm(table, suspects, true);
             if (confirmed.size() < suspects.size() || suspects.empty()) {
                 ++result.chunksRechecked;
@@ -137,74 +188,15 @@ void TableVerifier::verifyKeyed(const ComparedTable& table, TableVerifyResult& r
         }
         ++result.chunksDone;
         uint64_t remaining = estimate > result.rowsCompared ? estimate - result.rowsCompared : 0;
-        result.chunksTotal =
-            result.chunksDone + (range.upper ? std::max<uint64_t>(1, remaining / pacer.chunkRows()) : 0);
+        result.chunksTotal = result.chunksDone + (next ? std::max<uint64_t>(1, remaining / pacer.chunkRows()) : 0);
         if (onProgress_) {
             onProgress_(result);
         }
-        if (!range.upper) {
+        if (!next) {
             break;
         }
-        lower = range.upper;
+        chunk = std::move(*next);
     }
-}
-
-TableVerifier::BucketComparison TableVerifier::compareBuckets(const ComparedTable& table, const KeyRange& range) {
-    ChunkSql sql(table);
-    const uint32_t buckets = settings_.diffBuckets;
-    // Both servers checksum the chunk's buckets at once.
-    auto downstreamQuery = sql.bucketChecksums(table.downstreamName(), range, buckets);
-    auto downstreamBuckets = std::async(std::launch::async, [&] { return downstream_.query(downstreamQuery); });
-    auto upstreamBuckets = upstream_.query(sql.bucketChecksums(table.upstreamName(), range, buckets));
-    BucketComparison comparison;
-    std::map<std::string, RowValues> upstreamByBucket;
-    for (auto& row : upstreamBuckets) {
-        comparison.upstreamRows += std::stoull(row.at(1).value_or("0"));
-        upstreamByBucket[row.at(0).value_or("")] = std::move(row);
-    }
-    std::set<uint32_t> differing;
-    auto noteDiffering = [&](const std::optional<std::string>& bucket) {
-        differing.insert(static_cast<uint32_t>(std::stoul(bucket.value_or("0"))));
-    };
-    for (auto& row : downstreamBuckets.get()) {
-        auto found = upstreamByBucket.find(row.at(0).value_or(""));
-        if (found == upstreamByBucket.end()) {
-            noteDiffering(row.at(0));
-            continue;
-        }
-        if (found->second != row) {
-            noteDiffering(row.at(0));
-        }
-        upstreamByBucket.erase(found);
-    }
-    for (const auto& [bucket, row] : upstreamByBucket) {
-        noteDiffering(row.at(0));
-    }
-    comparison.differing.assign(differing.begin(), differing.end());
-    return comparison;
-}
-
-std::vector<RowDifference> TableVerifier::differingRows(const ComparedTable& table, const KeyRange& range,
-                                                        std::optional<std::vector<uint32_t>> differingBuckets) {
-    ChunkSql sql(table);
-    const uint32_t buckets = settings_.diffBuckets;
-    if (buckets <= 1) {
-        auto downstreamRows =
-            std::async(std::launch::async, [&] { return downstream_.query(sql.rows(table.downstreamName(), range)); });
-        auto upstreamRows = upstream_.query(sql.rows(table.upstreamName(), range));
-        return diffRows(table, upstreamRows, downstreamRows.get());
-    }
-    if (!differingBuckets) {
-        differingBuckets = compareBuckets(table, range).differing;
-    }
-    if (differingBuckets->empty()) {
-        return {};  // the chunk changed between the two reads: nothing left to read
-    }
-    // Only the rows of buckets that differ are read.
-    auto downstreamRowsQuery = sql.rowsInBuckets(table.downstreamName(), range, buckets, *differingBuckets);
-    auto downstreamRows = std::async(std::launch::async, [&] { return downstream_.query(downstreamRowsQuery); });
-    auto upstreamRows = upstream_.query(sql.rowsInBuckets(table.upstreamName(), range, buckets, *differingBuckets));
-    return diffRows(table, upstreamRows, downstreamRows.get());
 }
 
 bool TableVerifier::waitUntilApplied(const binlog::Location& point) {

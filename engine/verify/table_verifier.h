@@ -46,15 +46,13 @@ public:
 private:
     void verifyKeyed(const ComparedTable& table, TableVerifyResult& result);
     void verifyKeyless(const ComparedTable& table, TableVerifyResult& result);
-    struct BucketComparison {
-        std::vector<uint32_t> differing;  // buckets whose count or checksum differ
-        uint64_t upstreamRows = 0;
+    // One chunk as the upstream read it: its range (fixed by that read) and every row's key and hash.
+    struct UpstreamChunk {
+        KeyRange range;
+        std::vector<RowValues> rowHashes;
     };
-    BucketComparison compareBuckets(const ComparedTable& table, const KeyRange& range);
-    // The rows of a chunk whose checksums differ that differ when read (suspects, not yet confirmed);
-    // `differingBuckets` when the buckets were compared already.
-    std::vector<RowDifference> differingRows(const ComparedTable& table, const KeyRange& range,
-                                             std::optional<std::vector<uint32_t>> differingBuckets);
+    // Reads the upstream's next chunk after `lower`, at most `rows` rows, in one pass.
+    UpstreamChunk readUpstreamChunk(const ComparedTable& table, const std::optional<RowValues>& lower, size_t rows);
     std::vector<RowDifference> confirm(const ComparedTable& table, const std::vector<RowDifference>& suspects,
                                        bool handToRepair);
     // Waits until the task has applied up to `point`; false when the settle time ran out first.
