@@ -21,6 +21,7 @@
 #include "engine/control/metrics_page.h"
 #include "engine/control/status_json.h"
 #include "engine/control/verify_status.h"
+#include "engine/task/evidenced_resume_from.h"
 
 namespace syncscope::control {
 
@@ -330,6 +331,62 @@ struct ControlServer::Impl {
             &target, &target == &task ? std::string() : status->sourceId);
     }
 
+    // A resume-from going forward saves the rows it skips as replayable SQL first, as a skip does (unless the
+    // body says "save_sql": false); if that fails, nothing changes. Going back, nothing is skipped or saved.
+    void resumeFrom(const httplib::Request& req, const std::string& body, httplib::Response& res) {
+        ResumeFromRequest request = parseResumeFromBody(body);
+        if (!request.target) {
+            replyError(res, kHttpBadRequest, "resume-from: " + request.problem);
+            return;
+        }
+        task::TaskControl* target = targetOf(req, res);
+        if (target == nullptr) {
+            return;
+        }
+        auto status = target->status();
+        if (options.previewer) {
+            std::string problem;
+            try {
+                problem = options.previewer->resumeTargetProblem(*status, *request.target);
+            } catch (const std::exception& e) {
+                spdlog::warn("control API: resume-from: the target could not be checked in the binlog: {}", e.what());
+            }
+            if (!problem.empty()) {
+                replyError(res, kHttpBadRequest, "resume-from refused, nothing changed: " + problem);
+                return;
+            }
+        }
+        // Only where the task takes a resume-from: a refusal then costs no binlog read.
+        const bool takesIt = status->stage == task::Stage::Paused || status->stage == task::Stage::Stopped;
+        task::SkipEvidence evidence;
+        if (options.previewer && request.saveSkippedRows && takesIt) {
+            try {
+                evidence = options.previewer->saveResumeFromSkippedRows(*status, *request.target);
+            } catch (const std::exception& e) {
+                replyError(res, kHttpBadGateway,
+                           std::string("resume-from refused, nothing changed: the rows it skips could not be saved "
+                                       "as replayable SQL: ") +
+                               e.what() + "; fix that, or resume without saving them: \"save_sql\": false");
+                return;
+            }
+        }
+        task::CommandResult result = task::resumeFromWithEvidence(*target, *request.target, evidence);
+        if (!result.accepted && !evidence.replaySqlFile.empty()) {
+            std::error_code ignored;
+            std::filesystem::remove(evidence.replaySqlFile, ignored);  // nothing skipped, nothing to undo
+            evidence = {};
+        }
+        answerCommand(
+            res, "resume-from", result,
+            [&](nlohmann::json& answer) {
+                if (!evidence.replaySqlFile.empty()) {
+                    answer["replay_sql_file"] = evidence.replaySqlFile;
+                    answer["preview"] = evidence.preview;
+                }
+            },
+            target, req.get_param_value("source"));
+    }
+
     void addRoutes() {
         server->set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
             if (authorized(req)) {
@@ -445,20 +502,8 @@ struct ControlServer::Impl {
             servePreview(res, "resume-from",
                          [&] { return options.previewer->previewResumeFrom(*status, *request.target); });
         });
-        addPost("/api/v1/resume-from",
-                [this](const httplib::Request& req, const std::string& body, httplib::Response& res) {
-                    ResumeFromRequest request = parseResumeFromBody(body);
-                    if (!request.target) {
-                        replyError(res, kHttpBadRequest, "resume-from: " + request.problem);
-                        return;
-                    }
-                    task::TaskControl* target = targetOf(req, res);
-                    if (target == nullptr) {
-                        return;
-                    }
-                    answerCommand(res, "resume-from", target->resumeFrom(*request.target), {}, target,
-                                  req.get_param_value("source"));
-                });
+        addPost("/api/v1/resume-from", [this](const httplib::Request& req, const std::string& body,
+                                              httplib::Response& res) { resumeFrom(req, body, res); });
         addPost("/api/v1/until", [this](const httplib::Request& req, const std::string& body, httplib::Response& res) {
             UntilRequest request = parseUntilBody(body);
             if (!request.point) {

@@ -27,6 +27,18 @@ nlohmann::json SubtaskPreviewer::previewResumeFrom(const task::StatusSnapshot& s
     return previewerFor(status).previewResumeFrom(status, target);
 }
 
+std::string SubtaskPreviewer::resumeTargetProblem(const task::StatusSnapshot& status,
+                                                  const task::ResumeTarget& target) {
+    return bySource_.contains(status.sourceId) ? previewerFor(status).resumeTargetProblem(status, target)
+                                               : std::string();
+}
+
+task::SkipEvidence SubtaskPreviewer::saveResumeFromSkippedRows(const task::StatusSnapshot& status,
+                                                               const task::ResumeTarget& target) {
+    return bySource_.contains(status.sourceId) ? previewerFor(status).saveResumeFromSkippedRows(status, target)
+                                               : task::SkipEvidence{};
+}
+
 task::SkipEvidence SubtaskPreviewer::saveSkippedRows(const task::StatusSnapshot& status) {
     return previewerFor(status).saveSkippedRows(status);
 }

@@ -20,6 +20,11 @@ public:
     nlohmann::json previewSkip(const task::StatusSnapshot& status) override;
     nlohmann::json previewResumeFrom(const task::StatusSnapshot& status, const task::ResumeTarget& target) override;
     task::SkipEvidence saveSkippedRows(const task::StatusSnapshot& status) override;
+    // A whole task's status names no one source: its resume-from is refused by the task itself, so nothing is
+    // checked or saved for it here.
+    std::string resumeTargetProblem(const task::StatusSnapshot& status, const task::ResumeTarget& target) override;
+    task::SkipEvidence saveResumeFromSkippedRows(const task::StatusSnapshot& status,
+                                                 const task::ResumeTarget& target) override;
 
 private:
     // Throws Error when the status is not one subtask's (the whole task's names several sources).
