@@ -131,6 +131,19 @@ BoundQuery ChunkSql::checksum(const schema::TableName& side, const KeyRange& ran
     return query;
 }
 
+BoundQuery ChunkSql::partChecksums(const schema::TableName& side, const std::vector<KeyRange>& parts) const {
+    // UNION ALL of one range query per part: each is a range scan of its part, so the statement reads
+    // the chunk once and groups nothing.
+    BoundQuery query;
+    const std::string hashed =
+        "COUNT(*), COALESCE(BIT_XOR(CRC32(" + rowText() + ")), 0) FROM " + apply::quoteTable(side);
+    for (size_t part = 0; part < parts.size(); ++part) {
+        query.sql += (part == 0 ? "SELECT " : " UNION ALL SELECT ") + std::to_string(part) + ", " + hashed;
+        appendRange(query.sql, query.params, parts[part]);
+    }
+    return query;
+}
+
 BoundQuery ChunkSql::rowHashes(const schema::TableName& side, const KeyRange& range) const {
     BoundQuery query;
     query.sql = "SELECT " + keyReadList() + ", CRC32(" + rowText() + ") FROM " + apply::quoteTable(side);

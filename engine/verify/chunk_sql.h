@@ -38,6 +38,9 @@ public:
     // COUNT(*) and an order-independent checksum of the range's rows (as pt-table-checksum's default:
     // a row that differs goes unseen with a chance of 1 in 2^32).
     BoundQuery checksum(const schema::TableName& side, const KeyRange& range) const;
+    // The checksum of each of `parts` (consecutive key ranges that cover a chunk) in one statement, one
+    // row each (part number, COUNT(*), checksum): one pass that says where in a chunk rows differ.
+    BoundQuery partChecksums(const schema::TableName& side, const std::vector<KeyRange>& parts) const;
     // Every row's key and hash in the range, in key order: where a chunk differs, which rows do is
     // found in this one pass (a row that differs goes unseen with a chance of 1 in 2^32).
     BoundQuery rowHashes(const schema::TableName& side, const KeyRange& range) const;

@@ -1,7 +1,10 @@
 #include "engine/verify/table_verifier.h"
 
+#include <algorithm>
 #include <exception>
 #include <future>
+#include <iterator>
+#include <span>
 #include <thread>
 
 #include "engine/verify/chunk_pacer.h"
@@ -39,7 +42,7 @@ struct ChunkFigures {
     bool operator==(const ChunkFigures&) const = default;
 };
 
-ChunkFigures figuresOfRowHashes(const std::vector<RowValues>& rowHashes) {
+ChunkFigures figuresOfRowHashes(std::span<const RowValues> rowHashes) {
     ChunkFigures figures;
     figures.rows = rowHashes.size();
     for (const auto& row : rowHashes) {
@@ -124,16 +127,70 @@ TableVerifier::UpstreamChunk TableVerifier::readUpstreamChunk(const ComparedTabl
     return chunk;
 }
 
+std::vector<KeyRange> TableVerifier::rangesOf(const std::vector<ChunkPart>& parts) {
+    std::vector<KeyRange> ranges;
+    ranges.reserve(parts.size());
+    for (const auto& part : parts) {
+        ranges.push_back(part.range);
+    }
+    return ranges;
+}
+
+std::vector<TableVerifier::ChunkPart> TableVerifier::splitChunk(const UpstreamChunk& chunk) const {
+    const size_t rows = chunk.rowHashes.size();
+    const size_t count = std::clamp<size_t>(settings_.chunkParts, 1, std::max<size_t>(rows, 1));
+    auto keyAt = [&](size_t row) {
+        const RowValues& values = chunk.rowHashes[row];
+        return RowValues(values.begin(), values.end() - 1);  // the hash is last
+    };
+    std::vector<ChunkPart> parts(count);
+    for (size_t part = 0; part < count; ++part) {
+        parts[part].firstRow = part == 0 ? 0 : parts[part - 1].endRow;
+        parts[part].endRow = (part + 1) * rows / count;
+        parts[part].range.lower = part == 0 ? chunk.range.lower : parts[part - 1].range.upper;
+        parts[part].range.upper = part + 1 == count ? chunk.range.upper : keyAt(parts[part].endRow - 1);
+    }
+    return parts;
+}
+
+std::vector<RowDifference> TableVerifier::differingRowsOfParts(const ComparedTable& table, const UpstreamChunk& chunk,
+                                                               const std::vector<ChunkPart>& parts,
+                                                               const std::vector<RowValues>& downstreamParts,
+                                                               bool& differs) {
+    if (downstreamParts.size() != parts.size()) {
+        throw VerifyError(downstream_.describe() + ": a chunk's part checksums returned " +
+                          std::to_string(downstreamParts.size()) + " rows for " + std::to_string(parts.size()) +
+                          " parts");
+    }
+    ChunkSql sql(table);
+    std::vector<RowDifference> suspects;
+    for (const auto& row : downstreamParts) {
+        const size_t number = std::stoull(row.at(0).value_or("0"));
+        const ChunkPart& part = parts.at(number);
+        std::span<const RowValues> upstreamRows(chunk.rowHashes.data() + part.firstRow, part.endRow - part.firstRow);
+        if (figuresOfRowHashes(upstreamRows) ==
+            figuresOfChecksum(downstream_, {RowValues(row.begin() + 1, row.end())})) {
+            continue;
+        }
+        differs = true;
+        auto partSuspects = diffRowHashes(std::vector<RowValues>(upstreamRows.begin(), upstreamRows.end()),
+                                          downstream_.query(sql.rowHashes(table.downstreamName(), part.range)));
+        suspects.insert(suspects.end(), std::make_move_iterator(partSuspects.begin()),
+                        std::make_move_iterator(partSuspects.end()));
+    }
+    return suspects;
+}
+
 void TableVerifier::verifyKeyed(const ComparedTable& table, TableVerifyResult& result) {
     ChunkSql sql(table);
     ChunkPacer pacer(settings_);
     const uint64_t estimate = estimatedRows(table);
     // The upstream lists each chunk's keys and row hashes in one pass, which also finds where the chunk
     // ends (no separate walk of the key). The downstream returns one checksum of the same range (no rows
-    // sent) and lists its row hashes only where that checksum differs. Differences come in stretches (or
-    // cover the whole table, as after a lost stretch of binlog): after a chunk that differs, the
-    // downstream lists the next chunk's row hashes at once instead of checksumming it first.
-    bool listDownstream = false;
+    // sent); where it differs, the checksums of the chunk's parts (one pass), and lists the row hashes of
+    // differing parts only. Differences come in stretches (or cover the whole table, as after a lost
+    // stretch of binlog): after a chunk that differs, the downstream checksums the next one's parts at once.
+    bool partsNext = false;
     auto readNext = [&](const std::optional<RowValues>& lower) {
         pacer.waitForQuietUpstream(upstream_, cancel_);
         size_t rows = pacer.chunkRows();
@@ -145,9 +202,10 @@ void TableVerifier::verifyKeyed(const ComparedTable& table, TableVerifyResult& r
     UpstreamChunk chunk = readNext(std::nullopt);
     while (!cancelled()) {
         // The downstream reads this chunk while the upstream reads the next one: both servers work at once.
-        const bool listed = listDownstream;
-        auto downstreamQuery = listed ? sql.rowHashes(table.downstreamName(), chunk.range)
-                                      : sql.checksum(table.downstreamName(), chunk.range);
+        const bool partsFirst = partsNext;
+        const std::vector<ChunkPart> parts = splitChunk(chunk);
+        auto downstreamQuery = partsFirst ? sql.partChecksums(table.downstreamName(), rangesOf(parts))
+                                          : sql.checksum(table.downstreamName(), chunk.range);
         auto downstreamRead = std::async(std::launch::async, [&] { return downstream_.query(downstreamQuery); });
         std::optional<UpstreamChunk> next;
         std::exception_ptr upstreamFailure;
@@ -164,18 +222,17 @@ void TableVerifier::verifyKeyed(const ComparedTable& table, TableVerifyResult& r
         }
         result.rowsCompared += chunk.rowHashes.size();
         bool chunkDiffers = false;
-        if (!listed) {
+        if (!partsFirst) {
             chunkDiffers = !(figuresOfRowHashes(chunk.rowHashes) == figuresOfChecksum(downstream_, downstreamResult));
             if (chunkDiffers) {
-                downstreamResult = downstream_.query(sql.rowHashes(table.downstreamName(), chunk.range));
+                downstreamResult = downstream_.query(sql.partChecksums(table.downstreamName(), rangesOf(parts)));
             }
         }
         std::vector<RowDifference> suspects;
-        if (listed || chunkDiffers) {
-            suspects = diffRowHashes(chunk.rowHashes, downstreamResult);
-            chunkDiffers = chunkDiffers || !suspects.empty();
+        if (partsFirst || chunkDiffers) {
+            suspects = differingRowsOfParts(table, chunk, parts, downstreamResult, chunkDiffers);
         }
-        listDownstream = chunkDiffers;
+        partsNext = chunkDiffers;
         if (chunkDiffers) {
             auto confirmed = suspects.empty() ? suspects : confirm(table, suspects, true);
             if (confirmed.size() < suspects.size() || suspects.empty()) {

@@ -53,6 +53,20 @@ private:
     };
     // Reads the upstream's next chunk after `lower`, at most `rows` rows, in one pass.
     UpstreamChunk readUpstreamChunk(const ComparedTable& table, const std::optional<RowValues>& lower, size_t rows);
+    // A part of a chunk: a key range and the upstream's rows in it (positions into rowHashes).
+    struct ChunkPart {
+        KeyRange range;
+        size_t firstRow = 0;
+        size_t endRow = 0;
+    };
+    // The chunk in settings_.chunkParts parts of (nearly) equal upstream row counts, covering its range.
+    std::vector<ChunkPart> splitChunk(const UpstreamChunk& chunk) const;
+    static std::vector<KeyRange> rangesOf(const std::vector<ChunkPart>& parts);
+    // The suspects of the parts whose checksums (the downstream's part checksum rows) differ from the
+    // upstream's; lists those parts' row hashes downstream. Empty: every part is equal.
+    std::vector<RowDifference> differingRowsOfParts(const ComparedTable& table, const UpstreamChunk& chunk,
+                                                    const std::vector<ChunkPart>& parts,
+                                                    const std::vector<RowValues>& downstreamParts, bool& differs);
     std::vector<RowDifference> confirm(const ComparedTable& table, const std::vector<RowDifference>& suspects,
                                        bool handToRepair);
     // Waits until the task has applied up to `point`; false when the settle time ran out first.

@@ -18,6 +18,7 @@ struct VerifySettings {
     static constexpr std::chrono::seconds kDefaultSettleTimeout{30};
     static constexpr std::chrono::milliseconds kDefaultAppliedPoll{20};
     static constexpr int kDefaultLockAttempts = 5;
+    static constexpr size_t kDefaultChunkParts = 64;
 
     // Chunks grow or shrink so that one takes about chunkTime on the upstream, as pt-table-checksum's
     // --chunk-time does, within these bounds.
@@ -32,6 +33,9 @@ struct VerifySettings {
     std::chrono::milliseconds settleTimeout = kDefaultSettleTimeout;
     std::chrono::milliseconds appliedPoll = kDefaultAppliedPoll;
     int lockAttempts = kDefaultLockAttempts;
+    // Where a chunk's checksums differ, the downstream checksums it again in this many parts of equal
+    // upstream row counts (one statement, one pass) and lists the row hashes of differing parts only.
+    size_t chunkParts = kDefaultChunkParts;
 };
 
 }  // namespace syncscope::verify

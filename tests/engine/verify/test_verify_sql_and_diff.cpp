@@ -69,6 +69,22 @@ private slots:
         QCOMPARE(first.params[0].asUnsigned(), uint64_t{999});
     }
 
+    void partChecksumsReadEachPartByItsRangeInOneStatement() {
+        ComparedTable table = orderLines();
+        ChunkSql sql(table);
+        // Three parts covering an open first chunk: no lower bound on the first, no upper on the last.
+        std::vector<KeyRange> parts{KeyRange{std::nullopt, row({"5", "0"})}, KeyRange{row({"5", "0"}), row({"9", "1"})},
+                                    KeyRange{row({"9", "1"}), std::nullopt}};
+        BoundQuery query = sql.partChecksums(table.downstreamName(), parts);
+        QVERIFY2(query.sql.rfind("SELECT 0, COUNT(*), ", 0) == 0, query.sql.c_str());
+        QVERIFY2(query.sql.find(" UNION ALL SELECT 1, COUNT(*), ") != std::string::npos, query.sql.c_str());
+        QVERIFY2(query.sql.find(" UNION ALL SELECT 2, COUNT(*), ") != std::string::npos, query.sql.c_str());
+        QVERIFY2(query.sql.find("GROUP BY") == std::string::npos, query.sql.c_str());
+        QCOMPARE(query.params.size(), size_t{3 + 3 + 3 + 3});  // each bound of a 2-column key: 3 values
+        QCOMPARE(query.params[0].asSigned(), int64_t{5});
+        QCOMPARE(query.params.back().asSigned(), int64_t{1});
+    }
+
     void decimalKeysAreComparedAsDecimals() {
         schema::TableSchema prices({"shop", "prices"}, {column("price", "decimal", false), column("label", "varchar")},
                                    {0}, {}, schema::SchemaOrigin::Downstream);
