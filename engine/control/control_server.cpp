@@ -344,7 +344,9 @@ struct ControlServer::Impl {
             return;
         }
         auto status = target->status();
-        if (options.previewer) {
+        // Only where the task takes a resume-from: a refusal by the task (409) then costs no binlog read.
+        const bool takesIt = status->stage == task::Stage::Paused || status->stage == task::Stage::Stopped;
+        if (options.previewer && takesIt) {
             std::string problem;
             try {
                 problem = options.previewer->resumeTargetProblem(*status, *request.target);
@@ -356,8 +358,6 @@ struct ControlServer::Impl {
                 return;
             }
         }
-        // Only where the task takes a resume-from: a refusal then costs no binlog read.
-        const bool takesIt = status->stage == task::Stage::Paused || status->stage == task::Stage::Stopped;
         task::SkipEvidence evidence;
         if (options.previewer && request.saveSkippedRows && takesIt) {
             try {

@@ -504,8 +504,9 @@ private slots:
         QTest::addColumn<QString>("body");
         QTest::addColumn<int>("httpStatus");
         const QString target = QStringLiteral(R"("binlog_name": "mysql-bin.000003", "binlog_pos": 900)");
-        QTest::addRow("running: the task refuses, no binlog read first")
-            << static_cast<int>(task::Stage::Running) << QStringLiteral("{%1}").arg(target) << 409;
+        QTest::addRow("running: the task refuses (409), the target is not even checked")
+            << static_cast<int>(task::Stage::Running)
+            << QStringLiteral(R"({"binlog_name": "mysql-bin.000003", "binlog_pos": 197})") << 409;
         QTest::addRow("paused, save_sql false")
             << static_cast<int>(task::Stage::Paused) << QStringLiteral(R"({%1, "save_sql": false})").arg(target) << 200;
         QTest::addRow("save_sql not a boolean")
