@@ -43,7 +43,8 @@ std::vector<task::Notice> MultiSourceTask::drainNotices(size_t maxCount) {
         }
         const std::string sourceId = subtask->setup().sourceId;
         for (task::Notice& notice : subtask->drainNotices(maxCount - notices.size())) {
-            notice.message = "source " + sourceId + ": " + notice.message;
+            notice.message = "source " + sourceId + ": " +
+                             (notice.message.empty() ? std::string(task::stageName(notice.stage)) : notice.message);
             notices.push_back(std::move(notice));
         }
     }
