@@ -124,6 +124,14 @@ void ChunkSql::appendRange(std::string& sql, std::vector<apply::SqlValue>& param
     }
 }
 
+BoundQuery ChunkSql::boundary(const std::optional<RowValues>& lower, size_t offset) const {
+    BoundQuery query;
+    query.sql = "SELECT " + keyReadList() + " FROM " + apply::quoteTable(table_.upstreamName());
+    appendRange(query.sql, query.params, KeyRange{lower, std::nullopt});
+    query.sql += " ORDER BY " + keyList() + " LIMIT 1 OFFSET " + std::to_string(offset);
+    return query;
+}
+
 BoundQuery ChunkSql::checksum(const schema::TableName& side, const KeyRange& range) const {
     BoundQuery query;
     query.sql = "SELECT COUNT(*), COALESCE(BIT_XOR(CRC32(" + rowText() + ")), 0) FROM " + apply::quoteTable(side);

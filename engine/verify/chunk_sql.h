@@ -35,6 +35,9 @@ public:
 
     explicit ChunkSql(const ComparedTable& table) : table_(table) {}
 
+    // The key of the row `offset` rows after `lower` in key order (upstream only): where a chunk read
+    // by checksum ends.
+    BoundQuery boundary(const std::optional<RowValues>& lower, size_t offset) const;
     // COUNT(*) and an order-independent checksum of the range's rows (as pt-table-checksum's default:
     // a row that differs goes unseen with a chance of 1 in 2^32).
     BoundQuery checksum(const schema::TableName& side, const KeyRange& range) const;

@@ -114,10 +114,20 @@ uint64_t TableVerifier::estimatedRows(const ComparedTable& table) {
 }
 
 TableVerifier::UpstreamChunk TableVerifier::readUpstreamChunk(const ComparedTable& table,
-                                                              const std::optional<RowValues>& lower, size_t rows) {
+                                                              const std::optional<RowValues>& lower, size_t rows,
+                                                              bool listed) {
+    ChunkSql sql(table);
     UpstreamChunk chunk;
     chunk.range.lower = lower;
-    chunk.rowHashes = upstream_.query(ChunkSql(table).nextRowHashes(lower, rows));
+    chunk.listed = listed;
+    if (!listed) {
+        auto boundary = upstream_.query(sql.boundary(lower, rows - 1));
+        if (!boundary.empty()) {
+            chunk.range.upper = boundary.front();
+        }
+        return chunk;
+    }
+    chunk.rowHashes = upstream_.query(sql.nextRowHashes(lower, rows));
     if (chunk.rowHashes.size() >= rows) {
         // A full chunk ends at its last row; a short one is the last chunk and stays open above, so that
         // rows only the downstream has beyond the upstream's last are seen.
@@ -185,46 +195,66 @@ void TableVerifier::verifyKeyed(const ComparedTable& table, TableVerifyResult& r
     ChunkSql sql(table);
     ChunkPacer pacer(settings_);
     const uint64_t estimate = estimatedRows(table);
-    // The upstream lists each chunk's keys and row hashes in one pass, which also finds where the chunk
-    // ends (no separate walk of the key). The downstream returns one checksum of the same range (no rows
-    // sent); where it differs, the checksums of the chunk's parts (one pass), and lists the row hashes of
-    // differing parts only. Differences come in stretches (or cover the whole table, as after a lost
-    // stretch of binlog): after a chunk that differs, the downstream checksums the next one's parts at once.
-    bool partsNext = false;
-    auto readNext = [&](const std::optional<RowValues>& lower) {
-        pacer.waitForQuietUpstream(upstream_, cancel_);
-        size_t rows = pacer.chunkRows();
-        auto started = Clock::now();
-        UpstreamChunk chunk = readUpstreamChunk(table, lower, rows);
-        pacer.chunkTook(rows, Clock::now() - started);
-        return chunk;
-    };
-    UpstreamChunk chunk = readNext(std::nullopt);
+    // Where chunks are equal (the common case) the upstream finds a chunk's end by a walk of the key and
+    // both servers checksum it at once: no rows sent. Where one differed, differences come in stretches
+    // (or cover the whole table, as after a lost stretch of binlog): the upstream lists the next chunks'
+    // keys and row hashes (one pass that also ends the chunk, read while the downstream reads the previous
+    // chunk), and the downstream checksums their parts at once. Where a chunk's checksums differ, the
+    // downstream checksums its parts (one pass) and lists the row hashes of differing parts only.
+    bool listNext = false;
+    std::optional<RowValues> lower;
+    std::optional<UpstreamChunk> ahead;
     while (!cancelled()) {
-        // The downstream reads this chunk while the upstream reads the next one: both servers work at once.
-        const bool partsFirst = partsNext;
-        const std::vector<ChunkPart> parts = splitChunk(chunk);
+        Clock::time_point started = Clock::now();
+        size_t rows = 0;
+        if (!ahead) {
+            pacer.waitForQuietUpstream(upstream_, cancel_);
+            rows = pacer.chunkRows();
+        }
+        UpstreamChunk chunk = ahead ? std::move(*ahead) : readUpstreamChunk(table, lower, rows, listNext);
+        ahead.reset();
+        const bool partsFirst = chunk.listed && listNext;
+        std::vector<ChunkPart> parts = chunk.listed ? splitChunk(chunk) : std::vector<ChunkPart>{};
         auto downstreamQuery = partsFirst ? sql.partChecksums(table.downstreamName(), rangesOf(parts))
                                           : sql.checksum(table.downstreamName(), chunk.range);
         auto downstreamRead = std::async(std::launch::async, [&] { return downstream_.query(downstreamQuery); });
-        std::optional<UpstreamChunk> next;
+        std::optional<ChunkFigures> upstreamFigures;
         std::exception_ptr upstreamFailure;
-        if (chunk.range.upper) {
-            try {
-                next = readNext(chunk.range.upper);
-            } catch (...) {
-                upstreamFailure = std::current_exception();  // after the downstream's read has ended
+        try {
+            if (!chunk.listed) {
+                upstreamFigures =
+                    figuresOfChecksum(upstream_, upstream_.query(sql.checksum(table.upstreamName(), chunk.range)));
+                if (rows > 0) {
+                    pacer.chunkTook(rows, Clock::now() - started);
+                }
+            } else if (chunk.range.upper) {
+                // The upstream lists the next chunk while the downstream reads this one.
+                pacer.waitForQuietUpstream(upstream_, cancel_);
+                size_t nextRows = pacer.chunkRows();
+                auto nextStarted = Clock::now();
+                ahead = readUpstreamChunk(table, chunk.range.upper, nextRows, listNext);
+                if (ahead->listed) {
+                    pacer.chunkTook(nextRows, Clock::now() - nextStarted);
+                }
             }
+        } catch (...) {
+            upstreamFailure = std::current_exception();  // after the downstream's read has ended
         }
         std::vector<RowValues> downstreamResult = downstreamRead.get();
         if (upstreamFailure) {
             std::rethrow_exception(upstreamFailure);
         }
-        result.rowsCompared += chunk.rowHashes.size();
+        result.rowsCompared += upstreamFigures ? upstreamFigures->rows : chunk.rowHashes.size();
         bool chunkDiffers = false;
         if (!partsFirst) {
-            chunkDiffers = !(figuresOfRowHashes(chunk.rowHashes) == figuresOfChecksum(downstream_, downstreamResult));
+            chunkDiffers = !((upstreamFigures ? *upstreamFigures : figuresOfRowHashes(chunk.rowHashes)) ==
+                             figuresOfChecksum(downstream_, downstreamResult));
             if (chunkDiffers) {
+                if (!chunk.listed) {
+                    chunk.rowHashes = upstream_.query(sql.rowHashes(table.upstreamName(), chunk.range));
+                    chunk.listed = true;
+                    parts = splitChunk(chunk);
+                }
                 downstreamResult = downstream_.query(sql.partChecksums(table.downstreamName(), rangesOf(parts)));
             }
         }
@@ -232,7 +262,7 @@ void TableVerifier::verifyKeyed(const ComparedTable& table, TableVerifyResult& r
         if (partsFirst || chunkDiffers) {
             suspects = differingRowsOfParts(table, chunk, parts, downstreamResult, chunkDiffers);
         }
-        partsNext = chunkDiffers;
+        listNext = chunkDiffers;
         if (chunkDiffers) {
             auto confirmed = suspects.empty() ? suspects : confirm(table, suspects, true);
             if (confirmed.size() < suspects.size() || suspects.empty()) {
@@ -245,14 +275,15 @@ void TableVerifier::verifyKeyed(const ComparedTable& table, TableVerifyResult& r
         }
         ++result.chunksDone;
         uint64_t remaining = estimate > result.rowsCompared ? estimate - result.rowsCompared : 0;
-        result.chunksTotal = result.chunksDone + (next ? std::max<uint64_t>(1, remaining / pacer.chunkRows()) : 0);
+        result.chunksTotal =
+            result.chunksDone + (chunk.range.upper ? std::max<uint64_t>(1, remaining / pacer.chunkRows()) : 0);
         if (onProgress_) {
             onProgress_(result);
         }
-        if (!next) {
+        if (!chunk.range.upper) {
             break;
         }
-        chunk = std::move(*next);
+        lower = chunk.range.upper;
     }
 }
 

@@ -46,13 +46,17 @@ public:
 private:
     void verifyKeyed(const ComparedTable& table, TableVerifyResult& result);
     void verifyKeyless(const ComparedTable& table, TableVerifyResult& result);
-    // One chunk as the upstream read it: its range (fixed by that read) and every row's key and hash.
+    // One chunk as the upstream read it: its range (fixed by that read) and, when listed, every row's
+    // key and hash; else its checksum (rows, hash), taken beside the downstream's.
     struct UpstreamChunk {
         KeyRange range;
+        bool listed = false;
         std::vector<RowValues> rowHashes;
     };
-    // Reads the upstream's next chunk after `lower`, at most `rows` rows, in one pass.
-    UpstreamChunk readUpstreamChunk(const ComparedTable& table, const std::optional<RowValues>& lower, size_t rows);
+    // Reads the upstream's next chunk after `lower`, at most `rows` rows: listed (one pass, rows sent) or
+    // only its end found (a walk of the key; the checksum follows beside the downstream's).
+    UpstreamChunk readUpstreamChunk(const ComparedTable& table, const std::optional<RowValues>& lower, size_t rows,
+                                    bool listed);
     // A part of a chunk: a key range and the upstream's rows in it (positions into rowHashes).
     struct ChunkPart {
         KeyRange range;

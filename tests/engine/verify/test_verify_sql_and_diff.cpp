@@ -67,6 +67,10 @@ private slots:
         QVERIFY2(first.sql.find("ORDER BY `order_id`, `line_no` LIMIT ?") != std::string::npos, first.sql.c_str());
         QCOMPARE(first.params.size(), size_t{1});
         QCOMPARE(first.params[0].asUnsigned(), uint64_t{999});
+        // Where chunks are equal, the upstream's chunk ends where a walk of the key says.
+        BoundQuery boundary = sql.boundary(std::nullopt, 999);
+        QVERIFY2(boundary.sql.find("ORDER BY `order_id`, `line_no` LIMIT 1 OFFSET 999") != std::string::npos,
+                 boundary.sql.c_str());
     }
 
     void partChecksumsReadEachPartByItsRangeInOneStatement() {
