@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/cli/cli_commands.h"
+#include "app/cli/events_downstream_check.h"
 #include "app/cli/events_printer.h"
 #include "app/cli/server_option.h"
 #include "engine/browse/browse_start.h"
@@ -41,6 +42,9 @@ const char* const kEventsUsage =
     "Exit 0 when all went well, 1 with the reason on stderr for a bad point or unreadable input, 2 on bad usage.\n";
 
 constexpr uint64_t kProgressEvery = 1000000;
+// --downstream keeps the printed transactions for the check: a page of them.
+constexpr uint64_t kDefaultCheckedTransactions = 250;
+constexpr uint64_t kMaxCheckedTransactions = 1000;
 
 struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
@@ -63,6 +67,9 @@ struct EventsOptions {
     uint64_t limit = 0;
     bool progress = false;
     bool json = false;
+    std::string downstream;
+    std::string downstreamUser;
+    std::string downstreamPasswordFile;
 };
 
 uint64_t parseNumber(const std::string& text, const std::string& option) {
@@ -122,6 +129,12 @@ EventsOptions parseOptions(std::span<char*> args) {
             options.key = value();
         } else if (arg == "--limit") {
             options.limit = parseNumber(value(), arg);
+        } else if (arg == "--downstream") {
+            options.downstream = value();
+        } else if (arg == "--downstream-user") {
+            options.downstreamUser = value();
+        } else if (arg == "--downstream-password-file") {
+            options.downstreamPasswordFile = value();
         } else if (arg.starts_with("--")) {
             throw UsageError("unknown option " + arg);
         } else {
@@ -136,6 +149,25 @@ EventsOptions parseOptions(std::span<char*> args) {
     }
     if (options.server.empty() && (!options.user.empty() || !options.passwordFile.empty())) {
         throw UsageError("--user and --password-file need --server");
+    }
+    const bool anyDownstream =
+        !options.downstream.empty() || !options.downstreamUser.empty() || !options.downstreamPasswordFile.empty();
+    const bool allDownstream =
+        !options.downstream.empty() && !options.downstreamUser.empty() && !options.downstreamPasswordFile.empty();
+    if (anyDownstream && !allDownstream) {
+        throw UsageError("--downstream, --downstream-user and --downstream-password-file go together");
+    }
+    if (!options.downstream.empty()) {
+        if (options.server.empty()) {
+            throw UsageError("--downstream checks rows of the upstream's binlog: give --server, not files");
+        }
+        if (options.limit > kMaxCheckedTransactions) {
+            throw UsageError("--downstream checks a page at a time: --limit at most " +
+                             std::to_string(kMaxCheckedTransactions));
+        }
+        if (options.limit == 0) {
+            options.limit = kDefaultCheckedTransactions;
+        }
     }
     return options;
 }
@@ -232,7 +264,17 @@ int runEvents(std::span<char*> args) {
         EventsPrinter printer(std::cout, options.json ? EventsPrinter::Format::JsonLines : EventsPrinter::Format::Text,
                               options.limit);
         browse::EventBrowser browser(filter, files);
-        browser.browse(*opened.stream, printer, range);
+        if (options.downstream.empty()) {
+            browser.browse(*opened.stream, printer, range);
+        } else {
+            DownstreamCheckSink checked(printer);
+            browser.browse(*opened.stream, checked, range);
+            std::cout.flush();
+            checked.checkAndPrint(serverFromOptions("--server", options.server, options.user, options.passwordFile),
+                                  serverFromOptions("--downstream", options.downstream, options.downstreamUser,
+                                                    options.downstreamPasswordFile),
+                                  filter, options.json, std::cout);
+        }
         std::cout.flush();
         return kExitOk;
     } catch (const UsageError& e) {

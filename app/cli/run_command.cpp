@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "app/cli/cli_commands.h"
+#include "app/cli/run_support.h"
 #include "app/cli/token_file.h"
 #include "engine/common/state_directory.h"
 #include "engine/control/control_server.h"
@@ -30,7 +31,11 @@
 #include "engine/task/task_setup_builder.h"
 
 namespace syncscope::cli {
+
 namespace {
+constexpr size_t kLogFileBytes = 64 * 1024 * 1024;
+constexpr size_t kLogFilesKept = 5;
+}  // namespace
 
 // The status snapshot is published a few times a second: wait until it shows the error the task
 // stands in (bounded), rather than sleeping and hoping it did.
@@ -46,86 +51,6 @@ std::shared_ptr<const syncscope::task::StatusSnapshot> publishedError(syncscope:
     }
     return status;
 }
-
-// The first published status in `stage` (the publisher runs a few times a second), or the latest after a while.
-std::shared_ptr<const syncscope::task::StatusSnapshot> publishedStage(syncscope::task::Task& task,
-                                                                      syncscope::task::Stage stage) {
-    constexpr auto kPublishWait = std::chrono::seconds(5);
-    constexpr auto kPoll = std::chrono::milliseconds(10);
-    auto deadline = std::chrono::steady_clock::now() + kPublishWait;
-    auto status = task.status();
-    while (status->stage != stage && std::chrono::steady_clock::now() < deadline) {
-        std::this_thread::sleep_for(kPoll);
-        status = task.status();
-    }
-    return status;
-}
-
-constexpr size_t kLogFileBytes = 64 * 1024 * 1024;
-constexpr size_t kLogFilesKept = 5;
-constexpr long kSignalPollNanoseconds = 200'000'000;
-
-const char* const kRunUsage =
-    "Usage: syncscope-cli run TASK.yaml --source SOURCE.yaml [--remove-meta] [--log-dir DIR]\n"
-    "         [--listen HOST:PORT [--token-file F] [--tls-cert CERT.pem --tls-key KEY.pem]]\n"
-    "         [--until FILE:POS|GTID|'YYYY-MM-DD HH:MM:SS']\n"
-    "Runs the task's sync unit in the foreground. It starts from the persisted checkpoint, else the\n"
-    "task's meta, else the upstream's current position. SIGTERM or SIGINT stops it gracefully\n"
-    "(checkpoint flushed behind a barrier); an error that needs the DBA prints the failed event and\n"
-    "exits 1. Logs go to stderr and DIR/<task>.log; operator actions go to DIR/<task>-audit.jsonl.\n"
-    "DIR defaults to $XDG_STATE_HOME/syncscope/logs (~/.local/state/syncscope/logs); the folder in\n"
-    "use is logged at start.\n"
-    "--listen serves the HTTP control API on HOST:PORT (127.0.0.1 unless told otherwise):\n"
-    "GET /api/v1/{status,version,audit,log}, GET /metrics, POST /api/v1/{start,pause,resume,stop,skip,\n"
-    "resume-from,until}, GET /api/v1/preview/{skip,resume-from} (docs/api.md). --tls-cert and\n"
-    "--tls-key serve it over HTTPS instead. A skip first saves the rows it leaves out as replayable\n"
-    "SQL, DIR/<task>-skipped-<time>.sql, named in its audit entry.\n"
-    "Any address other than loopback needs --token-file F (first line: a token of 16 or more\n"
-    "characters) that every request must carry as 'Authorization: Bearer <token>'. With --listen,\n"
-    "an error that needs the DBA does not end the process: the failed event is printed and the API\n"
-    "keeps serving so that the DBA can resume, skip or resume-from; a stop through the API keeps it\n"
-    "serving too. SIGTERM or SIGINT ends it.\n"
-    "The status and metrics also carry the last `syncscope-cli verify` of the task run with the same\n"
-    "--log-dir (DIR/<task>-verify.json).\n"
-    "task-mode all or full loads a consistent snapshot first (a progress line on a terminal);\n"
-    "full then exits 0. SYNCSCOPE_LOAD_THREADS (default 4), SYNCSCOPE_LOAD_CHUNK_ROWS (default\n"
-    "100000) and SYNCSCOPE_LOAD_METHOD (insert, the default, or load-data) tune the load.\n"
-    "The apply searches for the number of downstream transactions at once that gives the most rows/s,\n"
-    "worker-count the ceiling; SYNCSCOPE_ADAPTIVE_CONCURRENCY=off runs worker-count at once.\n"
-    "--until pauses the task by itself at a transaction end: after the transaction ending at or after\n"
-    "FILE:POS, after the transaction that completes a GTID, or before the first transaction at or after a\n"
-    "local time (as START SLAVE UNTIL; POST /api/v1/until {\"point\": ...} sets one while it runs).\n"
-    "Without --listen the process then stops gracefully and exits 0.\n";
-
-// During a snapshot load: one line rewritten in place about once a second on a terminal; elsewhere
-// (a log file, a pipe) a plain line every few seconds. A last line when the load is over.
-class LoadProgressPrinter {
-public:
-    void print(const task::StatusSnapshot& status) {
-        if (!status.load || finishedShown_) {
-            return;
-        }
-        auto now = std::chrono::steady_clock::now();
-        bool over = status.load->finished;
-        if (!over && now - lastPrint_ < (terminal_ ? kTerminalInterval : kPipeInterval)) {
-            return;
-        }
-        if (status.load->unit == load::kUnitDump && !over) {
-            return;  // nothing to count before the plan exists
-        }
-        lastPrint_ = now;
-        std::cerr << (terminal_ ? "\r\033[K" : "") << "load: " << load::progressLine(*status.load)
-                  << (terminal_ && !over ? "" : "\n") << std::flush;
-        finishedShown_ = over;
-    }
-
-private:
-    static constexpr std::chrono::seconds kTerminalInterval{1};
-    static constexpr std::chrono::seconds kPipeInterval{10};
-    bool terminal_ = isatty(STDERR_FILENO) != 0;
-    bool finishedShown_ = false;
-    std::chrono::steady_clock::time_point lastPrint_{};
-};
 
 // The load's worker count and chunk size from the environment (DM keeps them in its mydumper
 // section, which this version does not read); a value that is not a positive number is ignored.
@@ -171,22 +96,6 @@ void applyConcurrencyChoice(task::TaskSetup& setup) {
     }
 }
 
-struct UsageError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
-struct RunOptions {
-    std::string taskFile;
-    std::string sourceFile;
-    std::string logDir = defaultLogDirectory();
-    bool removeMeta = false;
-    std::string listen;
-    std::string tokenFile;
-    std::string until;
-    std::string tlsCert;
-    std::string tlsKey;
-};
-
 void setUpLogging(const std::string& logDir, const std::string& taskName) {
     std::filesystem::create_directories(logDir);
     auto console = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
@@ -224,6 +133,89 @@ void printFailedEvent(const task::StatusSnapshot& status) {
               << " (a restart resumes there and meets this event again)\n";
 }
 
+namespace {
+
+// The first published status in `stage` (the publisher runs a few times a second), or the latest after a while.
+std::shared_ptr<const syncscope::task::StatusSnapshot> publishedStage(syncscope::task::Task& task,
+                                                                      syncscope::task::Stage stage) {
+    constexpr auto kPublishWait = std::chrono::seconds(5);
+    constexpr auto kPoll = std::chrono::milliseconds(10);
+    auto deadline = std::chrono::steady_clock::now() + kPublishWait;
+    auto status = task.status();
+    while (status->stage != stage && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(kPoll);
+        status = task.status();
+    }
+    return status;
+}
+
+const char* const kRunUsage =
+    "Usage: syncscope-cli run TASK.yaml --source SOURCE.yaml [--source SOURCE2.yaml ...] [--remove-meta]\n"
+    "         [--log-dir DIR]\n"
+    "         [--listen HOST:PORT [--token-file F] [--tls-cert CERT.pem --tls-key KEY.pem]]\n"
+    "         [--until FILE:POS|GTID|'YYYY-MM-DD HH:MM:SS']\n"
+    "Runs the task's sync unit in the foreground. It starts from the persisted checkpoint, else the\n"
+    "task's meta, else the upstream's current position. SIGTERM or SIGINT stops it gracefully\n"
+    "(checkpoint flushed behind a barrier); an error that needs the DBA prints the failed event and\n"
+    "exits 1. Logs go to stderr and DIR/<task>.log; operator actions go to DIR/<task>-audit.jsonl.\n"
+    "DIR defaults to $XDG_STATE_HOME/syncscope/logs (~/.local/state/syncscope/logs); the folder in\n"
+    "use is logged at start.\n"
+    "--listen serves the HTTP control API on HOST:PORT (127.0.0.1 unless told otherwise):\n"
+    "GET /api/v1/{status,version,audit,log}, GET /metrics, POST /api/v1/{start,pause,resume,stop,skip,\n"
+    "resume-from,until}, GET /api/v1/preview/{skip,resume-from} (docs/api.md). --tls-cert and\n"
+    "--tls-key serve it over HTTPS instead. A skip first saves the rows it leaves out as replayable\n"
+    "SQL, DIR/<task>-skipped-<time>.sql, named in its audit entry.\n"
+    "Any address other than loopback needs --token-file F (first line: a token of 16 or more\n"
+    "characters) that every request must carry as 'Authorization: Bearer <token>'. With --listen,\n"
+    "an error that needs the DBA does not end the process: the failed event is printed and the API\n"
+    "keeps serving so that the DBA can resume, skip or resume-from; a stop through the API keeps it\n"
+    "serving too. SIGTERM or SIGINT ends it.\n"
+    "The status and metrics also carry the last `syncscope-cli verify` of the task run with the same\n"
+    "--log-dir (DIR/<task>-verify.json).\n"
+    "task-mode all or full loads a consistent snapshot first (a progress line on a terminal);\n"
+    "full then exits 0. SYNCSCOPE_LOAD_THREADS (default 4), SYNCSCOPE_LOAD_CHUNK_ROWS (default\n"
+    "100000) and SYNCSCOPE_LOAD_METHOD (insert, the default, or load-data) tune the load.\n"
+    "The apply searches for the number of downstream transactions at once that gives the most rows/s,\n"
+    "worker-count the ceiling; SYNCSCOPE_ADAPTIVE_CONCURRENCY=off runs worker-count at once.\n"
+    "--until pauses the task by itself at a transaction end: after the transaction ending at or after\n"
+    "FILE:POS, after the transaction that completes a GTID, or before the first transaction at or after a\n"
+    "local time (as START SLAVE UNTIL; POST /api/v1/until {\"point\": ...} sets one while it runs).\n"
+    "Without --listen the process then stops gracefully and exits 0.\n"
+    "Several --source files (one per mysql-instances entry of the task) run the task as one subtask per\n"
+    "source in this process, each with its own checkpoint rows; every source-id needs its file. A task\n"
+    "whose sources would write one downstream table (DM's shard merge) is refused, naming the table.\n"
+    "With --listen, GET /api/v1/status lists the subtasks and ?source=ID sends a command to one source.\n";
+
+// During a snapshot load: one line rewritten in place about once a second on a terminal; elsewhere
+// (a log file, a pipe) a plain line every few seconds. A last line when the load is over.
+class LoadProgressPrinter {
+public:
+    void print(const task::StatusSnapshot& status) {
+        if (!status.load || finishedShown_) {
+            return;
+        }
+        auto now = std::chrono::steady_clock::now();
+        bool over = status.load->finished;
+        if (!over && now - lastPrint_ < (terminal_ ? kTerminalInterval : kPipeInterval)) {
+            return;
+        }
+        if (status.load->unit == load::kUnitDump && !over) {
+            return;  // nothing to count before the plan exists
+        }
+        lastPrint_ = now;
+        std::cerr << (terminal_ ? "\r\033[K" : "") << "load: " << load::progressLine(*status.load)
+                  << (terminal_ && !over ? "" : "\n") << std::flush;
+        finishedShown_ = over;
+    }
+
+private:
+    static constexpr std::chrono::seconds kTerminalInterval{1};
+    static constexpr std::chrono::seconds kPipeInterval{10};
+    bool terminal_ = isatty(STDERR_FILENO) != 0;
+    bool finishedShown_ = false;
+    std::chrono::steady_clock::time_point lastPrint_{};
+};
+
 int runTask(std::span<char*> args) {
     RunOptions options;
     for (size_t i = 0; i < args.size(); ++i) {
@@ -238,7 +230,7 @@ int runTask(std::span<char*> args) {
             std::cout << kRunUsage;
             return kExitOk;
         } else if (arg == "--source") {
-            options.sourceFile = value("--source");
+            options.sourceFiles.push_back(value("--source"));
         } else if (arg == "--log-dir") {
             options.logDir = value("--log-dir");
         } else if (arg == "--listen") {
@@ -261,7 +253,7 @@ int runTask(std::span<char*> args) {
             throw UsageError("more than one task file given");
         }
     }
-    if (options.taskFile.empty() || options.sourceFile.empty()) {
+    if (options.taskFile.empty() || options.sourceFiles.empty()) {
         throw UsageError("run needs TASK.yaml and --source SOURCE.yaml");
     }
     if (!options.tokenFile.empty() && options.listen.empty()) {
@@ -282,8 +274,16 @@ int runTask(std::span<char*> args) {
         }
     }
 
+    if (options.sourceFiles.size() > 1) {
+        if (!options.until.empty()) {
+            throw UsageError(
+                "--until names a point of one source's binlog: it cannot be given with several --source "
+                "files (POST /api/v1/until?source=ID sets one for one source)");
+        }
+        return runMultiSourceTask(options);  // run_multi_source.cpp
+    }
     task::TaskConfig taskConfig = task::loadTaskConfig(options.taskFile);
-    task::SourceConfig sourceConfig = task::loadSourceConfig(options.sourceFile);
+    task::SourceConfig sourceConfig = task::loadSourceConfig(options.sourceFiles.front());
     std::vector<std::string> warnings;
     task::TaskSetup setup = task::makeTaskSetup(taskConfig, sourceConfig, warnings);
     setup.removeMeta = options.removeMeta;

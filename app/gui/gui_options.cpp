@@ -3,6 +3,8 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 
+#include "ui/fleet/multi_source_group.h"
+
 namespace syncscope::gui {
 
 namespace {
@@ -18,8 +20,10 @@ std::optional<GuiOptions> parseGuiOptions(const QStringList& arguments, QString*
     const QCommandLineOption help = parser.addHelpOption();
     const QCommandLineOption version = parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("TASK.yaml"), tr("The DM task file to open"), tr("[TASK.yaml]"));
-    const QCommandLineOption source(QStringLiteral("source"), tr("The DM source file of the task"),
-                                    QStringLiteral("SOURCE.yaml"));
+    const QCommandLineOption source(
+        QStringLiteral("source"),
+        tr("The DM source file of the task (one per source: repeat it for a task with several sources)"),
+        QStringLiteral("SOURCE.yaml"));
     const QCommandLineOption start(QStringLiteral("start"), tr("Start the task once it is open"));
     const QCommandLineOption screenshot(
         QStringLiteral("screenshot"), tr("Save the main window to this PNG file, then exit 0"), QStringLiteral("PNG"));
@@ -51,7 +55,8 @@ std::optional<GuiOptions> parseGuiOptions(const QStringList& arguments, QString*
     if (!positional.isEmpty()) {
         options.taskPath = positional.front();
     }
-    options.sourcePath = parser.value(source);
+    // Several --source files: a task with several sources, one subtask per source.
+    options.sourcePath = ui::sourceField(parser.values(source));
     if (!options.taskPath.isEmpty() && options.sourcePath.isEmpty()) {
         *error = tr("The task file %1 needs its source file: add --source SOURCE.yaml").arg(options.taskPath);
         return std::nullopt;

@@ -5,13 +5,51 @@
 
 #include <spdlog/spdlog.h>
 
+#include "engine/multisource/multi_source_plan.h"
+#include "engine/multisource/multi_source_task.h"
+#include "engine/multisource/shard_merge_check.h"
 #include "engine/task/task.h"
 #include "engine/task/task_setup_builder.h"
 #include "ui/dialogs/precheck_dialog.h"
+#include "ui/fleet/multi_source_group.h"
 
 namespace syncscope::gui {
 
+namespace {
+
+// A task file with several source files: one subtask per source (engine/multisource). The sources' upstreams are
+// read first, so that a task whose sources would write one downstream table is refused before anything starts.
+OpenedTask openMultiSourceTask(const QString& taskPath, const QStringList& sourcePaths) {
+    OpenedTask opened;
+    try {
+        std::vector<std::string> sources;
+        for (const QString& path : sourcePaths) {
+            sources.push_back(path.toStdString());
+        }
+        multisource::MultiSourcePlan plan = multisource::loadMultiSourcePlan(taskPath.toStdString(), sources);
+        for (const std::string& warning : plan.warnings) {
+            spdlog::warn("{}", warning);
+        }
+        multisource::refuseShardMerge(plan.subtasks, plan.task.caseSensitive);
+        opened.auditPath = ui::PrecheckDialog::defaultAuditPath(QString::fromStdString(plan.task.name));
+        for (task::TaskSetup& setup : plan.subtasks) {
+            setup.auditLogPath = opened.auditPath.toStdString();  // one audit log; each entry names its source
+        }
+        opened.setup = plan.subtasks.front();  // the precheck reads the first source and the target
+        opened.task = std::make_shared<multisource::MultiSourceTask>(std::move(plan.subtasks));
+    } catch (const std::exception& e) {
+        opened.error = QString::fromUtf8(e.what());
+    }
+    return opened;
+}
+
+}  // namespace
+
 OpenedTask openTask(const ui::TaskFiles& files) {
+    const QStringList sourcePaths = ui::sourceFileList(files.sourcePath);
+    if (sourcePaths.size() > 1) {
+        return openMultiSourceTask(files.taskPath, sourcePaths);
+    }
     OpenedTask opened;
     for (const QString& path : {files.taskPath, files.sourcePath}) {
         if (!QFileInfo(path).isReadable()) {

@@ -5,6 +5,7 @@
 
 #include "engine/binlog/mariadb_gtid.h"
 #include "engine/browse/binlog_history.h"
+#include "engine/browse/key_matcher.h"
 #include "engine/browse/row_text.h"
 
 namespace syncscope::browse {
@@ -102,29 +103,39 @@ bool BrowseFilter::acceptsTransaction(const BrowsedTransaction& trx) const {
     return true;
 }
 
-bool BrowseFilter::describe(const binlog::Event& event, BrowsedEvent& out) const {
-    out.file = std::string(event.file);
-    out.pos = event.pos;
-    out.endPos = event.endPos;
-    out.timestamp = event.header.timestamp;
-    out.type = std::string(binlog::eventTypeName(event.type()));
-    if (const auto* rows = event.as<binlog::RowsEvent>()) {
-        out.schema = rows->table->schema;
-        out.table = rows->table->table;
-        out.operation = std::string(binlog::rowsOpName(rows->op));
-        out.rowCount = rows->rowCount();
-        if ((!schema.empty() && schema != out.schema) || (!table.empty() && table != out.table) ||
-            (!operations.empty() && !operations.contains(out.operation))) {
+bool BrowseFilter::describe(const binlog::Event& event, BrowsedEvent& out, const KeyMatcher* keyMatcher) const {
+    const auto* rows = event.as<binlog::RowsEvent>();
+    const auto* query = rows == nullptr ? event.as<binlog::QueryEvent>() : nullptr;
+    // Decided before anything is copied into `out`: a search reads many events and shows few.
+    if (rows == nullptr && query == nullptr && selectsEvents()) {
+        return false;
+    }
+    if (query != nullptr && selectsEvents() &&
+        (keyValue || query->kind != binlog::QueryEvent::Kind::Ddl ||
+         (!operations.empty() && !operations.contains("ddl")))) {
+        return false;
+    }
+    if (rows != nullptr) {
+        const std::string_view operation = binlog::rowsOpName(rows->op);
+        if ((!schema.empty() && schema != rows->table->schema) || (!table.empty() && table != rows->table->table) ||
+            (!operations.empty() && !operations.contains(std::string(operation)))) {
             return false;
         }
-        bool keepRows = rowImages || keyValue;
+        const bool keepRows = rowImages || keyValue;
+        std::vector<uint32_t> keys;
+        if (keyValue) {
+            keys = keyColumns(*rows->table);
+        }
+        auto keyMatches = [&](std::span<const binlog::ColumnValue> image) {
+            return keyMatcher != nullptr ? keyMatcher->matches(*rows, image, keys) : keyText(*rows, image) == *keyValue;
+        };
         for (size_t row = 0; row < rows->rowCount() && keepRows; ++row) {
-            RowImages images;
-            images.keyText = keyText(*rows, rows->hasAfter(row) ? rows->after(row) : rows->before(row));
-            if (keyValue && images.keyText != *keyValue &&
-                !(rows->hasBefore(row) && keyText(*rows, rows->before(row)) == *keyValue)) {
+            if (keyValue && !keyMatches(rows->hasAfter(row) ? rows->after(row) : rows->before(row)) &&
+                !(rows->hasBefore(row) && keyMatches(rows->before(row)))) {
                 continue;
             }
+            RowImages images;
+            images.keyText = keyText(*rows, rows->hasAfter(row) ? rows->after(row) : rows->before(row));
             if (rows->hasBefore(row)) {
                 images.before = imageText(*rows, rows->before(row), rows->presentBefore);
             }
@@ -139,9 +150,20 @@ bool BrowseFilter::describe(const binlog::Event& event, BrowsedEvent& out) const
         if (keepRows) {
             out.columnNames = columnNames(*rows->table);
         }
+        out.schema = rows->table->schema;
+        out.table = rows->table->table;
+        out.operation = std::string(operation);
+        out.rowCount = rows->rowCount();
+    }
+    out.file = std::string(event.file);
+    out.pos = event.pos;
+    out.endPos = event.endPos;
+    out.timestamp = event.header.timestamp;
+    out.type = std::string(binlog::eventTypeName(event.type()));
+    if (rows != nullptr) {
         return true;
     }
-    if (const auto* query = event.as<binlog::QueryEvent>()) {
+    if (query != nullptr) {
         out.schema = query->schema;
         out.summary = oneLine(query->query);
         if (query->kind == binlog::QueryEvent::Kind::Ddl) {
@@ -149,9 +171,6 @@ bool BrowseFilter::describe(const binlog::Event& event, BrowsedEvent& out) const
         }
         if (!selectsEvents()) {
             return true;
-        }
-        if (keyValue || out.operation != "ddl" || (!operations.empty() && !operations.contains("ddl"))) {
-            return false;
         }
         // A DDL is shown for a table it names (its text), in the schema it names or runs in.
         std::string text = lower(query->query);
@@ -165,7 +184,7 @@ bool BrowseFilter::describe(const binlog::Event& event, BrowsedEvent& out) const
         out.schema = map->table->schema;
         out.table = map->table->table;
     }
-    return !selectsEvents();
+    return true;
 }
 
 }  // namespace syncscope::browse

@@ -12,6 +12,8 @@
 
 namespace syncscope::browse {
 
+class KeyMatcher;
+
 struct BrowseFilter {
     std::string schema;  // "" = any (exact, case-sensitive as the binlog spells it)
     std::string table;   // "" = any
@@ -28,8 +30,9 @@ struct BrowseFilter {
     // Whether a filter on events (table, operation, key) is set: markers are then not listed.
     bool selectsEvents() const { return !schema.empty() || !table.empty() || !operations.empty() || keyValue; }
     bool acceptsTransaction(const BrowsedTransaction& trx) const;
-    // Fills `out` (type, table, rows, ...) and says whether it is shown.
-    bool describe(const binlog::Event& event, BrowsedEvent& out) const;
+    // Fills `out` (type, table, rows, ...) and says whether it is shown. `keyMatcher`: keyValue parsed once
+    // (KeyMatcher), so that rows are compared without rendering their keys; null: compared as text.
+    bool describe(const binlog::Event& event, BrowsedEvent& out, const KeyMatcher* keyMatcher = nullptr) const;
 
     static std::set<std::string> parseOperations(const std::string& commaSeparated);  // throws BrowseError
 };

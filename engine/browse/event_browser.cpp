@@ -131,12 +131,12 @@ BrowseOutcome EventBrowser::browse(EventStream& stream, BrowseSink& sink, const 
             if (const auto* rows = event.as<binlog::RowsEvent>()) {
                 trx.rowCount += rows->rowCount();
             }
-            trx.endFile = std::string(event.file);
+            trx.endFile.assign(event.file);  // keeps its buffer: no allocation per event
             trx.endPos = event.endPos;
             if (accepted) {
                 BrowsedEvent shownEvent;
-                shownEvent.gtid = trx.gtid;
-                if (filter_.describe(event, shownEvent)) {
+                if (filter_.describe(event, shownEvent, keyMatcher_ ? &*keyMatcher_ : nullptr)) {
+                    shownEvent.gtid = trx.gtid;
                     if (!shown) {
                         sink.transactionStarts(trx);
                         shown = true;

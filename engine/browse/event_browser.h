@@ -11,6 +11,7 @@
 #include "engine/browse/binlog_history.h"
 #include "engine/browse/browse_filter.h"
 #include "engine/browse/browsed_event.h"
+#include "engine/browse/key_matcher.h"
 #include "engine/browse/transaction_boundaries.h"
 
 namespace syncscope::browse {
@@ -54,7 +55,11 @@ struct BrowseRange {
 class EventBrowser {
 public:
     EventBrowser(BrowseFilter filter, std::vector<binlog::BinlogFileSize> fileOrder)
-        : filter_(std::move(filter)), fileOrder_(std::move(fileOrder)) {}
+        : filter_(std::move(filter)), fileOrder_(std::move(fileOrder)) {
+        if (filter_.keyValue) {
+            keyMatcher_.emplace(*filter_.keyValue);
+        }
+    }
 
     BrowseOutcome browse(EventStream& stream, BrowseSink& sink, const BrowseRange& range = {});
 
@@ -63,6 +68,7 @@ private:
     size_t fileIndex(const std::string& file) const;
 
     BrowseFilter filter_;
+    std::optional<KeyMatcher> keyMatcher_;  // filter_.keyValue parsed once
     std::vector<binlog::BinlogFileSize> fileOrder_;
 };
 

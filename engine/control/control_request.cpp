@@ -26,9 +26,15 @@ ResumeFromRequest parseResumeFromBody(const std::string& body) {
     if (!json.is_object()) {
         return {std::nullopt, "the body must be a JSON object with binlog_name and binlog_pos, or gtid"};
     }
+    bool saveSkippedRows = true;
     for (const auto& [key, value] : json.items()) {
-        if (key != "binlog_name" && key != "binlog_pos" && key != "gtid") {
-            return {std::nullopt, "unknown key '" + key + "'; expected binlog_name, binlog_pos or gtid"};
+        if (key == "save_sql") {
+            if (!value.is_boolean()) {
+                return {std::nullopt, "save_sql must be true or false, got " + value.dump()};
+            }
+            saveSkippedRows = value.get<bool>();
+        } else if (key != "binlog_name" && key != "binlog_pos" && key != "gtid") {
+            return {std::nullopt, "unknown key '" + key + "'; expected binlog_name, binlog_pos, gtid or save_sql"};
         }
     }
     task::ResumeTarget target;
@@ -61,7 +67,7 @@ ResumeFromRequest parseResumeFromBody(const std::string& body) {
     if (!problem.empty()) {
         return {std::nullopt, problem};
     }
-    return {target, {}};
+    return {target, {}, saveSkippedRows};
 }
 
 SkipBody parseSkipBody(const std::string& body) {

@@ -11,11 +11,13 @@ namespace syncscope::control {
 
 struct ResumeFromRequest {
     std::optional<task::ResumeTarget> target;
-    std::string problem;  // why the body is refused; empty when target is set
+    std::string problem;          // why the body is refused; empty when target is set
+    bool saveSkippedRows = true;  // going forward, save the skipped rows as replayable SQL first
 };
 
 // {"binlog_name": "mysql-bin.000003", "binlog_pos": 1234} or {"gtid": "0-1-5"} (or both: a location
-// with its GTIDs). Unknown keys, wrong types and unusable targets are problems.
+// with its GTIDs), and optionally "save_sql": false. Unknown keys, wrong types and unusable targets are
+// problems.
 ResumeFromRequest parseResumeFromBody(const std::string& body);
 
 struct UntilRequest {

@@ -21,6 +21,7 @@
 #include "engine/control/metrics_page.h"
 #include "engine/control/status_json.h"
 #include "engine/control/verify_status.h"
+#include "engine/task/evidenced_resume_from.h"
 
 namespace syncscope::control {
 
@@ -42,7 +43,8 @@ constexpr std::chrono::milliseconds kErrorWatchInterval{100};
 constexpr int kJsonIndent = 2;
 const char* const kJsonType = "application/json";
 // Revision 2: /api/v1/version, /api/v1/audit, /api/v1/log, HTTPS, a JSON reason in every 4xx.
-constexpr int kApiRevision = 2;
+// Revision 3: subtasks of a task with several sources (status "subtasks", ?source=ID).
+constexpr int kApiRevision = 3;
 constexpr size_t kDefaultTailLines = 100;
 constexpr size_t kMaxTailLines = 5000;
 constexpr size_t kMaxTailDigits = 4;
@@ -153,8 +155,12 @@ struct ControlServer::Impl {
     }
 
     void answerCommand(httplib::Response& res, const char* command, const task::CommandResult& result,
-                       const std::function<void(nlohmann::json&)>& addToAnswer = {}) {
+                       const std::function<void(nlohmann::json&)>& addToAnswer = {},
+                       const task::TaskControl* target = nullptr, const std::string& sourceId = {}) {
         nlohmann::json body{{"command", command}, {"accepted", result.accepted}};
+        if (!sourceId.empty()) {
+            body["source"] = sourceId;
+        }
         if (addToAnswer) {
             addToAnswer(body);
         }
@@ -162,11 +168,55 @@ struct ControlServer::Impl {
         if (!result.accepted) {
             body["error"] = std::string(command) + ": " + result.reason;  // every refusal has "error"
         }
-        body["stage"] = task::stageName(task.status()->stage);
+        body["stage"] = task::stageName((target != nullptr ? target : &task)->status()->stage);
         if (result.accepted) {
-            spdlog::info("control API: {}: {}", command, result.reason);
+            spdlog::info("control API: {}{}: {}", command, sourceId.empty() ? "" : " (source " + sourceId + ")",
+                         result.reason);
         }
         reply(res, result.accepted ? kHttpOk : kHttpConflict, body);
+    }
+
+    // The task a request addresses: the whole task, or with ?source=ID that source's subtask. Answers 404 and
+    // returns null when the task has no such source.
+    task::TaskControl* targetOf(const httplib::Request& req, httplib::Response& res) const {
+        if (!req.has_param("source")) {
+            return &task;
+        }
+        const std::string sourceId = req.get_param_value("source");
+        if (options.subtasks != nullptr) {
+            if (task::TaskControl* subtask = options.subtasks->subtask(sourceId)) {
+                return subtask;
+            }
+        } else if (task.status()->sourceId == sourceId) {
+            return &task;
+        }
+        std::string known;
+        for (const std::string& id : options.subtasks != nullptr ? options.subtasks->sourceIds()
+                                                                 : std::vector<std::string>{task.status()->sourceId}) {
+            known += (known.empty() ? "" : ", ") + id;
+        }
+        replyError(
+            res, kHttpNotFound,
+            req.method + " " + req.path + ": the task has no source '" + sourceId + "' (its sources: " + known + ")");
+        return nullptr;
+    }
+
+    // A skip without ?source= on a task with several sources goes to the one subtask that failed.
+    task::TaskControl& failedSubtaskOr(task::TaskControl& target) const {
+        if (&target != &task || options.subtasks == nullptr) {
+            return target;
+        }
+        task::TaskControl* failed = nullptr;
+        for (const std::string& id : options.subtasks->sourceIds()) {
+            task::TaskControl* subtask = options.subtasks->subtask(id);
+            if (subtask != nullptr && subtask->status()->failedEvent) {
+                if (failed != nullptr) {
+                    return target;  // several: the whole task refuses and names them
+                }
+                failed = subtask;
+            }
+        }
+        return failed != nullptr ? *failed : target;
     }
 
     // ?tail=N (default kDefaultTailLines, at most kMaxTailLines); answers 400 and nullopt when N is bad.
@@ -185,7 +235,8 @@ struct ControlServer::Impl {
         return std::stoul(text);
     }
 
-    using BodyHandler = std::function<void(const std::string& body, httplib::Response& res)>;
+    using BodyHandler =
+        std::function<void(const httplib::Request& req, const std::string& body, httplib::Response& res)>;
 
     void addPost(const char* path, BodyHandler handle) {
         postPaths.insert(path);
@@ -204,19 +255,24 @@ struct ControlServer::Impl {
                     return;
                 }
             }
-            handle(body, res);
+            handle(req, body, res);
         });
     }
 
-    void addCommand(const char* path, const char* command, std::function<task::CommandResult()> run) {
-        addPost(path, [this, command, run](const std::string& body, httplib::Response& res) {
-            std::string problem = problemWithEmptyBody(body);
-            if (!problem.empty()) {
-                replyError(res, kHttpBadRequest, std::string(command) + ": " + problem);
-                return;
-            }
-            answerCommand(res, command, run());
-        });
+    void addCommand(const char* path, const char* command, std::function<task::CommandResult(task::TaskControl&)> run) {
+        addPost(path,
+                [this, command, run](const httplib::Request& req, const std::string& body, httplib::Response& res) {
+                    std::string problem = problemWithEmptyBody(body);
+                    if (!problem.empty()) {
+                        replyError(res, kHttpBadRequest, std::string(command) + ": " + problem);
+                        return;
+                    }
+                    task::TaskControl* target = targetOf(req, res);
+                    if (target == nullptr) {
+                        return;
+                    }
+                    answerCommand(res, command, run(*target), {}, target, req.get_param_value("source"));
+                });
     }
 
     // A preview reads both servers on this request's thread: the task is not held meanwhile.
@@ -234,13 +290,18 @@ struct ControlServer::Impl {
 
     // A skip saves the rows it leaves out as replayable SQL first (when a previewer is set and the body does
     // not say {"save_sql": false}); if that fails, nothing is skipped.
-    void skip(const std::string& body, httplib::Response& res) {
+    void skip(const httplib::Request& req, const std::string& body, httplib::Response& res) {
         SkipBody request = parseSkipBody(body);
         if (!request.problem.empty()) {
             replyError(res, kHttpBadRequest, "skip: " + request.problem);
             return;
         }
-        auto status = task.status();
+        task::TaskControl* addressed = targetOf(req, res);
+        if (addressed == nullptr) {
+            return;
+        }
+        task::TaskControl& target = failedSubtaskOr(*addressed);
+        auto status = target.status();
         task::SkipEvidence evidence;
         if (options.previewer && request.saveSkippedRows && status->failedEvent) {
             try {
@@ -253,18 +314,77 @@ struct ControlServer::Impl {
                 return;
             }
         }
-        task::CommandResult result = task.skipFailedEvent(evidence);
+        task::CommandResult result = target.skipFailedEvent(evidence);
         if (!result.accepted && !evidence.replaySqlFile.empty()) {
             std::error_code ignored;
             std::filesystem::remove(evidence.replaySqlFile, ignored);  // no skip, nothing to undo
             evidence = {};
         }
-        answerCommand(res, "skip", result, [&](nlohmann::json& answer) {
-            if (!evidence.replaySqlFile.empty()) {
-                answer["replay_sql_file"] = evidence.replaySqlFile;
-                answer["preview"] = evidence.preview;
+        answerCommand(
+            res, "skip", result,
+            [&](nlohmann::json& answer) {
+                if (!evidence.replaySqlFile.empty()) {
+                    answer["replay_sql_file"] = evidence.replaySqlFile;
+                    answer["preview"] = evidence.preview;
+                }
+            },
+            &target, &target == &task ? std::string() : status->sourceId);
+    }
+
+    // A resume-from going forward saves the rows it skips as replayable SQL first, as a skip does (unless the
+    // body says "save_sql": false); if that fails, nothing changes. Going back, nothing is skipped or saved.
+    void resumeFrom(const httplib::Request& req, const std::string& body, httplib::Response& res) {
+        ResumeFromRequest request = parseResumeFromBody(body);
+        if (!request.target) {
+            replyError(res, kHttpBadRequest, "resume-from: " + request.problem);
+            return;
+        }
+        task::TaskControl* target = targetOf(req, res);
+        if (target == nullptr) {
+            return;
+        }
+        auto status = target->status();
+        // Only where the task takes a resume-from: a refusal by the task (409) then costs no binlog read.
+        const bool takesIt = status->stage == task::Stage::Paused || status->stage == task::Stage::Stopped;
+        if (options.previewer && takesIt) {
+            std::string problem;
+            try {
+                problem = options.previewer->resumeTargetProblem(*status, *request.target);
+            } catch (const std::exception& e) {
+                spdlog::warn("control API: resume-from: the target could not be checked in the binlog: {}", e.what());
             }
-        });
+            if (!problem.empty()) {
+                replyError(res, kHttpBadRequest, "resume-from refused, nothing changed: " + problem);
+                return;
+            }
+        }
+        task::SkipEvidence evidence;
+        if (options.previewer && request.saveSkippedRows && takesIt) {
+            try {
+                evidence = options.previewer->saveResumeFromSkippedRows(*status, *request.target);
+            } catch (const std::exception& e) {
+                replyError(res, kHttpBadGateway,
+                           std::string("resume-from refused, nothing changed: the rows it skips could not be saved "
+                                       "as replayable SQL: ") +
+                               e.what() + "; fix that, or resume without saving them: \"save_sql\": false");
+                return;
+            }
+        }
+        task::CommandResult result = task::resumeFromWithEvidence(*target, *request.target, evidence);
+        if (!result.accepted && !evidence.replaySqlFile.empty()) {
+            std::error_code ignored;
+            std::filesystem::remove(evidence.replaySqlFile, ignored);  // nothing skipped, nothing to undo
+            evidence = {};
+        }
+        answerCommand(
+            res, "resume-from", result,
+            [&](nlohmann::json& answer) {
+                if (!evidence.replaySqlFile.empty()) {
+                    answer["replay_sql_file"] = evidence.replaySqlFile;
+                    answer["preview"] = evidence.preview;
+                }
+            },
+            target, req.get_param_value("source"));
     }
 
     void addRoutes() {
@@ -283,9 +403,22 @@ struct ControlServer::Impl {
             replyError(res, kHttpUnauthorized, "missing or wrong bearer token (Authorization: Bearer <token>)");
             return httplib::Server::HandlerResponse::Handled;
         });
-        server->Get("/api/v1/status", [this](const httplib::Request&, httplib::Response& res) {
-            nlohmann::json status = statusJson(*task.status());
+        server->Get("/api/v1/status", [this](const httplib::Request& req, httplib::Response& res) {
+            task::TaskControl* target = targetOf(req, res);
+            if (target == nullptr) {
+                return;
+            }
+            nlohmann::json status = statusJson(*target->status());
             status["verify"] = readVerifySummary(options.verifySummaryFile);
+            if (options.subtasks != nullptr && target == &task) {
+                nlohmann::json subtasks = nlohmann::json::array();
+                for (const std::string& id : options.subtasks->sourceIds()) {
+                    if (task::TaskControl* subtask = options.subtasks->subtask(id)) {
+                        subtasks.push_back(statusJson(*subtask->status()));
+                    }
+                }
+                status["subtasks"] = subtasks;
+            }
             reply(res, kHttpOk, status);
         });
         server->Get("/api/v1/version", [this](const httplib::Request&, httplib::Response& res) {
@@ -326,13 +459,19 @@ struct ControlServer::Impl {
             writeVerifyMetrics(readVerifySummary(options.verifySummaryFile), verifyMetrics);
             res.set_content(redact(renderMetrics(*status, errors.counts()) + verifyMetrics.text()), kMetricsType);
         });
-        addCommand("/api/v1/start", "start", [this] { return task.start(); });
-        addCommand("/api/v1/pause", "pause", [this] { return task.pause(); });
-        addCommand("/api/v1/resume", "resume", [this] { return task.resume(); });
-        addCommand("/api/v1/stop", "stop", [this] { return task.stop(); });
-        addPost("/api/v1/skip", [this](const std::string& body, httplib::Response& res) { skip(body, res); });
-        server->Get("/api/v1/preview/skip", [this](const httplib::Request&, httplib::Response& res) {
-            auto status = task.status();
+        addCommand("/api/v1/start", "start", [](task::TaskControl& target) { return target.start(); });
+        addCommand("/api/v1/pause", "pause", [](task::TaskControl& target) { return target.pause(); });
+        addCommand("/api/v1/resume", "resume", [](task::TaskControl& target) { return target.resume(); });
+        addCommand("/api/v1/stop", "stop", [](task::TaskControl& target) { return target.stop(); });
+        addPost("/api/v1/skip", [this](const httplib::Request& req, const std::string& body, httplib::Response& res) {
+            skip(req, body, res);
+        });
+        server->Get("/api/v1/preview/skip", [this](const httplib::Request& req, httplib::Response& res) {
+            task::TaskControl* addressed = targetOf(req, res);
+            if (addressed == nullptr) {
+                return;
+            }
+            auto status = failedSubtaskOr(*addressed).status();
             if (!status->failedEvent) {
                 replyError(res, kHttpConflict,
                            "preview skip: the task has no failed event to skip (stage " +
@@ -355,25 +494,27 @@ struct ControlServer::Impl {
                 replyError(res, kHttpBadRequest, "preview resume-from: " + request.problem);
                 return;
             }
-            auto status = task.status();
+            task::TaskControl* target = targetOf(req, res);
+            if (target == nullptr) {
+                return;
+            }
+            auto status = target->status();
             servePreview(res, "resume-from",
                          [&] { return options.previewer->previewResumeFrom(*status, *request.target); });
         });
-        addPost("/api/v1/resume-from", [this](const std::string& body, httplib::Response& res) {
-            ResumeFromRequest request = parseResumeFromBody(body);
-            if (!request.target) {
-                replyError(res, kHttpBadRequest, "resume-from: " + request.problem);
-                return;
-            }
-            answerCommand(res, "resume-from", task.resumeFrom(*request.target));
-        });
-        addPost("/api/v1/until", [this](const std::string& body, httplib::Response& res) {
+        addPost("/api/v1/resume-from", [this](const httplib::Request& req, const std::string& body,
+                                              httplib::Response& res) { resumeFrom(req, body, res); });
+        addPost("/api/v1/until", [this](const httplib::Request& req, const std::string& body, httplib::Response& res) {
             UntilRequest request = parseUntilBody(body);
             if (!request.point) {
                 replyError(res, kHttpBadRequest, "until: " + request.problem);
                 return;
             }
-            answerCommand(res, "until", task.stopAt(*request.point));
+            task::TaskControl* target = targetOf(req, res);
+            if (target == nullptr) {
+                return;
+            }
+            answerCommand(res, "until", target->stopAt(*request.point), {}, target, req.get_param_value("source"));
         });
         // Every refusal carries a JSON reason, also those httplib makes itself (404, 413, a malformed request).
         server->set_error_handler([this](const httplib::Request& req, httplib::Response& res) {

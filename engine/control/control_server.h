@@ -1,8 +1,8 @@
 // The local HTTP control API of one task (cpp-httplib, on its own threads): GET /api/v1/{status,version,
 // audit,log}, POST /api/v1/{start,pause,resume,stop,skip,resume-from,until}, GET /api/v1/preview/{skip,
-// resume-from}, GET /metrics (docs/api.md). It binds to loopback unless told otherwise; any other address needs
-// a bearer token, which every request must then carry. With a certificate and key it serves HTTPS, so that a
-// GUI on another machine can verify it against its CA.
+// resume-from}, GET /metrics (docs/api.md); ?source=ID addresses one subtask of a task with several sources. It binds
+// to loopback unless told otherwise; any other address needs a bearer token, which every request must then carry. With
+// a certificate and key it serves HTTPS, so that a GUI on another machine can verify it against its CA.
 #pragma once
 
 #include <memory>
@@ -11,6 +11,7 @@
 
 #include "engine/common/error.h"
 #include "engine/control/command_previewer.h"
+#include "engine/control/subtask_directory.h"
 #include "engine/task/task_control.h"
 
 namespace syncscope::control {
@@ -36,6 +37,10 @@ struct ControlServerOptions {
     // Served as GET /api/v1/audit?tail=N and /api/v1/log?tail=N; empty: those answer with no lines.
     std::string auditLogPath;
     std::string logFilePath;
+    // A task with several sources: GET /api/v1/status lists its subtasks, and ?source=ID on the status and on
+    // every command addresses one source's subtask. Null: one source (?source= must then be its own id).
+    // Must outlive the server.
+    const SubtaskDirectory* subtasks = nullptr;
 };
 
 // Why the server cannot start: no token for a non-loopback address, or the address cannot be bound.

@@ -4,6 +4,7 @@
 #include "engine/preview/preview_json.h"
 #include "engine/preview/replay_sql_file.h"
 #include "engine/preview/task_window_preview.h"
+#include "engine/task/resume_point_writer.h"
 
 namespace syncscope::preview {
 
@@ -20,6 +21,15 @@ const task::PointView& failedPosition(const task::StatusSnapshot& status) {
 
 TaskCommandPreviewer::TaskCommandPreviewer(task::TaskSetup setup, std::string sqlFolder)
     : setup_(std::move(setup)), sqlFolder_(std::move(sqlFolder)) {}
+
+std::string TaskCommandPreviewer::resumeTargetProblem(const task::StatusSnapshot&, const task::ResumeTarget& target) {
+    try {
+        checkResumeTarget(setup_, target);
+    } catch (const RefusedResumeTarget& e) {
+        return e.what();
+    }
+    return {};
+}
 
 nlohmann::json TaskCommandPreviewer::previewSkip(const task::StatusSnapshot& status) {
     nlohmann::json out = previewJson(preview::previewSkip(setup_, failedPosition(status)));
@@ -43,6 +53,34 @@ task::SkipEvidence TaskCommandPreviewer::saveSkippedRows(const task::StatusSnaps
     evidence.replaySqlFile = saveReplaySql(window, sqlFolder_, setup_.taskName,
                                            "skip of the failed transaction (failed event at " + failed.text() + ")");
     evidence.preview = previewCounts(window);
+    return evidence;
+}
+
+task::SkipEvidence TaskCommandPreviewer::saveResumeFromSkippedRows(const task::StatusSnapshot& status,
+                                                                   const task::ResumeTarget& target) {
+    const task::PointView& persisted = status.globalPersisted;
+    if (!persisted.known()) {
+        return {};  // no checkpoint yet: nothing the task had reached is passed over
+    }
+    if (!task::validateResumeTarget(target).empty() || !task::checkResumeTargetUpstream(setup_, target).empty()) {
+        return {};  // the task refuses the target itself, saying why
+    }
+    task::ResumeTarget located = locateResumeTarget(setup_, target);
+    if (located.file == persisted.file && located.pos == persisted.pos) {
+        return {};
+    }
+    ResumeWindow window = resumeWindowOf(persisted, located);
+    if (!window.skips) {
+        return {};  // going back: the window is applied again, nothing is left out
+    }
+    verify::WindowPreview skipped = preview::previewResumeFrom(setup_, window);
+    task::SkipEvidence evidence;
+    evidence.replaySqlFile =
+        saveReplaySql(skipped, sqlFolder_, setup_.taskName,
+                      "resume-from " + located.file + ":" + std::to_string(located.pos) +
+                          (target.gtid.empty() ? "" : " (gtid " + target.gtid + ")") +
+                          ", skipping the transactions after the persisted global point " + persisted.text());
+    evidence.preview = previewCounts(skipped);
     return evidence;
 }
 

@@ -1,6 +1,8 @@
 #include "engine/preview/task_window_preview.h"
 
+#include "engine/binlog/location.h"
 #include "engine/browse/browse_page.h"
+#include "engine/browse/point_resolver.h"
 #include "engine/browse/server_binlog_history.h"
 #include "engine/common/error.h"
 #include "engine/filter/block_allow_list.h"
@@ -53,6 +55,54 @@ ResumeWindow resumeWindowOf(const task::PointView& persistedGlobal, const task::
                     e.what());
     }
     return window;
+}
+
+void checkResumeTarget(const task::TaskSetup& setup, const task::ResumeTarget& target,
+                       const std::atomic<bool>* cancel) {
+    browse::ServerBinlogHistory history(setup.upstream);
+    browse::PointResolver resolver(history, cancel);
+    try {
+        if (!target.file.empty()) {
+            resolver.checkTransactionBoundary({target.file, target.pos});
+        } else if (binlog::detectGtidFlavor(target.gtid) == binlog::GtidFlavor::MariaDB) {
+            resolver.checkGtidInHistory(target.gtid);
+        }
+    } catch (const browse::BrowseError& e) {
+        throw RefusedResumeTarget(e.what());
+    }
+}
+
+task::ResumeTarget locateResumeTarget(const task::TaskSetup& setup, const task::ResumeTarget& target,
+                                      const std::atomic<bool>* cancel) {
+    if (!target.file.empty()) {
+        return target;
+    }
+    // A few: the page may open with an event between transactions (a FORMAT_DESCRIPTION after a rotation).
+    constexpr size_t kTransactionsToLookAt = 4;
+    browse::ServerBinlogHistory history(setup.upstream);
+    browse::PageRequest request;
+    request.from = target.gtid;
+    request.count = kTransactionsToLookAt;
+    browse::Page page = browse::readPage(history, request, cancel);
+    if (!page.error.empty()) {
+        throw Error("the position of GTID " + target.gtid + " in " + history.describe() +
+                    "'s binlog is not known: " + page.error);
+    }
+    task::ResumeTarget located = target;
+    for (const auto& transaction : page.transactions) {
+        if (!transaction.isMarker) {
+            located.file = transaction.file;
+            located.pos = transaction.pos;
+            return located;
+        }
+    }
+    std::vector<binlog::BinlogFileSize> files = history.files();
+    if (files.empty()) {
+        throw Error("the position of GTID " + target.gtid + ": " + history.describe() + " lists no binary logs");
+    }
+    located.file = files.back().file;  // nothing written after it yet: the end of the binlog
+    located.pos = files.back().size;
+    return located;
 }
 
 verify::WindowPreview previewSkip(const task::TaskSetup& setup, const task::PointView& failedEvent,

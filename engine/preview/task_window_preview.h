@@ -7,6 +7,7 @@
 #include <atomic>
 
 #include "engine/binlog/binlog_position.h"
+#include "engine/common/error.h"
 #include "engine/task/task_control.h"
 #include "engine/task/task_setup.h"
 #include "engine/verify/window_preview.h"
@@ -27,6 +28,25 @@ struct ResumeWindow {
 // Throws Error naming both points: a target without FILE:POS (a GTID alone), an unknown global point, or
 // a target at the global point itself (nothing to preview).
 ResumeWindow resumeWindowOf(const task::PointView& persistedGlobal, const task::ResumeTarget& target);
+
+// A resume-from target the upstream's binlog refuses: not a place to resume from, nothing changes.
+class RefusedResumeTarget : public Error {
+public:
+    using Error::Error;
+};
+
+// Throws RefusedResumeTarget when the upstream's binlog refuses `target` as a resume point: a FILE:POS inside a
+// transaction (its start and end named) or inside an event, a file it does not have (purged, or never written),
+// a MariaDB GTID position of a domain it never wrote, beyond its history or in purged files. Throws Error
+// when the binlog cannot be read.
+void checkResumeTarget(const task::TaskSetup& setup, const task::ResumeTarget& target,
+                       const std::atomic<bool>* cancel = nullptr);
+
+// `target` with its FILE:POS: as given, or for a MariaDB GTID position alone, where the upstream's binlog
+// goes on after it (the first transaction after it; the end of the newest file when none follows yet).
+// Throws Error when the GTID is not in the upstream's history or the binlog cannot be read.
+task::ResumeTarget locateResumeTarget(const task::TaskSetup& setup, const task::ResumeTarget& target,
+                                      const std::atomic<bool>* cancel = nullptr);
 
 // The failed row's transaction, found in the upstream's binlog around `failedEvent` (an event end), previewed.
 // Throws Error when the transaction cannot be found, VerifyError when its window cannot be read.

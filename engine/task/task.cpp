@@ -220,6 +220,10 @@ CommandResult Task::skipFailedEvent(const SkipEvidence& evidence) {
 }
 
 CommandResult Task::resumeFrom(const ResumeTarget& target) {
+    return resumeFrom(target, SkipEvidence{});
+}
+
+CommandResult Task::resumeFrom(const ResumeTarget& target, const SkipEvidence& evidence) {
     {
         std::lock_guard lock(mutex_);
         if (stage_ != Stage::Paused && stage_ != Stage::Stopped) {
@@ -239,6 +243,7 @@ CommandResult Task::resumeFrom(const ResumeTarget& target) {
         return refuse("resume from a position");
     }
     pendingResumeFrom_ = target;  // audited when written (applyPendingResumeFrom), with the point it replaces
+    pendingResumeEvidence_ = evidence;
     if (stage_ == Stage::Stopped) {
         if (thread_.joinable()) {
             thread_.join();
@@ -407,9 +412,11 @@ std::string Task::applyPendingResumeFrom() {
         }
     }
     std::optional<ResumeTarget> target;
+    SkipEvidence evidence;
     {
         std::lock_guard lock(mutex_);
         target = std::exchange(pendingResumeFrom_, std::nullopt);
+        evidence = std::exchange(pendingResumeEvidence_, SkipEvidence{});
     }
     if (!target) {
         return {};
@@ -418,8 +425,15 @@ std::string Task::applyPendingResumeFrom() {
         binlog::Location previous = writeResumePoint(setup_, *target);
         // The undo: resume-from this point again (the table points it had are not restored: a resume from
         // it replays their events in safe mode, which leaves the same rows).
-        audit("resume-from", describeResumeTarget(*target),
-              {{"previous_global_point", previous.toString()}, {"undo", "resume-from " + previous.toString()}});
+        nlohmann::json details = {{"previous_global_point", previous.toString()},
+                                  {"undo", "resume-from " + previous.toString()}};
+        if (!evidence.replaySqlFile.empty()) {
+            details["replay_sql_file"] = evidence.replaySqlFile;  // the rows skipped going forward, replayable
+        }
+        if (!evidence.preview.empty()) {
+            details["preview"] = evidence.preview;
+        }
+        audit("resume-from", describeResumeTarget(*target), std::move(details));
         std::lock_guard lock(mutex_);
         previousGlobalPoint_ = previous;
         return {};

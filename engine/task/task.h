@@ -16,6 +16,7 @@
 #include "engine/task/activity_meter.h"
 #include "engine/task/audit_log.h"
 #include "engine/task/catch_up_estimate.h"
+#include "engine/task/evidenced_resume_from.h"
 #include "engine/task/lag_clock.h"
 #include "engine/task/load_stage.h"
 #include "engine/task/notice_queue.h"
@@ -27,7 +28,7 @@
 
 namespace syncscope::task {
 
-class Task final : public TaskControl {
+class Task final : public TaskControl, public EvidencedResumeFrom {
 public:
     explicit Task(TaskSetup setup);
     ~Task() override;
@@ -44,6 +45,8 @@ public:
     using TaskControl::skipFailedEvent;
     CommandResult skipFailedEvent(const SkipEvidence& evidence) override;
     CommandResult resumeFrom(const ResumeTarget& target) override;
+    // `evidence`: the replay SQL of the rows a forward resume-from skips, named in its audit entry.
+    CommandResult resumeFrom(const ResumeTarget& target, const SkipEvidence& evidence) override;
     CommandResult stopAt(const std::string& point) override;  // task_stop_point.cpp
 
     Stage stage() const;
@@ -84,6 +87,7 @@ private:
     std::optional<SessionOutcome> lastFailure_;
     std::optional<SkipRequest> pendingSkip_;
     std::optional<ResumeTarget> pendingResumeFrom_;
+    SkipEvidence pendingResumeEvidence_;    // for pendingResumeFrom_'s audit entry
     binlog::Location previousGlobalPoint_;  // what the last resume-from replaced: its undo
     int retryCount_ = 0;
     std::atomic<bool> interrupt_{false};

@@ -1,7 +1,7 @@
-// The SQL the verifier runs on either server for one table: the next chunk boundary, a chunk's
-// checksum computed by the server, a chunk's rows, and single rows by key (locking upstream). Every
-// value is a ? parameter; every name is quoted. The same text runs on both sides with the side's
-// table name, so that both servers hash the same expression.
+// The SQL the verifier runs on either server for one table: a chunk's keys and row hashes (whose
+// last row ends the upstream's chunk), its checksum computed by the server, and single rows by key
+// (locking upstream). Every value is a ? parameter; every name is quoted. The same text runs on both
+// sides with the side's table name, so that both servers hash the same expression.
 #pragma once
 
 #include <cstdint>
@@ -29,24 +29,27 @@ struct BoundQuery {
 class ChunkSql {
 public:
     // The row hash both servers compute, named in reports.
-    static constexpr const char* kRowHash = "CRC32 of the row's values, combined by BIT_XOR, with COUNT(*)";
+    static constexpr const char* kRowHash =
+        "CRC32 of the row's values (and NULL flags of nullable columns), combined by BIT_XOR, with COUNT(*); "
+        "per row where a chunk differs";
 
     explicit ChunkSql(const ComparedTable& table) : table_(table) {}
 
-    // The key of the row `offset` rows after range.lower in key order (upstream only).
+    // The key of the row `offset` rows after `lower` in key order (upstream only): where a chunk read
+    // by checksum ends.
     BoundQuery boundary(const std::optional<RowValues>& lower, size_t offset) const;
     // COUNT(*) and an order-independent checksum of the range's rows (as pt-table-checksum's default:
     // a row that differs goes unseen with a chance of 1 in 2^32).
     BoundQuery checksum(const schema::TableName& side, const KeyRange& range) const;
-    // Every compared column of the range's rows, in key order.
-    BoundQuery rows(const schema::TableName& side, const KeyRange& range) const;
-    // Where a chunk's checksums differ: the range's rows split into `buckets` by a hash of the key,
-    // with COUNT(*) and the checksum of each bucket (bucket, count, checksum), so that only the rows
-    // of differing buckets are read.
-    BoundQuery bucketChecksums(const schema::TableName& side, const KeyRange& range, uint32_t buckets) const;
-    // The range's rows whose key falls in one of `wanted` of `buckets`, every compared column, in key order.
-    BoundQuery rowsInBuckets(const schema::TableName& side, const KeyRange& range, uint32_t buckets,
-                             const std::vector<uint32_t>& wanted) const;
+    // The checksum of each of `parts` (consecutive key ranges that cover a chunk) in one statement, one
+    // row each (part number, COUNT(*), checksum): one pass that says where in a chunk rows differ.
+    BoundQuery partChecksums(const schema::TableName& side, const std::vector<KeyRange>& parts) const;
+    // Every row's key and hash in the range, in key order: where a chunk differs, which rows do is
+    // found in this one pass (a row that differs goes unseen with a chance of 1 in 2^32).
+    BoundQuery rowHashes(const schema::TableName& side, const KeyRange& range) const;
+    // The same for the next `rows` rows of the upstream after `lower`: the last row's key is the
+    // chunk's upper bound, so that one pass both walks and hashes the chunk.
+    BoundQuery nextRowHashes(const std::optional<RowValues>& lower, size_t rows) const;
     // One row by key; with `lockUpstream` a shared locking read, which also locks the gap of an
     // absent key, so that no upstream transaction can change or insert it until ours ends.
     BoundQuery rowByKey(const schema::TableName& side, const RowValues& key, bool lockUpstream) const;
@@ -58,8 +61,8 @@ public:
 private:
     std::string selectList() const;
     std::string keyList() const;
+    std::string keyReadList() const;
     std::string rowText() const;
-    std::string bucketOf(uint32_t buckets) const;
     // (k1, k2) > (v1, v2) spelt out as k1 > v1 OR (k1 = v1 AND k2 > v2), which every version's range
     // optimizer uses; `op` is ">" or "<=".
     void appendKeyComparison(std::string& sql, std::vector<apply::SqlValue>& params, const RowValues& key,

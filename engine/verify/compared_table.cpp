@@ -35,11 +35,13 @@ ComparedTable ComparedTable::plan(const schema::TableSchema& upstream, const sch
     table.downstream_ = downstream.name();
     std::vector<std::string> missing;
     for (const auto& column : upstream.columns()) {
-        if (!downstream.columnIndex(column.name)) {
+        auto downstreamIndex = downstream.columnIndex(column.name);
+        if (!downstreamIndex) {
             missing.push_back(column.name);
             continue;
         }
-        table.columns_.push_back({column.name, valueFormOf(column)});
+        bool nullable = column.nullable || downstream.columns()[*downstreamIndex].nullable;
+        table.columns_.push_back({column.name, valueFormOf(column), false, nullable});
     }
     if (!missing.empty()) {
         std::string names;

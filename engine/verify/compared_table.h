@@ -33,6 +33,8 @@ struct ComparedColumn {
     ValueForm form = ValueForm::Text;
     // Character data hashed after CONVERT(... USING utf8mb4): a side stores it in another character set.
     bool convertToUtf8mb4 = false;
+    // Either side allows NULL: only then does the row hash need the column's NULL flag.
+    bool nullable = true;
 };
 
 class ComparedTable {

@@ -15,6 +15,12 @@ namespace syncscope::verify {
 std::vector<RowDifference> diffRows(const ComparedTable& table, const std::vector<RowValues>& upstreamRows,
                                     const std::vector<RowValues>& downstreamRows);
 
+// Where a chunk differs: each side's rows as key values followed by the row's hash (ChunkSql::rowHashes).
+// Returns the keys to read again (Missing, Extra or Different, without row images), matched byte for
+// byte as diffRows does, upstream order first, then the extra ones in the downstream's order.
+std::vector<RowDifference> diffRowHashes(const std::vector<RowValues>& upstreamHashes,
+                                         const std::vector<RowValues>& downstreamHashes);
+
 // The same for one key: either row may be absent.
 std::optional<RowDifference> diffRow(const ComparedTable& table, const RowValues& key,
                                      const std::optional<RowValues>& upstreamRow,

@@ -1,9 +1,15 @@
 #include "engine/verify/server_session.h"
 
+#include <array>
+#include <charconv>
+#include <limits>
+
 #include <cppconn/connection.h>
+#include <cppconn/datatype.h>
 #include <cppconn/exception.h>
 #include <cppconn/prepared_statement.h>
 #include <cppconn/resultset.h>
+#include <cppconn/resultset_metadata.h>
 #include <cppconn/statement.h>
 
 #include "engine/apply/downstream_connection.h"
@@ -16,17 +22,56 @@ namespace {
 
 using namespace server_error;  // NOLINT: the error numbers read as in the server's docs
 
+bool isIntegerType(int type) {
+    switch (type) {
+        case sql::DataType::TINYINT:
+        case sql::DataType::SMALLINT:
+        case sql::DataType::MEDIUMINT:
+        case sql::DataType::INTEGER:
+        case sql::DataType::BIGINT:
+            return true;
+        default:
+            return false;
+    }
+}
+
 std::vector<RowValues> readRows(sql::ResultSet& result) {
     std::vector<RowValues> rows;
-    auto columns = result.getMetaData()->getColumnCount();
+    sql::ResultSetMetaData* meta = result.getMetaData();
+    const unsigned int columns = meta->getColumnCount();
+    // Integers (counts, row hashes) are printed here: the connector's getString formats them through
+    // snprintf, which cost a fifth of reading a chunk's row hashes.
+    enum class Read : uint8_t { Text, Signed, Unsigned };
+    std::vector<Read> reads(columns + 1, Read::Text);
+    for (unsigned int i = 1; i <= columns; ++i) {
+        if (isIntegerType(meta->getColumnType(i))) {
+            reads[i] = meta->isSigned(i) ? Read::Signed : Read::Unsigned;
+        }
+    }
+    rows.reserve(result.rowsCount());
+    std::array<char, std::numeric_limits<uint64_t>::digits10 + 3> digits{};
     while (result.next()) {
         RowValues row;
         row.reserve(columns);
         for (unsigned int i = 1; i <= columns; ++i) {
             if (result.isNull(i)) {
                 row.emplace_back(std::nullopt);
-            } else {
-                row.emplace_back(std::string(result.getString(i)));
+                continue;
+            }
+            switch (reads[i]) {
+                case Read::Signed: {
+                    auto end = std::to_chars(digits.data(), digits.data() + digits.size(), result.getInt64(i)).ptr;
+                    row.emplace_back(std::string(digits.data(), end));
+                    break;
+                }
+                case Read::Unsigned: {
+                    auto end = std::to_chars(digits.data(), digits.data() + digits.size(), result.getUInt64(i)).ptr;
+                    row.emplace_back(std::string(digits.data(), end));
+                    break;
+                }
+                case Read::Text:
+                    row.emplace_back(std::string(result.getString(i)));
+                    break;
             }
         }
         rows.push_back(std::move(row));

@@ -1,8 +1,10 @@
 #include "engine/verify/table_verifier.h"
 
+#include <algorithm>
+#include <exception>
 #include <future>
-#include <map>
-#include <set>
+#include <iterator>
+#include <span>
 #include <thread>
 
 #include "engine/verify/chunk_pacer.h"
@@ -30,6 +32,30 @@ ChunkChecksum checksumOf(ServerSession& session, const BoundQuery& query) {
 
 uint64_t countOf(const ChunkChecksum& checksum) {
     return checksum.count ? std::stoull(*checksum.count) : 0;
+}
+
+// A keyed chunk's COUNT(*) and BIT_XOR of its row hashes, as numbers: the downstream's checksum row
+// and the same figures folded from the upstream's row hashes compare alike.
+struct ChunkFigures {
+    uint64_t rows = 0;
+    uint64_t hash = 0;
+    bool operator==(const ChunkFigures&) const = default;
+};
+
+ChunkFigures figuresOfRowHashes(std::span<const RowValues> rowHashes) {
+    ChunkFigures figures;
+    figures.rows = rowHashes.size();
+    for (const auto& row : rowHashes) {
+        figures.hash ^= std::stoull(row.back().value_or("0"));
+    }
+    return figures;
+}
+
+ChunkFigures figuresOfChecksum(const ServerSession& session, const std::vector<RowValues>& checksumRows) {
+    if (checksumRows.empty() || checksumRows.front().size() < 2) {
+        throw VerifyError(session.describe() + ": a chunk checksum returned no row");
+    }
+    return {std::stoull(checksumRows.front()[0].value_or("0")), std::stoull(checksumRows.front()[1].value_or("0"))};
 }
 
 }  // namespace
@@ -87,45 +113,157 @@ uint64_t TableVerifier::estimatedRows(const ComparedTable& table) {
     return rows.empty() || !rows.front().front() ? 0 : std::stoull(*rows.front().front());
 }
 
+TableVerifier::UpstreamChunk TableVerifier::readUpstreamChunk(const ComparedTable& table,
+                                                              const std::optional<RowValues>& lower, size_t rows,
+                                                              bool listed) {
+    ChunkSql sql(table);
+    UpstreamChunk chunk;
+    chunk.range.lower = lower;
+    chunk.listed = listed;
+    if (!listed) {
+        auto boundary = upstream_.query(sql.boundary(lower, rows - 1));
+        if (!boundary.empty()) {
+            chunk.range.upper = boundary.front();
+        }
+        return chunk;
+    }
+    chunk.rowHashes = upstream_.query(sql.nextRowHashes(lower, rows));
+    if (chunk.rowHashes.size() >= rows) {
+        // A full chunk ends at its last row; a short one is the last chunk and stays open above, so that
+        // rows only the downstream has beyond the upstream's last are seen.
+        const RowValues& last = chunk.rowHashes.back();
+        chunk.range.upper = RowValues(last.begin(), last.end() - 1);  // the hash is last
+    }
+    return chunk;
+}
+
+std::vector<KeyRange> TableVerifier::rangesOf(const std::vector<ChunkPart>& parts) {
+    std::vector<KeyRange> ranges;
+    ranges.reserve(parts.size());
+    for (const auto& part : parts) {
+        ranges.push_back(part.range);
+    }
+    return ranges;
+}
+
+std::vector<TableVerifier::ChunkPart> TableVerifier::splitChunk(const UpstreamChunk& chunk) const {
+    const size_t rows = chunk.rowHashes.size();
+    const size_t count = std::clamp<size_t>(settings_.chunkParts, 1, std::max<size_t>(rows, 1));
+    auto keyAt = [&](size_t row) {
+        const RowValues& values = chunk.rowHashes[row];
+        return RowValues(values.begin(), values.end() - 1);  // the hash is last
+    };
+    std::vector<ChunkPart> parts(count);
+    for (size_t part = 0; part < count; ++part) {
+        parts[part].firstRow = part == 0 ? 0 : parts[part - 1].endRow;
+        parts[part].endRow = (part + 1) * rows / count;
+        parts[part].range.lower = part == 0 ? chunk.range.lower : parts[part - 1].range.upper;
+        parts[part].range.upper = part + 1 == count ? chunk.range.upper : keyAt(parts[part].endRow - 1);
+    }
+    return parts;
+}
+
+std::vector<RowDifference> TableVerifier::differingRowsOfParts(const ComparedTable& table, const UpstreamChunk& chunk,
+                                                               const std::vector<ChunkPart>& parts,
+                                                               const std::vector<RowValues>& downstreamParts,
+                                                               bool& differs) {
+    if (downstreamParts.size() != parts.size()) {
+        throw VerifyError(downstream_.describe() + ": a chunk's part checksums returned " +
+                          std::to_string(downstreamParts.size()) + " rows for " + std::to_string(parts.size()) +
+                          " parts");
+    }
+    ChunkSql sql(table);
+    std::vector<RowDifference> suspects;
+    for (const auto& row : downstreamParts) {
+        const size_t number = std::stoull(row.at(0).value_or("0"));
+        const ChunkPart& part = parts.at(number);
+        std::span<const RowValues> upstreamRows(chunk.rowHashes.data() + part.firstRow, part.endRow - part.firstRow);
+        if (figuresOfRowHashes(upstreamRows) ==
+            figuresOfChecksum(downstream_, {RowValues(row.begin() + 1, row.end())})) {
+            continue;
+        }
+        differs = true;
+        auto partSuspects = diffRowHashes(std::vector<RowValues>(upstreamRows.begin(), upstreamRows.end()),
+                                          downstream_.query(sql.rowHashes(table.downstreamName(), part.range)));
+        suspects.insert(suspects.end(), std::make_move_iterator(partSuspects.begin()),
+                        std::make_move_iterator(partSuspects.end()));
+    }
+    return suspects;
+}
+
 void TableVerifier::verifyKeyed(const ComparedTable& table, TableVerifyResult& result) {
     ChunkSql sql(table);
     ChunkPacer pacer(settings_);
     const uint64_t estimate = estimatedRows(table);
+    // Where chunks are equal (the common case) the upstream finds a chunk's end by a walk of the key and
+    // both servers checksum it at once: no rows sent. Where one differed, differences come in stretches
+    // (or cover the whole table, as after a lost stretch of binlog): the upstream lists the next chunks'
+    // keys and row hashes (one pass that also ends the chunk, read while the downstream reads the previous
+    // chunk), and the downstream checksums their parts at once. Where a chunk's checksums differ, the
+    // downstream checksums its parts (one pass) and lists the row hashes of differing parts only.
+    bool listNext = false;
     std::optional<RowValues> lower;
-    // Differences come in stretches (or cover the whole table, as after a lost stretch of binlog): after
-    // a chunk that differs the next one is checksummed by buckets at once, which finds both whether it
-    // differs and where; after an equal one, by one checksum again (cheaper by a fifth).
-    bool bucketsFirst = false;
+    std::optional<UpstreamChunk> ahead;
     while (!cancelled()) {
-        pacer.waitForQuietUpstream(upstream_, cancel_);
-        size_t chunkRows = pacer.chunkRows();
-        auto started = Clock::now();
-        auto boundary = upstream_.query(sql.boundary(lower, chunkRows - 1));
-        KeyRange range{lower, std::nullopt};
-        if (!boundary.empty()) {
-            range.upper = boundary.front();
+        Clock::time_point started = Clock::now();
+        size_t rows = 0;
+        if (!ahead) {
+            pacer.waitForQuietUpstream(upstream_, cancel_);
+            rows = pacer.chunkRows();
         }
+        UpstreamChunk chunk = ahead ? std::move(*ahead) : readUpstreamChunk(table, lower, rows, listNext);
+        ahead.reset();
+        const bool partsFirst = chunk.listed && listNext;
+        std::vector<ChunkPart> parts = chunk.listed ? splitChunk(chunk) : std::vector<ChunkPart>{};
+        auto downstreamQuery = partsFirst ? sql.partChecksums(table.downstreamName(), rangesOf(parts))
+                                          : sql.checksum(table.downstreamName(), chunk.range);
+        auto downstreamRead = std::async(std::launch::async, [&] { return downstream_.query(downstreamQuery); });
+        std::optional<ChunkFigures> upstreamFigures;
+        std::exception_ptr upstreamFailure;
+        try {
+            if (!chunk.listed) {
+                upstreamFigures =
+                    figuresOfChecksum(upstream_, upstream_.query(sql.checksum(table.upstreamName(), chunk.range)));
+                if (rows > 0) {
+                    pacer.chunkTook(rows, Clock::now() - started);
+                }
+            } else if (chunk.range.upper) {
+                // The upstream lists the next chunk while the downstream reads this one.
+                pacer.waitForQuietUpstream(upstream_, cancel_);
+                size_t nextRows = pacer.chunkRows();
+                auto nextStarted = Clock::now();
+                ahead = readUpstreamChunk(table, chunk.range.upper, nextRows, listNext);
+                if (ahead->listed) {
+                    pacer.chunkTook(nextRows, Clock::now() - nextStarted);
+                }
+            }
+        } catch (...) {
+            upstreamFailure = std::current_exception();  // after the downstream's read has ended
+        }
+        std::vector<RowValues> downstreamResult = downstreamRead.get();
+        if (upstreamFailure) {
+            std::rethrow_exception(upstreamFailure);
+        }
+        result.rowsCompared += upstreamFigures ? upstreamFigures->rows : chunk.rowHashes.size();
         bool chunkDiffers = false;
-        std::optional<std::vector<uint32_t>> differingBuckets;
-        if (bucketsFirst && settings_.diffBuckets > 1) {
-            BucketComparison comparison = compareBuckets(table, range);
-            result.rowsCompared += comparison.upstreamRows;
-            chunkDiffers = !comparison.differing.empty();
-            differingBuckets = std::move(comparison.differing);
-        } else {
-            // Both servers checksum the chunk at once: each side's time is the other's.
-            auto downstreamQuery = sql.checksum(table.downstreamName(), range);
-            auto downstreamChecksum =
-                std::async(std::launch::async, [&] { return checksumOf(downstream_, downstreamQuery); });
-            ChunkChecksum upstreamChecksum = checksumOf(upstream_, sql.checksum(table.upstreamName(), range));
-            ChunkChecksum downstreamResult = downstreamChecksum.get();
-            result.rowsCompared += countOf(upstreamChecksum);
-            chunkDiffers = !(upstreamChecksum == downstreamResult);
+        if (!partsFirst) {
+            chunkDiffers = !((upstreamFigures ? *upstreamFigures : figuresOfRowHashes(chunk.rowHashes)) ==
+                             figuresOfChecksum(downstream_, downstreamResult));
+            if (chunkDiffers) {
+                if (!chunk.listed) {
+                    chunk.rowHashes = upstream_.query(sql.rowHashes(table.upstreamName(), chunk.range));
+                    chunk.listed = true;
+                    parts = splitChunk(chunk);
+                }
+                downstreamResult = downstream_.query(sql.partChecksums(table.downstreamName(), rangesOf(parts)));
+            }
         }
-        pacer.chunkTook(chunkRows, Clock::now() - started);
-        bucketsFirst = chunkDiffers;
+        std::vector<RowDifference> suspects;
+        if (partsFirst || chunkDiffers) {
+            suspects = differingRowsOfParts(table, chunk, parts, downstreamResult, chunkDiffers);
+        }
+        listNext = chunkDiffers;
         if (chunkDiffers) {
-            auto suspects = differingRows(table, range, std::move(differingBuckets));
             auto confirmed = suspects.empty() ? suspects : confirm(table, suspects, true);
             if (confirmed.size() < suspects.size() || suspects.empty()) {
                 ++result.chunksRechecked;
@@ -138,73 +276,15 @@ void TableVerifier::verifyKeyed(const ComparedTable& table, TableVerifyResult& r
         ++result.chunksDone;
         uint64_t remaining = estimate > result.rowsCompared ? estimate - result.rowsCompared : 0;
         result.chunksTotal =
-            result.chunksDone + (range.upper ? std::max<uint64_t>(1, remaining / pacer.chunkRows()) : 0);
+            result.chunksDone + (chunk.range.upper ? std::max<uint64_t>(1, remaining / pacer.chunkRows()) : 0);
         if (onProgress_) {
             onProgress_(result);
         }
-        if (!range.upper) {
+        if (!chunk.range.upper) {
             break;
         }
-        lower = range.upper;
+        lower = chunk.range.upper;
     }
-}
-
-TableVerifier::BucketComparison TableVerifier::compareBuckets(const ComparedTable& table, const KeyRange& range) {
-    ChunkSql sql(table);
-    const uint32_t buckets = settings_.diffBuckets;
-    // Both servers checksum the chunk's buckets at once.
-    auto downstreamQuery = sql.bucketChecksums(table.downstreamName(), range, buckets);
-    auto downstreamBuckets = std::async(std::launch::async, [&] { return downstream_.query(downstreamQuery); });
-    auto upstreamBuckets = upstream_.query(sql.bucketChecksums(table.upstreamName(), range, buckets));
-    BucketComparison comparison;
-    std::map<std::string, RowValues> upstreamByBucket;
-    for (auto& row : upstreamBuckets) {
-        comparison.upstreamRows += std::stoull(row.at(1).value_or("0"));
-        upstreamByBucket[row.at(0).value_or("")] = std::move(row);
-    }
-    std::set<uint32_t> differing;
-    auto noteDiffering = [&](const std::optional<std::string>& bucket) {
-        differing.insert(static_cast<uint32_t>(std::stoul(bucket.value_or("0"))));
-    };
-    for (auto& row : downstreamBuckets.get()) {
-        auto found = upstreamByBucket.find(row.at(0).value_or(""));
-        if (found == upstreamByBucket.end()) {
-            noteDiffering(row.at(0));
-            continue;
-        }
-        if (found->second != row) {
-            noteDiffering(row.at(0));
-        }
-        upstreamByBucket.erase(found);
-    }
-    for (const auto& [bucket, row] : upstreamByBucket) {
-        noteDiffering(row.at(0));
-    }
-    comparison.differing.assign(differing.begin(), differing.end());
-    return comparison;
-}
-
-std::vector<RowDifference> TableVerifier::differingRows(const ComparedTable& table, const KeyRange& range,
-                                                        std::optional<std::vector<uint32_t>> differingBuckets) {
-    ChunkSql sql(table);
-    const uint32_t buckets = settings_.diffBuckets;
-    if (buckets <= 1) {
-        auto downstreamRows =
-            std::async(std::launch::async, [&] { return downstream_.query(sql.rows(table.downstreamName(), range)); });
-        auto upstreamRows = upstream_.query(sql.rows(table.upstreamName(), range));
-        return diffRows(table, upstreamRows, downstreamRows.get());
-    }
-    if (!differingBuckets) {
-        differingBuckets = compareBuckets(table, range).differing;
-    }
-    if (differingBuckets->empty()) {
-        return {};  // the chunk changed between the two reads: nothing left to read
-    }
-    // Only the rows of buckets that differ are read.
-    auto downstreamRowsQuery = sql.rowsInBuckets(table.downstreamName(), range, buckets, *differingBuckets);
-    auto downstreamRows = std::async(std::launch::async, [&] { return downstream_.query(downstreamRowsQuery); });
-    auto upstreamRows = upstream_.query(sql.rowsInBuckets(table.upstreamName(), range, buckets, *differingBuckets));
-    return diffRows(table, upstreamRows, downstreamRows.get());
 }
 
 bool TableVerifier::waitUntilApplied(const binlog::Location& point) {

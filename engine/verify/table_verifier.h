@@ -46,15 +46,31 @@ public:
 private:
     void verifyKeyed(const ComparedTable& table, TableVerifyResult& result);
     void verifyKeyless(const ComparedTable& table, TableVerifyResult& result);
-    struct BucketComparison {
-        std::vector<uint32_t> differing;  // buckets whose count or checksum differ
-        uint64_t upstreamRows = 0;
+    // One chunk as the upstream read it: its range (fixed by that read) and, when listed, every row's
+    // key and hash; else its checksum (rows, hash), taken beside the downstream's.
+    struct UpstreamChunk {
+        KeyRange range;
+        bool listed = false;
+        std::vector<RowValues> rowHashes;
     };
-    BucketComparison compareBuckets(const ComparedTable& table, const KeyRange& range);
-    // The rows of a chunk whose checksums differ that differ when read (suspects, not yet confirmed);
-    // `differingBuckets` when the buckets were compared already.
-    std::vector<RowDifference> differingRows(const ComparedTable& table, const KeyRange& range,
-                                             std::optional<std::vector<uint32_t>> differingBuckets);
+    // Reads the upstream's next chunk after `lower`, at most `rows` rows: listed (one pass, rows sent) or
+    // only its end found (a walk of the key; the checksum follows beside the downstream's).
+    UpstreamChunk readUpstreamChunk(const ComparedTable& table, const std::optional<RowValues>& lower, size_t rows,
+                                    bool listed);
+    // A part of a chunk: a key range and the upstream's rows in it (positions into rowHashes).
+    struct ChunkPart {
+        KeyRange range;
+        size_t firstRow = 0;
+        size_t endRow = 0;
+    };
+    // The chunk in settings_.chunkParts parts of (nearly) equal upstream row counts, covering its range.
+    std::vector<ChunkPart> splitChunk(const UpstreamChunk& chunk) const;
+    static std::vector<KeyRange> rangesOf(const std::vector<ChunkPart>& parts);
+    // The suspects of the parts whose checksums (the downstream's part checksum rows) differ from the
+    // upstream's; lists those parts' row hashes downstream. Empty: every part is equal.
+    std::vector<RowDifference> differingRowsOfParts(const ComparedTable& table, const UpstreamChunk& chunk,
+                                                    const std::vector<ChunkPart>& parts,
+                                                    const std::vector<RowValues>& downstreamParts, bool& differs);
     std::vector<RowDifference> confirm(const ComparedTable& table, const std::vector<RowDifference>& suspects,
                                        bool handToRepair);
     // Waits until the task has applied up to `point`; false when the settle time ran out first.

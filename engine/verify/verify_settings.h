@@ -18,7 +18,7 @@ struct VerifySettings {
     static constexpr std::chrono::seconds kDefaultSettleTimeout{30};
     static constexpr std::chrono::milliseconds kDefaultAppliedPoll{20};
     static constexpr int kDefaultLockAttempts = 5;
-    static constexpr uint32_t kDefaultDiffBuckets = 1024;
+    static constexpr size_t kDefaultChunkParts = 64;
 
     // Chunks grow or shrink so that one takes about chunkTime on the upstream, as pt-table-checksum's
     // --chunk-time does, within these bounds.
@@ -33,9 +33,9 @@ struct VerifySettings {
     std::chrono::milliseconds settleTimeout = kDefaultSettleTimeout;
     std::chrono::milliseconds appliedPoll = kDefaultAppliedPoll;
     int lockAttempts = kDefaultLockAttempts;
-    // A chunk whose checksums differ is split into this many buckets by a hash of the key, each
-    // checksummed by both servers; only the rows of differing buckets are read (0 or 1: read them all).
-    uint32_t diffBuckets = kDefaultDiffBuckets;
+    // Where a chunk's checksums differ, the downstream checksums it again in this many parts of equal
+    // upstream row counts (one statement, one pass) and lists the row hashes of differing parts only.
+    size_t chunkParts = kDefaultChunkParts;
 };
 
 }  // namespace syncscope::verify

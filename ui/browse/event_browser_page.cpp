@@ -119,6 +119,10 @@ EventBrowserPage::EventBrowserPage(QWidget* parent)
            "it is applied again (in safe mode)"));
     resumeAfter_ = new QPushButton(tr("Resume &after it"), this);
     resumeAfter_->setToolTip(tr("Resume the task from the end of the selected transaction: it is skipped"));
+    checkRows_ = new QPushButton(tr("&Check rows downstream"), this);
+    checkRows_->setToolTip(
+        tr("Check every row of this page against the downstream, at its last change on the page: already there "
+           "and equal, missing, different, or deleted but still there"));
     stopAfter_ = new QPushButton(tr("&Pause the task after it"), this);
     stopAfter_->setToolTip(
         tr("The running task pauses by itself at the end of the selected transaction (stop at a "
@@ -149,6 +153,7 @@ EventBrowserPage::EventBrowserPage(QWidget* parent)
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
     auto* buttonRow = new QHBoxLayout;
+    buttonRow->addWidget(checkRows_);
     buttonRow->addStretch(1);
     buttonRow->addWidget(resumeHere_);
     buttonRow->addWidget(resumeAfter_);
@@ -166,6 +171,8 @@ EventBrowserPage::EventBrowserPage(QWidget* parent)
     connect(from_, &QLineEdit::returnPressed, this, [this] { openFrom(from_->text()); });
     connect(cancelButton_, &QPushButton::clicked, this, &EventBrowserPage::cancel);
     connect(&watcher_, &QFutureWatcher<browse::Page>::finished, this, &EventBrowserPage::onPageRead);
+    connect(&checkWatcher_, &QFutureWatcher<RowCheckResult>::finished, this, &EventBrowserPage::onRowCheckRead);
+    connect(checkRows_, &QPushButton::clicked, this, &EventBrowserPage::checkRows);
     connect(tree_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
         showSelection();
         updateButtons();
@@ -183,11 +190,102 @@ EventBrowserPage::EventBrowserPage(QWidget* parent)
 EventBrowserPage::~EventBrowserPage() {
     cancel_->store(true);
     watcher_.waitForFinished();
+    checkWatcher_.waitForFinished();
 }
 
 void EventBrowserPage::setHistorySource(HistoryFactory factory, const QString& description) {
     factory_ = std::move(factory);
     source_->setText(tr("Binlog of %1").arg(description));
+}
+
+void EventBrowserPage::setRowCheckSource(RowCheckFactory factory, const QString& downstream) {
+    rowCheckFactory_ = std::move(factory);
+    checkedDownstream_ = downstream;
+    updateButtons();
+}
+
+void EventBrowserPage::checkRows() {
+    if (!rowCheckFactory_ || isBusy() || model_->transactionCount() == 0) {
+        emit rowCheckShown();
+        return;
+    }
+    std::vector<browse::BrowsedTransaction> transactions;
+    transactions.reserve(model_->transactionCount());
+    for (size_t i = 0; i < model_->transactionCount(); ++i) {
+        browse::BrowsedTransaction trx = *model_->transactionAt(model_->index(static_cast<int>(i), 0));
+        trx.events.clear();  // where it lies is enough
+        transactions.push_back(std::move(trx));
+    }
+    go_->setEnabled(false);
+    checkRows_->setEnabled(false);
+    cancelButton_->setEnabled(true);
+    status_->setText(tr("Checking the page's rows against %1...").arg(checkedDownstream_));
+    // The worker holds copies only: the factory, the page's positions, its filter and the cancel flag.
+    watcher_.waitForFinished();
+    cancel_ = std::make_shared<std::atomic<bool>>(false);
+    checkWatcher_.setFuture(QtConcurrent::run([factory = rowCheckFactory_, transactions = std::move(transactions),
+                                               filter = shownFilter_, cancel = cancel_]() -> RowCheckResult {
+        RowCheckResult result;
+        try {
+            result.check = preview::checkPageRows(factory(), transactions, filter, cancel.get());
+        } catch (const std::exception& e) {
+            result.error = e.what();
+        }
+        return result;
+    }));
+}
+
+void EventBrowserPage::onRowCheckRead() {
+    RowCheckResult result = checkWatcher_.result();
+    go_->setEnabled(true);
+    cancelButton_->setEnabled(false);
+    updateButtons();
+    if (!result.check) {
+        status_->setText(tr("<b>Rows not checked:</b> %1").arg(QString::fromStdString(result.error).toHtmlEscaped()));
+        emit rowCheckShown();
+        return;
+    }
+    const preview::PageRowCheck& check = *result.check;
+    size_t equal = 0;
+    size_t checked = 0;
+    for (const auto& trx : check.transactions) {
+        equal += trx.equal;
+        checked += trx.checkedRows();
+    }
+    QString text = tr("%1 row(s) checked against %2 at their last change on this page: %3 equal, %4 not "
+                      "(%5 binlog window(s), %6 events read).")
+                       .arg(checked)
+                       .arg(checkedDownstream_)
+                       .arg(equal)
+                       .arg(checked - equal)
+                       .arg(check.windowsRead)
+                       .arg(check.eventsRead);
+    for (const auto& problem : check.problems) {
+        text += QLatin1Char(' ') +
+                tr("Not checked: %1: %2.")
+                    .arg(QString::fromStdString(problem.table.text()), QString::fromStdString(problem.reason));
+    }
+    model_->setRowCheck(check.transactions);
+    status_->setText(text.toHtmlEscaped());
+    if (!key_->text().trimmed().isEmpty()) {
+        showRowHistory();
+    } else {
+        showSelection();
+    }
+    emit rowCheckShown();
+}
+
+QString EventBrowserPage::downstreamOf(size_t transaction, const browse::BrowsedEvent& event,
+                                       const browse::RowImages& row) const {
+    if (const auto* check = model_->rowCheckAt(transaction)) {
+        const std::string table = event.schema + "." + event.table;
+        for (const auto& checked : check->rows) {
+            if (checked.table == table && checked.key == row.keyText) {
+                return QString::fromLatin1(verify::windowRowStateName(checked.state));
+            }
+        }
+    }
+    return model_->data(model_->index(static_cast<int>(transaction), EventBrowserModel::AppliedColumn)).toString();
 }
 
 void EventBrowserPage::setResumeEnabled(bool enabled) {
@@ -266,8 +364,11 @@ void EventBrowserPage::start(browse::PageRequest request) {
     }
     cancel();
     watcher_.waitForFinished();
+    checkWatcher_.waitForFinished();
     cancel_ = std::make_shared<std::atomic<bool>>(false);
+    shownFilter_ = request.filter;
     go_->setEnabled(false);
+    checkRows_->setEnabled(false);
     cancelButton_->setEnabled(true);
     // The worker holds copies only: the factory, the request and the cancel flag.
     watcher_.setFuture(
@@ -292,7 +393,7 @@ void EventBrowserPage::cancel() {
 }
 
 bool EventBrowserPage::isBusy() const {
-    return watcher_.isRunning();
+    return watcher_.isRunning() || checkWatcher_.isRunning();
 }
 
 void EventBrowserPage::onPageRead() {
@@ -357,7 +458,6 @@ void EventBrowserPage::showSelection() {
         return;
     }
     const int trxRow = current.parent().isValid() ? current.parent().row() : current.row();
-    const QString downstream = model_->data(model_->index(trxRow, EventBrowserModel::AppliedColumn)).toString();
     for (const auto& event : trx->events) {
         if (only != nullptr && &event != only) {
             continue;
@@ -376,7 +476,8 @@ void EventBrowserPage::showSelection() {
                                    QString::fromStdString(event.schema + "." + event.table + " " + event.operation)));
                 rows_->setItem(at, RowsImage, new QTableWidgetItem(image == &row.before ? tr("before") : tr("after")));
                 rows_->setItem(at, RowsValues, new QTableWidgetItem(imageText(event.columnNames, *image)));
-                rows_->setItem(at, RowsDownstream, new QTableWidgetItem(downstream));
+                rows_->setItem(at, RowsDownstream,
+                               new QTableWidgetItem(downstreamOf(static_cast<size_t>(trxRow), event, row)));
             }
         }
     }
@@ -389,8 +490,6 @@ void EventBrowserPage::showRowHistory() {
     for (size_t t = 0; t < model_->transactionCount(); ++t) {
         QModelIndex trxIndex = model_->index(static_cast<int>(t), 0);
         const auto* trx = model_->transactionAt(trxIndex);
-        QString downstream =
-            model_->data(model_->index(static_cast<int>(t), EventBrowserModel::AppliedColumn)).toString();
         for (const auto& event : trx->events) {
             for (const auto& row : event.rows) {
                 int at = rows_->rowCount();
@@ -405,7 +504,7 @@ void EventBrowserPage::showRowHistory() {
                 change += QStringLiteral("  ->  ") +
                           (row.after.empty() ? tr("(deleted)") : imageText(event.columnNames, row.after));
                 rows_->setItem(at, RowsValues, new QTableWidgetItem(change));
-                rows_->setItem(at, RowsDownstream, new QTableWidgetItem(downstream));
+                rows_->setItem(at, RowsDownstream, new QTableWidgetItem(downstreamOf(t, event, row)));
             }
         }
     }
@@ -417,6 +516,7 @@ void EventBrowserPage::updateButtons() {
     resumeHere_->setEnabled(resumeEnabled_ && boundary);
     resumeAfter_->setEnabled(resumeEnabled_ && boundary && trx->complete);
     stopAfter_->setEnabled(resumeEnabled_ && boundary && trx->complete);
+    checkRows_->setEnabled(rowCheckFactory_ != nullptr && model_->transactionCount() > 0 && !isBusy());
 }
 
 void EventBrowserPage::requestResume(bool afterIt) {

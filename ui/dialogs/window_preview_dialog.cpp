@@ -14,7 +14,7 @@
 #include "engine/common/local_time.h"
 #include "engine/preview/preview_json.h"
 #include "engine/preview/replay_sql_file.h"
-#include "engine/task/audit_log.h"
+#include "engine/preview/task_window_preview.h"
 
 namespace syncscope::ui {
 
@@ -100,6 +100,9 @@ WindowPreviewDialog::WindowPreviewDialog(WindowPreviewJob job, WindowPreviewActi
         WindowPreviewResult result;
         try {
             result.preview = job(cancel.get());
+        } catch (const preview::RefusedResumeTarget& e) {
+            result.error = e.what();
+            result.refused = true;
         } catch (const std::exception& e) {
             result.error = e.what();
         }
@@ -119,7 +122,15 @@ bool WindowPreviewDialog::isBusy() const {
 void WindowPreviewDialog::onPreviewRead() {
     WindowPreviewResult result = watcher_.result();
     shown_ = true;
-    confirm_->setEnabled(true);
+    refused_ = result.refused;
+    confirm_->setEnabled(!refused_);
+    if (refused_) {
+        error_ = QString::fromStdString(result.error);
+        summary_->setText(tr("<b>Refused, nothing changed:</b> %1").arg(error_.toHtmlEscaped()));
+        saved_->clear();
+        emit previewShown();
+        return;
+    }
     if (!result.preview) {
         error_ = QString::fromStdString(result.error);
         summary_->setText(tr("<b>No preview:</b> %1<br>Going on anyway skips or replays rows nobody has looked at.")
@@ -196,31 +207,11 @@ bool WindowPreviewDialog::saveReplay() {
     }
     evidence_.replaySqlFile = path;
     evidence_.preview = preview::previewCounts(*preview_);
-    if (action_.auditPath.isEmpty() || action_.auditAction.empty()) {
-        return true;
-    }
-    task::AuditEntry entry;
-    entry.action = action_.auditAction;
-    entry.task = action_.taskName;
-    entry.sourceId = action_.sourceId;
-    entry.positionBefore = preview_->from.toString();
-    entry.positionAfter = preview_->to.toString();
-    entry.details = evidence_.preview;
-    entry.details["replay_sql_file"] = path;
-    try {
-        task::AuditLog(action_.auditPath.toStdString()).append(entry);
-    } catch (const std::exception& e) {
-        QMessageBox::warning(this, action_.title,
-                             tr("The replay SQL is saved to %1, but the audit log could not be written: %2. Nothing "
-                                "was done.")
-                                 .arg(action_.sqlPath, QString::fromStdString(e.what())));
-        return false;
-    }
     return true;
 }
 
 void WindowPreviewDialog::accept() {
-    if (isBusy() || !saveReplay()) {
+    if (isBusy() || refused_ || !saveReplay()) {
         return;
     }
     QDialog::accept();

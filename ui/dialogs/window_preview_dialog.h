@@ -1,7 +1,8 @@
 // Before a skip or a resume-from moves past rows: the transactions it leaves out (or applies again), each
 // of their rows checked against the downstream (equal, missing, different, not deleted), and, when rows
-// are skipped, the SQL that re-applies them saved to a file named in an audit entry, so that the skip can
-// be undone. The preview is read on a worker thread that holds copies only (never this).
+// are skipped, the SQL that re-applies them saved to a file that the command's own audit entry names
+// (evidence()), so that the skip can be undone. The preview is read on a worker thread that holds copies only (never
+// this).
 #pragma once
 
 #include <QDialog>
@@ -26,6 +27,7 @@ using WindowPreviewJob = std::function<verify::WindowPreview(const std::atomic<b
 struct WindowPreviewResult {
     std::optional<verify::WindowPreview> preview;
     std::string error;
+    bool refused = false;  // the command's target is no place to go (preview::RefusedResumeTarget): no going on
 };
 
 struct WindowPreviewAction {
@@ -33,13 +35,7 @@ struct WindowPreviewAction {
     QString intro;          // what the command does, as a DBA reads it
     QString confirmText;    // the button: "Skip it", "Resume"
     bool skipsRows = true;  // false: the window is applied again (nothing is saved)
-    QString sqlPath;        // where the replay SQL goes (skipsRows)
-    QString auditPath;      // the task's audit log; empty: none
-    // The entry written with the saved SQL before the command; empty: none, the command's own entry names
-    // the file (a skip: evidence()).
-    std::string auditAction;
-    std::string taskName;
-    std::string sourceId;
+    QString sqlPath;        // where the replay SQL goes (skipsRows); the command's own audit entry names it
 };
 
 class WindowPreviewDialog : public QDialog {
@@ -51,6 +47,8 @@ public:
 
     // Until the preview (or why there is none) is shown.
     bool isBusy() const;
+    // The target was refused (inside a transaction, purged, ...): the command cannot be confirmed.
+    bool isRefused() const { return refused_; }
     const std::optional<verify::WindowPreview>& preview() const { return preview_; }
     const QString& error() const { return error_; }
     QTableWidget* rowsTable() const { return rows_; }
@@ -59,7 +57,7 @@ public:
     // After accept(): the saved replay SQL file and the preview's counts, for the command's audit entry.
     const task::SkipEvidence& evidence() const { return evidence_; }
 
-    // Saves the replay SQL and its audit entry first (when rows are skipped); stays open if that fails.
+    // Saves the replay SQL first (when rows are skipped); stays open if that fails.
     void accept() override;
 
 signals:
@@ -75,6 +73,7 @@ private:
     std::optional<verify::WindowPreview> preview_;
     QString error_;
     bool shown_ = false;
+    bool refused_ = false;
     QLabel* summary_ = nullptr;
     QTableWidget* rows_ = nullptr;
     QLabel* saved_ = nullptr;

@@ -5,6 +5,8 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 
+#include "engine/task/evidenced_resume_from.h"
+
 namespace syncscope::ui {
 
 namespace {
@@ -110,7 +112,13 @@ void EngineAdapter::skipFailedEventWith(const task::SkipEvidence& evidence) {
 }
 
 void EngineAdapter::resumeFrom(const task::ResumeTarget& target) {
-    runCommand(tr("Resume from"), [target](task::TaskControl& task) { return task.resumeFrom(target); });
+    resumeFromWith(target, {});
+}
+
+void EngineAdapter::resumeFromWith(const task::ResumeTarget& target, const task::SkipEvidence& evidence) {
+    runCommand(tr("Resume from"), [target, evidence](task::TaskControl& task) {
+        return task::resumeFromWithEvidence(task, target, evidence);
+    });
 }
 
 void EngineAdapter::stopAt(const QString& point) {

@@ -50,6 +50,8 @@ public:
     // The skip with what the DBA was shown (its replay SQL file), kept in the skip's audit entry.
     void skipFailedEventWith(const task::SkipEvidence& evidence);
     void resumeFrom(const task::ResumeTarget& target);
+    // The resume-from with the replay SQL of the rows it skips going forward, kept in its audit entry.
+    void resumeFromWith(const task::ResumeTarget& target, const task::SkipEvidence& evidence);
     // Pause by itself at FILE:POS, a GTID or a time ("" clears the stop point).
     void stopAt(const QString& point);
 

@@ -6,6 +6,7 @@
 #include "engine/remote/remote_task.h"
 #include "engine/replica/replica_channel.h"
 #include "engine/replica/replica_server.h"
+#include "ui/fleet/multi_source_group.h"
 
 namespace syncscope::ui {
 
@@ -163,6 +164,9 @@ std::unique_ptr<ChannelGroup> openChannelGroup(const ChannelSpec& spec, const Lo
             } else {
                 error = tr("local tasks cannot be opened here");
             }
+            if (auto several = std::dynamic_pointer_cast<multisource::MultiSourceTask>(task)) {
+                return multiSourceTaskGroup(spec, std::move(several));  // a row per source under the task's
+            }
             return std::make_unique<LocalTaskGroup>(spec, std::move(task), error);
         }
         case ChannelKind::RemoteEngine:
@@ -174,6 +178,9 @@ std::unique_ptr<ChannelGroup> openChannelGroup(const ChannelSpec& spec, const Lo
 }
 
 std::unique_ptr<ChannelGroup> localTaskGroup(const ChannelSpec& spec, std::shared_ptr<task::TaskControl> task) {
+    if (auto several = std::dynamic_pointer_cast<multisource::MultiSourceTask>(task)) {
+        return multiSourceTaskGroup(spec, std::move(several));
+    }
     return std::make_unique<LocalTaskGroup>(spec, std::move(task), QString());
 }
 

@@ -11,6 +11,10 @@ namespace syncscope::ui {
 
 namespace {
 
+// The channel column sorts by "<first label of the entry><separator><place in the entry>".
+constexpr char16_t kPlaceSeparator = 0x01;  // below every printable character: a shorter label sorts first
+constexpr int kPlaceDigits = 4;
+
 ChannelHealth healthOf(const task::StatusSnapshot* snapshot, bool lost, int anomalies) {
     if (lost || !snapshot) {
         return ChannelHealth::Failed;
@@ -279,6 +283,18 @@ QVariant FleetModel::data(const QModelIndex& index, int role) const {
                     return row.rowsPerSecond;
                 case AnomaliesColumn:
                     return row.anomalies;
+                case ChannelColumn: {
+                    // An entry's channels stay together in their own order (a task's subtasks under its row):
+                    // sorted by the entry's first label, then by the place in the entry.
+                    int first = index.row();
+                    while (first > 0 && rows_[size_t(first - 1)].group == row.group) {
+                        --first;
+                    }
+                    return QStringLiteral("%1%2%3")
+                        .arg(rows_[size_t(first)].label)
+                        .arg(QChar(kPlaceSeparator))
+                        .arg(index.row() - first, kPlaceDigits, 10, QLatin1Char('0'));
+                }
                 default:
                     return displayData(row, index.column());
             }

@@ -4,10 +4,13 @@
 #include <QLineEdit>
 #include <QStatusBar>
 
+#include "engine/common/error.h"
+#include "engine/preview/task_window_preview.h"
 #include "ui/browse/event_browser_links.h"
 #include "ui/browse/event_browser_page.h"
 #include "ui/engine/engine_adapter.h"
 #include "ui/main/main_window.h"
+#include "ui/main/task_files_setup.h"
 
 namespace syncscope::ui {
 
@@ -38,6 +41,18 @@ EventBrowserPage* MainWindow::showEventBrowser() {
             QString description;
             auto factory = historyForSourceFile(files_.sourcePath, &description);
             browser_->setHistorySource(std::move(factory), description);
+            if (!files_.taskPath.isEmpty()) {
+                // The row check reads the task's files on the worker, as they are when it runs.
+                browser_->setRowCheckSource(
+                    [taskPath = files_.taskPath, sourcePath = files_.sourcePath] {
+                        TaskFilesSetup task = readTaskFilesSetup(taskPath, sourcePath);
+                        if (!task.known) {
+                            throw Error(task.problem);
+                        }
+                        return preview::windowRequestFor(task.setup);
+                    },
+                    tr("the task's downstream"));
+            }
         } catch (const std::exception& e) {
             statusBar()->showMessage(tr("Cannot read the task's source file: %1").arg(e.what()), kMessageMilliseconds);
         }

@@ -14,6 +14,7 @@
 
 #include "ui/engine/engine_adapter.h"
 #include "ui/fleet/fleet_model.h"
+#include "ui/fleet/multi_source_group.h"
 #include "ui/fleet/notification_center.h"
 #include "ui/fleet/workspace.h"
 #include "ui/inspect/checkpoint_inspection_page.h"
@@ -192,7 +193,9 @@ void MainWindow::openChannel(int row) {
         return;
     }
     const ChannelSpec& spec = fleet_->group(channel.group).spec();
-    files_ = {spec.taskPath, spec.sourcePath, spec.kind == ChannelKind::NativeReplica ? spec.auditPath : QString()};
+    // A subtask of a task with several sources is shown with its own source file.
+    files_ = {spec.taskPath, sourceFileOf(spec, channel.task.get()),
+              spec.kind == ChannelKind::NativeReplica ? spec.auditPath : QString()};
     taskView_->clear();
     taskView_->setAuditPath(files_.auditPath);
     shown_ = channel.task;

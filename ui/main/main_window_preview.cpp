@@ -5,42 +5,15 @@
 #include <QDir>
 #include <QFileInfo>
 
-#include <spdlog/spdlog.h>
-
+#include "engine/binlog/location.h"
 #include "engine/preview/replay_sql_file.h"
 #include "engine/preview/task_window_preview.h"
-#include "engine/task/task_setup_builder.h"
 #include "ui/dialogs/window_preview_dialog.h"
 #include "ui/engine/engine_adapter.h"
 #include "ui/main/main_window.h"
+#include "ui/main/task_files_setup.h"
 
 namespace syncscope::ui {
-
-namespace {
-
-// The task's setup, read from its files on the GUI thread and copied into the worker's job.
-struct PreviewSetup {
-    task::TaskSetup setup;
-    bool known = false;  // read from the task's files
-    std::string problem;
-};
-
-PreviewSetup setupOf(const TaskFiles& files) {
-    PreviewSetup result;
-    try {
-        task::TaskConfig taskConfig = task::loadTaskConfig(files.taskPath.toStdString());
-        task::SourceConfig sourceConfig = task::loadSourceConfig(files.sourcePath.toStdString());
-        std::vector<std::string> warnings;
-        result.setup = task::makeTaskSetup(taskConfig, sourceConfig, warnings);
-        result.known = true;
-    } catch (const std::exception& e) {
-        result.problem = std::string("the task's files could not be read: ") + e.what();
-        spdlog::warn("preview: {}", result.problem);
-    }
-    return result;
-}
-
-}  // namespace
 
 QString MainWindow::replaySqlPath(const std::string& taskName) const {
     const QString folder = files_.auditPath.isEmpty() ? QDir::tempPath() : QFileInfo(files_.auditPath).absolutePath();
@@ -63,7 +36,7 @@ void MainWindow::skipWithPreview() {
         adapter_->skipFailedEvent();  // the task answers why there is nothing to skip
         return;
     }
-    PreviewSetup task = setupOf(files_);
+    TaskFilesSetup task = readTaskFilesSetup(files_.taskPath, files_.sourcePath);
     const std::string taskName = task.known ? task.setup.taskName : snapshot->taskName;
     const task::PointView failed = snapshot->failedEvent->position;
     // The failed row's transaction, found in the binlog around the row, is the window.
@@ -80,9 +53,6 @@ void MainWindow::skipWithPreview() {
            "Each row is checked against the downstream below.");
     action.confirmText = tr("Skip it");
     action.sqlPath = replaySqlPath(taskName);
-    action.auditPath = files_.auditPath;
-    action.taskName = taskName;
-    action.sourceId = task.known ? task.setup.sourceId : snapshot->sourceId;
     WindowPreviewDialog* dialog = previewDialog(std::move(job), std::move(action));
     // The skip's own audit entry names the saved SQL (no separate entry).
     connect(dialog, &QDialog::accepted, adapter_,
@@ -97,39 +67,48 @@ void MainWindow::resumeFromWithPreview(const task::ResumeTarget& target, const Q
         adapter_->resumeFrom(target);  // nothing is skipped or applied again, or no task files to preview with
         return;
     }
-    const QString where = QStringLiteral("%1:%2").arg(QString::fromStdString(target.file)).arg(target.pos);
-    PreviewSetup task = setupOf(files_);
-    preview::ResumeWindow window;
+    const QString where = target.file.empty()
+                              ? QStringLiteral("GTID %1").arg(QString::fromStdString(target.gtid))
+                              : QStringLiteral("%1:%2").arg(QString::fromStdString(target.file)).arg(target.pos);
+    TaskFilesSetup task = readTaskFilesSetup(files_.taskPath, files_.sourcePath);
+    bool skips = true;  // a GTID going nowhere comparable: save the rows rather than risk losing them
     std::string problem = task.problem;
     try {
-        window = preview::resumeWindowOf(global, target);
+        if (!target.file.empty()) {
+            skips = preview::resumeWindowOf(global, target).skips;
+        } else if (!global.gtid.empty()) {
+            skips = binlog::Location::fromParts("", 0, target.gtid)
+                        .compare(binlog::Location::fromParts("", 0, global.gtid)) != binlog::PositionOrder::Before;
+        }
     } catch (const std::exception& e) {
         problem = e.what();
     }
-    auto job = [task, window, problem](const std::atomic<bool>* cancel) {
+    // A GTID alone is placed in the upstream's binlog on the worker thread (a binlog read).
+    auto job = [task, global, target, problem](const std::atomic<bool>* cancel) {
         if (!problem.empty()) {
             throw Error(problem);
         }
+        preview::checkResumeTarget(task.setup, target, cancel);  // a point inside a transaction goes nowhere
+        preview::ResumeWindow window =
+            preview::resumeWindowOf(global, preview::locateResumeTarget(task.setup, target, cancel));
         return preview::previewResumeFrom(task.setup, window, cancel);
     };
     const std::string taskName = task.known ? task.setup.taskName : (snapshot ? snapshot->taskName : std::string());
     WindowPreviewAction action;
     action.title = tr("Resume from %1?").arg(where);
     action.intro =
-        (window.skips ? tr("Resume the task from %1, %2. The global checkpoint moves forward from %3 (written to the "
-                           "audit log): the transactions below are <b>skipped</b>.")
-                      : tr("Resume the task from %1, %2. The global checkpoint moves back from %3 (written to the "
-                           "audit log): the transactions below are <b>applied again</b>, in safe mode."))
+        (skips ? tr("Resume the task from %1, %2. The global checkpoint moves forward from %3 (written to the "
+                    "audit log): the transactions below are <b>skipped</b>.")
+               : tr("Resume the task from %1, %2. The global checkpoint moves back from %3 (written to the "
+                    "audit log): the transactions below are <b>applied again</b>, in safe mode."))
             .arg(where, description, QString::fromStdString(global.text()));
     action.confirmText = tr("Resume");
-    action.skipsRows = window.skips;
+    action.skipsRows = skips;
     action.sqlPath = replaySqlPath(taskName);
-    action.auditPath = files_.auditPath;
-    action.auditAction = "resume-from-preview";
-    action.taskName = taskName;
-    action.sourceId = task.known ? task.setup.sourceId : std::string();
     WindowPreviewDialog* dialog = previewDialog(std::move(job), std::move(action));
-    connect(dialog, &QDialog::accepted, adapter_, [this, target] { adapter_->resumeFrom(target); });
+    // The resume-from's own audit entry names the saved SQL (no separate entry), as a skip's does.
+    connect(dialog, &QDialog::accepted, adapter_,
+            [this, dialog, target] { adapter_->resumeFromWith(target, dialog->evidence()); });
     dialog->open();
 }
 

@@ -15,6 +15,7 @@ void EventBrowserModel::setPage(std::vector<browse::BrowsedTransaction> transact
                                 std::vector<binlog::BinlogFileSize> files) {
     beginResetModel();
     transactions_ = std::move(transactions);
+    rowCheck_.clear();
     target_ = target;
     files_ = std::move(files);
     endResetModel();
@@ -28,6 +29,20 @@ void EventBrowserModel::setAppliedPoint(const browse::BrowsePoint& applied) {
     if (!transactions_.empty()) {
         emit dataChanged(index(0, AppliedColumn), index(static_cast<int>(transactions_.size()) - 1, AppliedColumn));
     }
+}
+
+void EventBrowserModel::setRowCheck(std::vector<preview::TransactionRowCheck> check) {
+    if (check.size() != transactions_.size()) {
+        return;  // the check of another page
+    }
+    rowCheck_ = std::move(check);
+    if (!transactions_.empty()) {
+        emit dataChanged(index(0, AppliedColumn), index(static_cast<int>(transactions_.size()) - 1, AppliedColumn));
+    }
+}
+
+const preview::TransactionRowCheck* EventBrowserModel::rowCheckAt(size_t row) const {
+    return row < rowCheck_.size() ? &rowCheck_[row] : nullptr;
 }
 
 const browse::BrowsedTransaction* EventBrowserModel::transactionAt(const QModelIndex& index) const {
@@ -91,14 +106,21 @@ int EventBrowserModel::columnCount(const QModelIndex&) const {
     return ColumnCount;
 }
 
-QString EventBrowserModel::appliedText(const browse::BrowsedTransaction& trx) const {
-    if (applied_.file.empty() || trx.isMarker || !trx.complete) {
+QString EventBrowserModel::appliedText(const browse::BrowsedTransaction& trx, size_t row) const {
+    if (trx.isMarker || !trx.complete) {
         return {};
     }
-    return browse::comparePoints({trx.endFile, trx.endPos}, applied_, files_) <= 0 ? tr("applied") : tr("not yet");
+    QString text;
+    if (!applied_.file.empty()) {
+        text = browse::comparePoints({trx.endFile, trx.endPos}, applied_, files_) <= 0 ? tr("applied") : tr("not yet");
+    }
+    if (const auto* check = rowCheckAt(row); check != nullptr && check->checkedRows() > 0) {
+        text += (text.isEmpty() ? QString() : QStringLiteral("; ")) + tr("rows: %1").arg(check->summary().c_str());
+    }
+    return text;
 }
 
-QVariant EventBrowserModel::transactionData(const browse::BrowsedTransaction& trx, int column, int role,
+QVariant EventBrowserModel::transactionData(const browse::BrowsedTransaction& trx, size_t row, int column, int role,
                                             bool target) const {
     if (role == Qt::DisplayRole) {
         switch (column) {
@@ -129,7 +151,7 @@ QVariant EventBrowserModel::transactionData(const browse::BrowsedTransaction& tr
             case RowsColumn:
                 return trx.isMarker ? QVariant() : QVariant(QString::number(trx.rowCount));
             case AppliedColumn:
-                return appliedText(trx);
+                return appliedText(trx, row);
             default:
                 return {};
         }
@@ -154,8 +176,21 @@ QVariant EventBrowserModel::transactionData(const browse::BrowsedTransaction& tr
     if (role == Qt::ForegroundRole && trx.isMarker) {
         return QPalette().brush(QPalette::Disabled, QPalette::Text);
     }
-    if (role == Qt::ToolTipRole && column == AppliedColumn && !applied_.file.empty()) {
-        return tr("Compared with the applied point %1").arg(QString::fromStdString(applied_.toString()));
+    const auto* check = column == AppliedColumn ? rowCheckAt(row) : nullptr;
+    if (role == Qt::ForegroundRole && check != nullptr && check->checkedRows() > check->equal) {
+        return QBrush(Qt::red);  // a row of it is not as the upstream left it
+    }
+    if (role == Qt::ToolTipRole && column == AppliedColumn) {
+        QStringList lines;
+        if (!applied_.file.empty()) {
+            lines.push_back(tr("Compared with the applied point %1").arg(QString::fromStdString(applied_.toString())));
+        }
+        if (check != nullptr) {
+            for (const auto& checked : check->rows) {
+                lines.push_back(QString::fromStdString(checked.text()));
+            }
+        }
+        return lines.isEmpty() ? QVariant() : QVariant(lines.join(QLatin1Char('\n')));
     }
     if (role == IsTransactionRole) {
         return !trx.isMarker;
@@ -222,7 +257,7 @@ QVariant EventBrowserModel::data(const QModelIndex& index, int role) const {
         return {};
     }
     bool target = target_ && *target_ == static_cast<size_t>(index.row());
-    return transactionData(*trx, index.column(), role, target);
+    return transactionData(*trx, static_cast<size_t>(index.row()), index.column(), role, target);
 }
 
 QVariant EventBrowserModel::headerData(int section, Qt::Orientation orientation, int role) const {

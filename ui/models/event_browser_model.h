@@ -1,6 +1,7 @@
 // The event browser's tree: one top-level row per transaction (start, time, GTID, events, rows, and
-// whether it is applied downstream yet), its shown events as children. A page is swapped in whole,
-// in one reset; the applied point is compared again when it moves (one dataChanged for the column).
+// whether it is applied downstream yet: by position, and once checked, by its rows), its shown events as
+// children. A page is swapped in whole, in one reset; the applied point is compared again when it moves
+// and a row check arrives whole (one dataChanged for the column each).
 #pragma once
 
 #include <QAbstractItemModel>
@@ -10,6 +11,7 @@
 #include "engine/binlog/position_axis.h"
 #include "engine/browse/binlog_history.h"
 #include "engine/browse/browsed_event.h"
+#include "engine/preview/page_row_check.h"
 
 namespace syncscope::ui {
 
@@ -41,6 +43,11 @@ public:
                  std::vector<binlog::BinlogFileSize> files);
     // The downstream's applied point (an event end); empty file: unknown, the column stays blank.
     void setAppliedPoint(const browse::BrowsePoint& applied);
+    // The page's rows checked against the downstream (one entry per transaction of the page); a new page
+    // clears it.
+    void setRowCheck(std::vector<preview::TransactionRowCheck> check);
+    // The row check of the transaction at `row`; null before a check.
+    const preview::TransactionRowCheck* rowCheckAt(size_t row) const;
 
     const browse::BrowsedTransaction* transactionAt(const QModelIndex& index) const;  // the row's, or its parent's
     const browse::BrowsedEvent* eventAt(const QModelIndex& index) const;              // null for a transaction row
@@ -58,14 +65,16 @@ private:
     // Internal ids: 0 for a transaction row, transaction index + 1 for its events.
     static constexpr quintptr kTransactionRow = 0;
 
-    QVariant transactionData(const browse::BrowsedTransaction& trx, int column, int role, bool target) const;
+    QVariant transactionData(const browse::BrowsedTransaction& trx, size_t row, int column, int role,
+                             bool target) const;
     QVariant eventData(const browse::BrowsedEvent& event, int column, int role) const;
-    QString appliedText(const browse::BrowsedTransaction& trx) const;
+    QString appliedText(const browse::BrowsedTransaction& trx, size_t row) const;
 
     std::vector<browse::BrowsedTransaction> transactions_;
     std::optional<size_t> target_;
     std::vector<binlog::BinlogFileSize> files_;
     browse::BrowsePoint applied_;
+    std::vector<preview::TransactionRowCheck> rowCheck_;  // empty: not checked
 };
 
 }  // namespace syncscope::ui

@@ -1,6 +1,6 @@
 // The control server against a scripted task: routes, status codes (200, 400, 401, 404, 409, 413), the
 // bearer token, the loopback rule, a POST as curl sends it without a body, a JSON reason in every
-// refusal, and that no secret leaves in any answer.
+// refusal, that no secret leaves in any answer, and that a skip or a forward resume-from saves its rows first.
 #include <QtTest>
 
 #include <httplib.h>
@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "engine/control/control_server.h"
+#include "engine/task/evidenced_resume_from.h"
 #include "tests/engine/control/prometheus_text_parser.h"
 #include "tests/engine/control/sample_status.h"
 #include "tests/support/raw_http.h"
@@ -19,9 +20,10 @@ namespace {
 
 const char* const kToken = "0123456789abcdef-token";
 const char* const kSecret = "hunter2-secret-password";
+constexpr uint64_t kInsideATransaction = 197;  // where the scripted binlog has no transaction boundary
 
 // Accepts or refuses each command as told, and remembers what it was asked.
-class ScriptedTask : public task::TaskControl {
+class ScriptedTask : public task::TaskControl, public task::EvidencedResumeFrom {
 public:
     std::shared_ptr<const task::StatusSnapshot> status() const override {
         std::lock_guard lock(mutex_);
@@ -40,9 +42,11 @@ public:
         }
         return answer("skip");
     }
-    task::CommandResult resumeFrom(const task::ResumeTarget& target) override {
+    task::CommandResult resumeFrom(const task::ResumeTarget& target) override { return resumeFrom(target, {}); }
+    task::CommandResult resumeFrom(const task::ResumeTarget& target, const task::SkipEvidence& evidence) override {
         std::lock_guard lock(mutex_);
         lastTarget = target;
+        lastEvidence = evidence;
         calls.push_back("resume-from");
         return {accept, accept ? "resuming" : "cannot resume from a position while the task is Running"};
     }
@@ -71,16 +75,27 @@ private:
 // Answers as a previewer over a real task would, or fails as one that cannot read a server does.
 class ScriptedPreviewer : public control::CommandPreviewer {
 public:
+    std::string resumeTargetProblem(const task::StatusSnapshot&, const task::ResumeTarget& target) override {
+        return target.pos == kInsideATransaction ? "mysql-bin.000003:" + std::to_string(target.pos) +
+                                                       " is in the middle of the transaction at mysql-bin.000003:120"
+                                                 : std::string();
+    }
     nlohmann::json previewSkip(const task::StatusSnapshot&) override { return answer("skip"); }
     nlohmann::json previewResumeFrom(const task::StatusSnapshot&, const task::ResumeTarget& target) override {
         return answer("resume-from " + target.file + ":" + std::to_string(target.pos));
     }
     task::SkipEvidence saveSkippedRows(const task::StatusSnapshot&) override {
         answer("save");
-        return {"/var/log/syncscope/t-skipped-1.sql", {{"rows_missing", 1}}};
+        return {savedFile, {{"rows_missing", 1}}};
+    }
+    task::SkipEvidence saveResumeFromSkippedRows(const task::StatusSnapshot&,
+                                                 const task::ResumeTarget& target) override {
+        answer("save resume-from " + target.file + ":" + std::to_string(target.pos));
+        return {savedFile, {{"rows_missing", 2}}};
     }
 
     std::string failure;  // set: every call throws this
+    std::string savedFile = "/var/log/syncscope/t-skipped-1.sql";
     std::vector<std::string> calls;
 
 private:
@@ -455,7 +470,103 @@ private slots:
         QVERIFY(task_.calls.empty());
     }
 
+    void resumeFromForwardSavesTheSkippedRowsFirstAndTheTaskAuditsTheFile() {
+        auto previewer = withPreviewer();
+        setStage(task::Stage::Paused);
+        auto res = client().Post("/api/v1/resume-from", R"({"binlog_name": "mysql-bin.000003", "binlog_pos": 900})",
+                                 "application/json");
+        QVERIFY(res);
+        QCOMPARE(res->status, 200);
+        QCOMPARE(previewer->calls, std::vector<std::string>{"save resume-from mysql-bin.000003:900"});
+        QCOMPARE(task_.calls, std::vector<std::string>{"resume-from"});
+        QCOMPARE(task_.lastEvidence.replaySqlFile, previewer->savedFile);
+        auto json = nlohmann::json::parse(res->body);
+        QCOMPARE(json["replay_sql_file"].get<std::string>(), previewer->savedFile);
+        QCOMPARE(json["preview"]["rows_missing"].get<int>(), 2);
+    }
+
+    void resumeFromIsRefusedUntouchedWhenTheRowsCannotBeSaved() {
+        auto previewer = withPreviewer();
+        setStage(task::Stage::Stopped);
+        previewer->failure = "cannot connect to the upstream 127.0.0.1:1";
+        auto res = client().Post("/api/v1/resume-from", R"({"gtid": "0-1-10"})", "application/json");
+        QVERIFY(res);
+        QCOMPARE(res->status, 502);
+        const std::string error = nlohmann::json::parse(res->body)["error"].get<std::string>();
+        QVERIFY2(error.find("nothing changed") != std::string::npos && error.find("127.0.0.1:1") != std::string::npos &&
+                     error.find("save_sql") != std::string::npos,
+                 error.c_str());
+        QVERIFY(task_.calls.empty());
+    }
+
+    void resumeFromSavesNothingWhenTheTaskWouldRefuseItOrWhenTold_data() {
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<QString>("body");
+        QTest::addColumn<int>("httpStatus");
+        const QString target = QStringLiteral(R"("binlog_name": "mysql-bin.000003", "binlog_pos": 900)");
+        QTest::addRow("running: the task refuses (409), the target is not even checked")
+            << static_cast<int>(task::Stage::Running)
+            << QStringLiteral(R"({"binlog_name": "mysql-bin.000003", "binlog_pos": 197})") << 409;
+        QTest::addRow("paused, save_sql false")
+            << static_cast<int>(task::Stage::Paused) << QStringLiteral(R"({%1, "save_sql": false})").arg(target) << 200;
+        QTest::addRow("save_sql not a boolean")
+            << static_cast<int>(task::Stage::Paused) << QStringLiteral(R"({%1, "save_sql": "no"})").arg(target) << 400;
+    }
+
+    void resumeFromSavesNothingWhenTheTaskWouldRefuseItOrWhenTold() {
+        QFETCH(int, stage);
+        QFETCH(QString, body);
+        QFETCH(int, httpStatus);
+        auto previewer = withPreviewer();
+        setStage(static_cast<task::Stage>(stage));
+        task_.accept = httpStatus != 409;
+        auto res = client().Post("/api/v1/resume-from", body.toStdString(), "application/json");
+        QVERIFY(res);
+        QCOMPARE(res->status, httpStatus);
+        QVERIFY(previewer->calls.empty());
+        QVERIFY(task_.lastEvidence.replaySqlFile.empty());
+    }
+
+    void resumeFromInsideATransactionIsRefusedUntouched() {
+        auto previewer = withPreviewer();
+        setStage(task::Stage::Paused);
+        auto res = client().Post("/api/v1/resume-from", R"({"binlog_name": "mysql-bin.000003", "binlog_pos": 197})",
+                                 "application/json");
+        QVERIFY(res);
+        QCOMPARE(res->status, 400);
+        const std::string error = nlohmann::json::parse(res->body)["error"].get<std::string>();
+        QVERIFY2(error.find("nothing changed") != std::string::npos && error.find("middle of") != std::string::npos,
+                 error.c_str());
+        QVERIFY(previewer->calls.empty());
+        QVERIFY(task_.calls.empty());
+    }
+
+    void resumeFromRefusedByTheTaskRemovesItsSavedFile() {
+        auto previewer = withPreviewer();
+        setStage(task::Stage::Paused);
+        QTemporaryDir folder;
+        QVERIFY(folder.isValid());
+        previewer->savedFile = folder.filePath(QStringLiteral("t-skipped-2.sql")).toStdString();
+        QFile saved(QString::fromStdString(previewer->savedFile));
+        QVERIFY(saved.open(QIODevice::WriteOnly));
+        saved.close();
+        task_.accept = false;  // as when the stage changed between the status read and the command
+        auto res = client().Post("/api/v1/resume-from", R"({"binlog_name": "mysql-bin.000003", "binlog_pos": 900})",
+                                 "application/json");
+        QVERIFY(res);
+        QCOMPARE(res->status, 409);
+        QCOMPARE(previewer->calls.size(), size_t{1});
+        QVERIFY(!QFile::exists(QString::fromStdString(previewer->savedFile)));
+        QVERIFY(!nlohmann::json::parse(res->body).contains("replay_sql_file"));
+    }
+
 private:
+    void setStage(task::Stage stage) {
+        task::StatusSnapshot status = *task_.status();
+        status.stage = stage;
+        task_.setStatus(status);
+    }
+
     std::shared_ptr<ScriptedPreviewer> withPreviewer() {
         server_.reset();
         auto previewer = std::make_shared<ScriptedPreviewer>();

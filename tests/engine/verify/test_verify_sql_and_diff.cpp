@@ -60,10 +60,33 @@ private slots:
     void firstAndLastChunksAreOpenEnded() {
         ComparedTable table = orderLines();
         ChunkSql sql(table);
-        QVERIFY(sql.rows(table.upstreamName(), KeyRange{}).sql.find("WHERE") == std::string::npos);
+        QVERIFY(sql.rowHashes(table.upstreamName(), KeyRange{}).sql.find("WHERE") == std::string::npos);
+        // The upstream's first chunk: its rows in key order, as many as asked for (the limit is bound).
+        BoundQuery first = sql.nextRowHashes(std::nullopt, 999);
+        QVERIFY2(first.sql.find("WHERE") == std::string::npos, first.sql.c_str());
+        QVERIFY2(first.sql.find("ORDER BY `order_id`, `line_no` LIMIT ?") != std::string::npos, first.sql.c_str());
+        QCOMPARE(first.params.size(), size_t{1});
+        QCOMPARE(first.params[0].asUnsigned(), uint64_t{999});
+        // Where chunks are equal, the upstream's chunk ends where a walk of the key says.
         BoundQuery boundary = sql.boundary(std::nullopt, 999);
         QVERIFY2(boundary.sql.find("ORDER BY `order_id`, `line_no` LIMIT 1 OFFSET 999") != std::string::npos,
                  boundary.sql.c_str());
+    }
+
+    void partChecksumsReadEachPartByItsRangeInOneStatement() {
+        ComparedTable table = orderLines();
+        ChunkSql sql(table);
+        // Three parts covering an open first chunk: no lower bound on the first, no upper on the last.
+        std::vector<KeyRange> parts{KeyRange{std::nullopt, row({"5", "0"})}, KeyRange{row({"5", "0"}), row({"9", "1"})},
+                                    KeyRange{row({"9", "1"}), std::nullopt}};
+        BoundQuery query = sql.partChecksums(table.downstreamName(), parts);
+        QVERIFY2(query.sql.rfind("SELECT 0, COUNT(*), ", 0) == 0, query.sql.c_str());
+        QVERIFY2(query.sql.find(" UNION ALL SELECT 1, COUNT(*), ") != std::string::npos, query.sql.c_str());
+        QVERIFY2(query.sql.find(" UNION ALL SELECT 2, COUNT(*), ") != std::string::npos, query.sql.c_str());
+        QVERIFY2(query.sql.find("GROUP BY") == std::string::npos, query.sql.c_str());
+        QCOMPARE(query.params.size(), size_t{3 + 3 + 3 + 3});  // each bound of a 2-column key: 3 values
+        QCOMPARE(query.params[0].asSigned(), int64_t{5});
+        QCOMPARE(query.params.back().asSigned(), int64_t{1});
     }
 
     void decimalKeysAreComparedAsDecimals() {
@@ -111,6 +134,74 @@ private slots:
                 text += " " + QString::fromStdString(name);
             }
             found << text;
+        }
+        QCOMPARE(found, expected);
+    }
+
+    void rowHashFlagsNullOnlyWhereASideAllowsIt() {
+        // order_id and line_no are NOT NULL on both sides: no flag; sku, amount and note may be NULL.
+        std::string sql = ChunkSql(orderLines()).checksum({"shop", "order_lines"}, KeyRange{}).sql;
+        QVERIFY2(sql.find("CONCAT(ISNULL(`sku`), ISNULL(`amount`), ISNULL(`note`))") != std::string::npos, sql.c_str());
+        QVERIFY2(sql.find("ISNULL(`order_id`)") == std::string::npos, sql.c_str());
+        // NOT NULL upstream but nullable downstream: the flag stays, on both sides' identical text.
+        schema::TableSchema up({"shop", "t"}, {column("id", "int", false), column("v", "varchar", false)}, {0}, {},
+                               schema::SchemaOrigin::Downstream);
+        schema::TableSchema down({"shop", "t"}, {column("id", "int", false), column("v", "varchar", true)}, {0}, {},
+                                 schema::SchemaOrigin::Downstream);
+        ComparedTable table = ComparedTable::plan(up, down);
+        sql = ChunkSql(table).rowHashes(table.upstreamName(), KeyRange{}).sql;
+        QVERIFY2(sql.find("CRC32(CONCAT_WS('#', `id`, `v`, CONCAT(ISNULL(`v`))))") != std::string::npos, sql.c_str());
+    }
+
+    void rowHashesFindTheKeysThatDiffer_data() {
+        QTest::addColumn<std::vector<RowValues>>("upstream");  // key columns, then the row's hash
+        QTest::addColumn<std::vector<RowValues>>("downstream");
+        QTest::addColumn<QStringList>("expected");  // kind and key
+        QTest::addRow("equal lists give nothing")
+            << std::vector<RowValues>{row({"1", "0", "11"}), row({"1", "1", "12"})}
+            << std::vector<RowValues>{row({"1", "0", "11"}), row({"1", "1", "12"})} << QStringList{};
+        QTest::addRow("a hash that differs is a different row")
+            << std::vector<RowValues>{row({"1", "0", "11"}), row({"1", "1", "12"})}
+            << std::vector<RowValues>{row({"1", "0", "11"}), row({"1", "1", "99"})} << QStringList{"different 1/1"};
+        QTest::addRow("a key only upstream is missing, after the lists part")
+            << std::vector<RowValues>{row({"1", "0", "11"}), row({"1", "1", "12"}), row({"2", "0", "13"})}
+            << std::vector<RowValues>{row({"1", "0", "11"}), row({"2", "0", "13"})} << QStringList{"missing 1/1"};
+        QTest::addRow("a key only downstream is extra, in the downstream's order")
+            << std::vector<RowValues>{row({"1", "0", "11"})}
+            << std::vector<RowValues>{row({"0", "5", "10"}), row({"1", "0", "11"}), row({"3", "0", "14"})}
+            << QStringList{"extra 0/5", "extra 3/0"};
+        QTest::addRow("keys match byte for byte: 01 is not 1")
+            << std::vector<RowValues>{row({"1", "0", "11"})} << std::vector<RowValues>{row({"01", "0", "11"})}
+            << QStringList{"missing 1/0", "extra 01/0"};
+        QTest::addRow("keys do not run together: (1, 23) is not (12, 3)")
+            << std::vector<RowValues>{row({"1", "23", "11"})} << std::vector<RowValues>{row({"12", "3", "11"})}
+            << QStringList{"missing 1/23", "extra 12/3"};
+        QTest::addRow("integer keys merge in numeric order: 9 before 10, -2 before -1")
+            << std::vector<RowValues>{row({"-2", "0", "1"}), row({"9", "0", "2"}), row({"10", "0", "3"}),
+                                      row({"10", "1", "4"})}
+            << std::vector<RowValues>{row({"-1", "0", "5"}), row({"9", "0", "2"}), row({"10", "1", "9"}),
+                                      row({"100", "0", "6"})}
+            << QStringList{"missing -2/0", "missing 10/0", "different 10/1", "extra -1/0", "extra 100/0"};
+        QTest::addRow("text keys are matched, not merged")
+            << std::vector<RowValues>{row({"b", "0", "1"}), row({"a", "0", "2"})}
+            << std::vector<RowValues>{row({"a", "0", "2"}), row({"c", "0", "3"})}
+            << QStringList{"missing b/0", "extra c/0"};
+        QTest::addRow("a NULL key value is not the text NULL")
+            << std::vector<RowValues>{row({"1", std::nullopt, "11"})} << std::vector<RowValues>{row({"1", "N", "11"})}
+            << QStringList{"missing 1/-", "extra 1/N"};
+    }
+
+    void rowHashesFindTheKeysThatDiffer() {
+        QFETCH(std::vector<RowValues>, upstream);
+        QFETCH(std::vector<RowValues>, downstream);
+        QFETCH(QStringList, expected);
+        QStringList found;
+        for (const auto& suspect : diffRowHashes(upstream, downstream)) {
+            QStringList key;
+            for (const auto& value : suspect.key) {
+                key << (value ? QString::fromStdString(*value) : QString("-"));
+            }
+            found << QString(differenceKindName(suspect.kind)) + " " + key.join('/');
         }
         QCOMPARE(found, expected);
     }

@@ -1,8 +1,10 @@
 // The event browser against the private upstream, through a binlog dump: `syncscope-cli events` groups
 // transactions, filters a table and follows one key's history; a time resolves to the first
-// transaction at or after it over rotated files; bad points (a purged file, a GTID the upstream never
-// wrote, a position inside a transaction or inside an event, a time outside the history) are refused
-// with a message naming what to use instead.
+// transaction at or after it over rotated files; bad points (a file or a GTID position the upstream has
+// purged or never wrote, a position inside a transaction or inside an event, a time outside the history)
+// are refused with a message naming what to use instead. `--downstream` checks the rows shown against the downstream
+// (equal, missing, different, not deleted, a key history's row at its last change); the key search compares
+// typed values and finds exactly the rows the text comparison finds, for keys of many types.
 #include <QtTest>
 
 #include <QJsonArray>
@@ -14,6 +16,7 @@
 #include "engine/browse/browse_start.h"
 #include "engine/browse/browse_time.h"
 #include "engine/browse/event_browser.h"
+#include "engine/browse/key_matcher.h"
 #include "engine/browse/point_resolver.h"
 #include "engine/browse/server_binlog_history.h"
 #include "engine/source/upstream_connection.h"
@@ -72,6 +75,24 @@ Run events(const QStringList& args) {
     return run;
 }
 
+QString downstreamPasswordFile() {
+    QString dir = QString::fromStdString(test::outputDir("browse_server"));
+    QFile file(dir + "/downstream-password");
+    file.open(QIODevice::WriteOnly | QIODevice::Truncate);
+    file.write(QByteArray::fromStdString(test::downstreamRoot().password + "\n"));
+    return file.fileName();
+}
+
+QStringList downstreamOptions() {
+    auto down = test::downstreamRoot();
+    return {"--downstream",
+            QString::fromStdString(down.host + ":" + std::to_string(down.port)),
+            "--downstream-user",
+            QString::fromStdString(down.user),
+            "--downstream-password-file",
+            downstreamPasswordFile()};
+}
+
 QString masterPosition(source::UpstreamConnection& root) {
     auto status = root.query("SHOW MASTER STATUS");
     return QString::fromStdString(*status.at(0).at(0) + ":" + *status.at(0).at(1));
@@ -95,6 +116,7 @@ class BrowseServerTest : public QObject {
     std::unique_ptr<source::UpstreamConnection> root_;
     QString before_;      // the position before the orders workload
     QString gtidBefore_;  // the GTID position before it
+    QString keysFrom_;    // the position before the key-type tables' rows
 
 private slots:
     void initTestCase() {
@@ -155,6 +177,130 @@ private slots:
         QCOMPARE(update.value("before").toArray().at(1).toString(), QString("1"));
         QCOMPARE(update.value("after").toArray().at(1).toString(), QString("2"));
         QCOMPARE(run.events[1].value("columns").toArray().at(1).toString(), QString("qty"));
+    }
+
+    void downstreamChecksTheRowsShownAtTheirLastChange() {
+        source::UpstreamConnection down(test::engineSettings(test::downstreamRoot()));
+        for (source::UpstreamConnection* server : {root_.get(), &down}) {
+            server->execute("SET SESSION sql_log_bin = 0");
+            server->execute("DROP DATABASE IF EXISTS browse_check");
+            server->execute("CREATE DATABASE browse_check");
+            server->execute("CREATE TABLE browse_check.t (id INT PRIMARY KEY, v VARCHAR(20))");
+            server->execute("SET SESSION sql_log_bin = 1");
+        }
+        // The downstream holds 1 as the upstream leaves it, 2 with another value, 3 although deleted; 4 is missing.
+        down.execute("INSERT INTO browse_check.t VALUES (1, 'one'), (2, 'old'), (3, 'three')");
+        const QString from = masterPosition(*root_);
+        root_->execute("INSERT INTO browse_check.t VALUES (1, 'one'), (2, 'two'), (3, 'three'), (4, 'four')");
+        root_->execute("UPDATE browse_check.t SET v = 'TWO' WHERE id = 2");
+        root_->execute("DELETE FROM browse_check.t WHERE id = 3");
+
+        Run text = events(QStringList{"--from", from, "--table", "browse_check.t"} + downstreamOptions());
+        QVERIFY2(text.exitCode == 0, text.err.constData());
+        QVERIFY2(text.out.contains("# downstream root@"), text.out.constData());
+        QVERIFY2(text.out.contains("browse_check.t (4) missing"), text.out.constData());
+        QVERIFY2(text.out.contains("browse_check.t (2) different: v"), text.out.constData());
+        QVERIFY2(text.out.contains("browse_check.t (3) not deleted"), text.out.constData());
+        QVERIFY2(text.out.contains("browse_check.t (1) equal"), text.out.constData());
+
+        Run json = events(QStringList{"--from", from, "--table", "browse_check.t", "--json"} + downstreamOptions());
+        QCOMPARE(json.exitCode, 0);
+        int equal = 0, missing = 0, different = 0, notDeleted = 0;
+        for (const auto& line : json.events) {
+            QJsonObject check = line.value("downstream_check").toObject();
+            equal += check.value("equal").toInt();
+            missing += check.value("missing").toInt();
+            different += check.value("different").toInt();
+            notDeleted += check.value("not_deleted").toInt();
+        }
+        QCOMPARE(equal, 1);
+        QCOMPARE(missing, 1);
+        QCOMPARE(different, 1);
+        QCOMPARE(notDeleted, 1);
+
+        // A key history: only that row, checked at its last change (the update), not at its insert.
+        Run history = events(QStringList{"--from", from, "--table", "browse_check.t", "--key", "2", "--json"} +
+                             downstreamOptions());
+        QCOMPARE(history.exitCode, 0);
+        QList<QJsonObject> checks;
+        for (const auto& line : history.events) {
+            if (line.contains("downstream_check")) {
+                checks.push_back(line.value("downstream_check").toObject());
+            }
+        }
+        QCOMPARE(checks.size(), 1);
+        QCOMPARE(checks[0].value("different").toInt(), 1);
+        QCOMPARE(checks[0].value("rows").toArray().size(), 1);
+        QCOMPARE(checks[0].value("trx_pos").toInteger(), rowsEvents(history.events).at(1).value("trx_pos").toInteger());
+
+        Run fromFiles = events(QStringList{"--from", from, "--limit", "5000"} + downstreamOptions());
+        QCOMPARE(fromFiles.exitCode, 2);  // a page at a time
+        QVERIFY2(fromFiles.err.contains("at most 1000"), fromFiles.err.constData());
+    }
+
+    void aTypedKeySearchFindsExactlyWhatTheTextComparisonFinds_data() {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<bool>("matchesRows");
+        QTest::addRow("composite, text with a comma") << "a,b,2026-01-02 03:04:05,7" << true;
+        QTest::addRow("composite, unsigned 64-bit") << "plain,2026-01-02 03:04:05,18446744073709551615" << true;
+        QTest::addRow("composite, a leading zero") << "plain,2026-01-02 03:04:05,018446744073709551615" << false;
+        QTest::addRow("composite, too few parts") << "plain" << false;
+        QTest::addRow("negative integer") << "-5" << true;
+        QTest::addRow("negative zero") << "-0" << false;
+        QTest::addRow("decimal") << "12.50" << true;
+        QTest::addRow("decimal without its scale") << "12.5" << false;
+        QTest::addRow("text with a comma") << "x,y" << true;
+        QTest::addRow("NULL first column of a keyless table") << "NULL" << true;
+    }
+
+    void aTypedKeySearchFindsExactlyWhatTheTextComparisonFinds() {
+        QFETCH(QString, key);
+        QFETCH(bool, matchesRows);
+        QString& from = keysFrom_;
+        if (from.isEmpty()) {
+            root_->execute("DROP DATABASE IF EXISTS browse_keys");
+            root_->execute("CREATE DATABASE browse_keys");
+            root_->execute(
+                "CREATE TABLE browse_keys.composite (name VARCHAR(20), at DATETIME, n BIGINT UNSIGNED, "
+                "v INT, PRIMARY KEY (name, at, n))");
+            root_->execute("CREATE TABLE browse_keys.signed (id INT PRIMARY KEY, v INT)");
+            root_->execute("CREATE TABLE browse_keys.dec (id DECIMAL(6,2) PRIMARY KEY, v INT)");
+            root_->execute("CREATE TABLE browse_keys.text (id VARCHAR(10) PRIMARY KEY, v INT)");
+            root_->execute("CREATE TABLE browse_keys.keyless (a INT NULL, v INT)");
+            from = masterPosition(*root_);
+            root_->execute(
+                "INSERT INTO browse_keys.composite VALUES ('a,b', '2026-01-02 03:04:05', 7, 1), "
+                "('plain', '2026-01-02 03:04:05', 18446744073709551615, 1), ('a', '2026-01-02', 0, 1)");
+            root_->execute("UPDATE browse_keys.composite SET v = 2");
+            root_->execute("INSERT INTO browse_keys.signed VALUES (-5, 1), (5, 1), (0, 1)");
+            root_->execute("INSERT INTO browse_keys.dec VALUES (12.50, 1), (12.5, 2) ON DUPLICATE KEY UPDATE v = 3");
+            root_->execute("INSERT INTO browse_keys.text VALUES ('x,y', 1), ('x', 1)");
+            root_->execute("INSERT INTO browse_keys.keyless VALUES (NULL, 1), (1, 1)");
+            root_->execute("DELETE FROM browse_keys.signed WHERE id = -5");
+        }
+        browse::ServerBinlogHistory history(test::engineSettings(test::upstreamReplication()));
+        auto opened = browse::openFrom(history, browse::parseStartPoint(from.toStdString()));
+        browse::BrowseFilter filter;
+        filter.schema = "browse_keys";
+        filter.keyValue = key.toStdString();
+        const browse::KeyMatcher matcher(key.toStdString());
+        std::vector<binlog::Event> batch;
+        size_t typedRows = 0;
+        size_t textRows = 0;
+        while (opened.stream->next(batch)) {
+            for (const auto& event : batch) {
+                browse::BrowsedEvent typed;
+                browse::BrowsedEvent text;
+                const bool typedShown = filter.describe(event, typed, &matcher);
+                const bool textShown = filter.describe(event, text, nullptr);
+                QCOMPARE(typedShown, textShown);
+                QCOMPARE(typed.rows.size(), text.rows.size());
+                typedRows += typed.rows.size();
+                textRows += text.rows.size();
+            }
+        }
+        QCOMPARE(typedRows, textRows);
+        QCOMPARE(typedRows > 0, matchesRows);  // the rows meant to match do, and the others do not
     }
 
     void badPointsAreRefusedWithWhatToUseInstead_data() {
@@ -244,6 +390,21 @@ private slots:
             run.err.constData());
         QCOMPARE(run.events.size(), 1);
         QCOMPARE(run.events[0].value("gtid").toString(), QString::fromStdString(inserts[3].gtid));
+
+        // Files purged by the upstream: a position in one, and a GTID position in one, are refused by name.
+        root_->execute("PURGE BINARY LOGS TO '" + inserts[2].file + "'");
+        Run purgedFile = events({"--from", QString::fromStdString(inserts[0].file + ":4")});
+        QCOMPARE(purgedFile.exitCode, 1);
+        QVERIFY2(purgedFile.err.contains("has no file '" + QByteArray::fromStdString(inserts[0].file) + "' (purged"),
+                 purgedFile.err.constData());
+        QVERIFY(purgedFile.out.isEmpty());
+        const std::string beforeFirst =
+            inserts[0].gtid.substr(0, inserts[0].gtid.rfind('-') + 1) +
+            std::to_string(std::stoull(inserts[0].gtid.substr(inserts[0].gtid.rfind('-') + 1)) - 1);
+        Run purgedGtid = events({"--from", QString::fromStdString(beforeFirst)});
+        QCOMPARE(purgedGtid.exitCode, 1);
+        QVERIFY2(purgedGtid.err.contains("is in a purged binlog"), purgedGtid.err.constData());
+        QVERIFY(purgedGtid.out.isEmpty());
     }
 };
 

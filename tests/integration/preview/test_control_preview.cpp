@@ -3,7 +3,8 @@
 // bad targets are refused with the reason; a failed row's transaction is previewed (the row missing,
 // not comparable downstream) without saving anything; the skip then saves the rows as replayable SQL named in
 // the skip's own audit entry, and that SQL, run after the fix (twice), makes the tables equal; a resume-from
-// going back lists the window as applied again.
+// going back lists the window as applied again; one going forward (`syncscope-cli resume-from`) saves the rows
+// it skips first, its own audit entry names the file, and the file run (twice) makes the tables equal.
 #include <QtTest>
 
 #include <QProcess>
@@ -324,6 +325,86 @@ private slots:
         QCOMPARE(text.exitCode, 0);
         QVERIFY2(text.out.find("APPLIED AGAIN") != std::string::npos, text.out.c_str());
         QCOMPARE(stage(), std::string("Paused"));  // a preview changes nothing
+    }
+
+    void resumeFromGoingForwardSavesTheSkippedRowsNamedInItsAuditEntry() {
+        QCOMPARE(stage(), std::string("Paused"));
+        const size_t savedBefore = savedSqlFiles().size();
+        auto atStart = up_->query("SHOW MASTER STATUS");
+        const std::string startFile = *atStart.front()[0];
+        const std::string startPos = *atStart.front()[1];
+        // Written while the task is paused: a forward resume-from past them skips an insert, an update and a
+        // delete, in two tables.
+        up_->execute("START TRANSACTION");
+        up_->execute("INSERT INTO prv.t1 VALUES (7, 70, 700)");
+        up_->execute("UPDATE prv.t2 SET v = 'changed, skipped' WHERE id = 2");
+        up_->execute("COMMIT");
+        up_->execute("DELETE FROM prv.t2 WHERE id = 1");
+        auto master = up_->query("SHOW MASTER STATUS");
+        const std::string target = *master.front()[0] + ":" + *master.front()[1];
+
+        // A file the upstream does not have is refused, and nothing is saved for it.
+        Answer purged = post("/api/v1/resume-from", R"({"binlog_name": "mariadb-bin.999999", "binlog_pos": 4})");
+        QCOMPARE(purged.status, kHttpBadRequest);
+        QVERIFY2(purged.parsed()["error"].get<std::string>().find("(purged, or never written)") != std::string::npos,
+                 purged.body.c_str());
+        QCOMPARE(savedSqlFiles().size(), savedBefore);
+        QCOMPARE(stage(), std::string("Paused"));
+        // The second event of the transaction above lies inside it; a GTID domain the upstream never wrote is
+        // no place either: both refused by name, nothing saved, the persisted point unchanged.
+        auto inside = up_->query("SHOW BINLOG EVENTS IN '" + startFile + "' FROM " + startPos + " LIMIT 2");
+        const std::string insidePos = *inside.at(1)[1];
+        Answer halfway =
+            post("/api/v1/resume-from", R"({"binlog_name": ")" + startFile + R"(", "binlog_pos": )" + insidePos + "}");
+        QCOMPARE(halfway.status, kHttpBadRequest);
+        QVERIFY2(halfway.parsed()["error"].get<std::string>().find("is in the middle of") != std::string::npos,
+                 halfway.body.c_str());
+        CliResult neverWritten =
+            cli({QStringLiteral("resume-from"), QStringLiteral("77-1-5"), QStringLiteral("--control"), control()});
+        QCOMPARE(neverWritten.exitCode, 1);
+        QVERIFY2(neverWritten.err.find("never wrote domain 77") != std::string::npos, neverWritten.err.c_str());
+        QCOMPARE(savedSqlFiles().size(), savedBefore);
+        QCOMPARE(stage(), std::string("Paused"));
+
+        CliResult moved = cli(
+            {QStringLiteral("resume-from"), QString::fromStdString(target), QStringLiteral("--control"), control()});
+        QVERIFY2(moved.exitCode == 0, (moved.out + moved.err).c_str());
+        const std::string marker = "replay SQL (in the audit entry too): ";
+        const size_t at = moved.out.find(marker);
+        QVERIFY2(at != std::string::npos, moved.out.c_str());
+        std::string sqlFile = moved.out.substr(at + marker.size());
+        sqlFile = sqlFile.substr(0, sqlFile.find('\n'));
+        QCOMPARE(savedSqlFiles().size(), savedBefore + 1);
+        QVERIFY(std::filesystem::exists(sqlFile));
+        QVERIFY(waitForStage("Running"));
+        json entry;
+        QVERIFY(syncscope::test::waitFor([&] {
+            for (const json& line : auditLines()) {
+                if (line.value("action", std::string()) == "resume-from") {
+                    entry = line;
+                }
+            }
+            return entry.is_object();
+        }));
+        QCOMPARE(entry["details"]["replay_sql_file"].get<std::string>(), sqlFile);
+        QCOMPARE(entry["details"]["preview"]["transactions"].get<int>(), 2);
+        QCOMPARE(entry["details"]["preview"]["rows_missing"].get<int>(), 1);
+        QCOMPARE(entry["details"]["preview"]["rows_different"].get<int>(), 1);
+        QCOMPARE(entry["details"]["preview"]["rows_not_deleted"].get<int>(), 1);
+
+        // The task went on past the skipped rows: the downstream lacks them until the saved SQL runs.
+        up_->execute("INSERT INTO prv.t2 VALUES (3, 'after the resume')");
+        QVERIFY(syncscope::test::waitFor(
+            [&] { return down_->queryValue("SELECT COUNT(*) FROM prv.t2 WHERE id = 3").value_or("") == "1"; }));
+        QCOMPARE(down_->queryValue("SELECT COUNT(*) FROM prv.t1 WHERE id = 7").value_or(""), std::string("0"));
+        QVERIFY(checksum(*down_, "prv.t2") != checksum(*up_, "prv.t2"));
+        const std::string sql = readFile(sqlFile);
+        QVERIFY2(sql.find("resume-from " + target) != std::string::npos, sql.c_str());
+        for (int run = 0; run < 2; ++run) {
+            runSql(sql);
+            QCOMPARE(checksum(*down_, "prv.t1"), checksum(*up_, "prv.t1"));
+            QCOMPARE(checksum(*down_, "prv.t2"), checksum(*up_, "prv.t2"));
+        }
     }
 
     void cleanupTestCase() {

@@ -2,7 +2,9 @@
 // failed row (the DM scenario: a filtered ALTER); "Browse around" on the failed-event panel opens the
 // browser at the failing transaction; after the downstream is fixed, "Resume from here" on an earlier
 // transaction (whose row the downstream had lost) replays from there through the task's resume-from,
-// in safe mode, and every table ends equal to its upstream twin.
+// in safe mode, and every table ends equal to its upstream twin. "Check rows downstream" shows the lost row
+// missing although its transaction is applied by position; "Resume after it" going forward saves the skipped
+// rows as SQL named in the resume-from's own audit entry, and that SQL restores them.
 #include <QtTest>
 
 #include <QApplication>
@@ -179,6 +181,25 @@ private slots:
         page->resize(kWidth, kHeight);
         QVERIFY(page->grab().save(screenshotPath("event_browser_failed_event.png")));
 
+        // "Check rows downstream": the page's rows at their last change, checked by the downstream itself.
+        QVERIFY(page->checkRowsButton()->isEnabled());
+        QSignalSpy checked(page, &EventBrowserPage::rowCheckShown);
+        page->checkRowsButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!checked.isEmpty(), kWaitMs);
+        const auto* lostRows = page->model()->rowCheckAt(static_cast<size_t>(lost));
+        QVERIFY2(lostRows != nullptr && lostRows->missing == 1 && lostRows->equal == 0,
+                 qPrintable(page->statusLabel()->text()));
+        QCOMPARE(page->model()->index(lost, EventBrowserModel::AppliedColumn).data().toString(),
+                 QString("applied; rows: 1 missing"));  // applied by position, yet the row is not there
+        const int failingRow = page->tree()->currentIndex().row();
+        const auto* failingRows = page->model()->rowCheckAt(static_cast<size_t>(failingRow));
+        QVERIFY(failingRows != nullptr && failingRows->missing == 1);  // t1's row: its column is missing downstream
+        const int third = transactionWithKey(*page->model(), "orders", "3");
+        QCOMPARE(page->model()->rowCheckAt(static_cast<size_t>(third))->equal, size_t(1));
+        page->tree()->setCurrentIndex(page->model()->index(lost, 0));
+        QCOMPARE(page->rowsTable()->item(0, 4)->text(), QString("missing"));
+        QVERIFY(page->grab().save(screenshotPath("event_browser_row_check.png")));
+
         // A right-click on the ruler's global marker offers to browse at that point.
         const auto atFailure = window.adapter()->lastSnapshot();
         QVERIFY(atFailure->globalPersisted.known() && atFailure->globalPersisted.axis);
@@ -310,6 +331,61 @@ private slots:
             }
         }
         QTRY_VERIFY_WITH_TIMEOUT(tablesEqual({"browse_gui.orders", "browse_gui.t1"}), kWaitMs);
+
+        // "Resume after it" going forward skips rows: the preview saves them as replay SQL first and the
+        // resume-from's own audit entry names the file (no separate entry); the file restores them.
+        window.actions()->pause()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(stageShown(window), QStringLiteral("Paused"), kWaitMs);
+        const auto [fileBeforeSkip, posBeforeSkip] = test::masterPosition(*up_);
+        up_->execute("INSERT INTO browse_gui.orders VALUES (7, 1)");
+        up_->execute("UPDATE browse_gui.orders SET qty = 9 WHERE id = 1");
+        page->openFrom(QStringLiteral("%1:%2").arg(QString::fromStdString(fileBeforeSkip)).arg(posBeforeSkip));
+        QTRY_VERIFY_WITH_TIMEOUT(!page->isBusy() && transactionWithKey(*page->model(), "orders", "1") >= 0, kWaitMs);
+        page->tree()->setCurrentIndex(page->model()->index(transactionWithKey(*page->model(), "orders", "1"), 0));
+        QVERIFY(page->resumeAfterButton()->isEnabled());
+        // The skip's dialog is gone (closed, deleted): the next one found is the resume-from's.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window.findChild<WindowPreviewDialog*>(QStringLiteral("windowPreviewDialog")) == nullptr, kWaitMs);
+        page->resumeAfterButton()->click();
+        WindowPreviewDialog* forward = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (forward = window.findChild<WindowPreviewDialog*>(QStringLiteral("windowPreviewDialog"))) != nullptr &&
+                !forward->isBusy(),
+            kWaitMs);
+        QVERIFY2(forward->preview().has_value(), qPrintable(forward->error()));
+        QCOMPARE(stateShown(*forward, "browse_gui.orders", "7"), QString("missing"));
+        QCOMPARE(stateShown(*forward, "browse_gui.orders", "1"), QString("different"));
+        forward->confirmButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(stageShown(window), QStringLiteral("Running"), kWaitMs);
+        QJsonObject resumeEntry;
+        QByteArray allAudit;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            auditFile.seek(0) &&
+                [&] {
+                    allAudit = auditFile.readAll();
+                    for (const QByteArray& line : allAudit.split('\n')) {
+                        QJsonObject entry = QJsonDocument::fromJson(line).object();
+                        if (entry.value("action").toString() == "resume-from" &&
+                            entry.value("details").toObject().contains("replay_sql_file")) {
+                            resumeEntry = entry;
+                        }
+                    }
+                    return !resumeEntry.isEmpty();
+                }(),
+            kWaitMs);
+        QVERIFY2(!allAudit.contains("resume-from-preview"), "the resume-from's SQL file is named in a separate entry");
+        const QJsonObject details = resumeEntry.value("details").toObject();
+        QCOMPARE(details.value("preview").toObject().value("rows_missing").toInt(), 1);
+        QCOMPARE(details.value("preview").toObject().value("rows_different").toInt(), 1);
+        QFile forwardSql(details.value("replay_sql_file").toString());
+        QVERIFY2(forwardSql.open(QIODevice::ReadOnly), qPrintable(forwardSql.fileName()));
+        QCOMPARE(test::valueOf(*down_, "SELECT COUNT(*) FROM browse_gui.orders WHERE id = 7"), std::string("0"));
+        for (const QString& line : QString::fromUtf8(forwardSql.readAll()).split('\n')) {
+            if (!line.isEmpty() && !line.startsWith("--")) {
+                down_->execute(line.toStdString());
+            }
+        }
+        QVERIFY(tablesEqual({"browse_gui.orders", "browse_gui.t1"}));
         window.actions()->stop()->trigger();
         QTRY_COMPARE_WITH_TIMEOUT(stageShown(window), QStringLiteral("Stopped"), kWaitMs);
         window.detachTask();

@@ -1,0 +1,69 @@
+// A DM task with several sources, run in one process as one subtask per source: each subtask is the
+// engine's single-source Task with its own thread, checkpoint rows (keyed by its source id), safe-mode
+// window and failed event. Commands go to one source's subtask (pause one source before upstream
+// maintenance, the others keep applying) or to the whole task (every subtask); the whole task's status
+// combines the subtasks' (whole_task_status.h).
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "engine/control/subtask_directory.h"
+#include "engine/task/task.h"
+#include "engine/task/task_control.h"
+#include "engine/task/task_setup.h"
+
+namespace syncscope::multisource {
+
+class MultiSourceTask final : public task::TaskControl, public control::SubtaskDirectory {
+public:
+    // One subtask per setup, in that order; every setup names the same task and its own source id.
+    explicit MultiSourceTask(std::vector<task::TaskSetup> subtasks);
+    ~MultiSourceTask() override;
+    MultiSourceTask(const MultiSourceTask&) = delete;
+    MultiSourceTask& operator=(const MultiSourceTask&) = delete;
+
+    // The whole task.
+    std::shared_ptr<const task::StatusSnapshot> status() const override;
+    std::vector<task::Notice> drainNotices(size_t maxCount) override;
+    task::CommandResult start() override;
+    task::CommandResult pause() override;
+    task::CommandResult resume() override;
+    task::CommandResult stop() override;
+    using TaskControl::skipFailedEvent;
+    // Skips the failed event of the one subtask that has failed; refused when none or several have.
+    task::CommandResult skipFailedEvent(const task::SkipEvidence& evidence) override;
+    // A position belongs to one source: refused for the whole task unless it has one source.
+    task::CommandResult resumeFrom(const task::ResumeTarget& target) override;
+    task::CommandResult stopAt(const std::string& point) override;
+
+    // The subtasks.
+    std::vector<std::string> sourceIds() const override;
+    task::TaskControl* subtask(const std::string& sourceId) const override;
+    std::shared_ptr<task::Task> subtaskOf(const std::string& sourceId) const;  // null when none
+    const std::vector<std::shared_ptr<task::Task>>& subtasks() const { return subtasks_; }
+    // One source's commands; refused naming the task's sources when it has no such source.
+    task::CommandResult pauseSource(const std::string& sourceId);
+    task::CommandResult resumeSource(const std::string& sourceId);
+
+    const std::string& taskName() const { return taskName_; }
+    bool anyWaitingForDba() const;  // a subtask stopped on an error that needs the DBA
+    bool allStopped() const;        // every subtask has ended (stop, or task-mode full done)
+    void waitUntilStopped();
+
+private:
+    using Command = task::CommandResult (task::Task::*)();
+    // Runs `command` on every subtask: accepted when one accepted, the reason naming each source's answer.
+    task::CommandResult onEverySubtask(Command command);
+    task::CommandResult unknownSource(const std::string& sourceId) const;
+
+    std::string taskName_;
+    std::vector<std::shared_ptr<task::Task>> subtasks_;
+    mutable std::mutex statusMutex_;
+    mutable std::vector<uint64_t> statusSequences_;  // of the subtask snapshots the cached status combines
+    mutable std::shared_ptr<const task::StatusSnapshot> status_;
+};
+
+}  // namespace syncscope::multisource

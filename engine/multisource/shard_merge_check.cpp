@@ -1,0 +1,115 @@
+#include "engine/multisource/shard_merge_check.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+
+#include "engine/filter/block_allow_list.h"
+#include "engine/filter/table_router.h"
+#include "engine/source/upstream_connection.h"
+
+namespace syncscope::multisource {
+
+namespace {
+
+constexpr const char* kBaseTablesQuery =
+    "SELECT TABLE_SCHEMA, TABLE_NAME FROM information_schema.TABLES WHERE TABLE_TYPE = 'BASE TABLE' "
+    "ORDER BY TABLE_SCHEMA, TABLE_NAME";
+
+std::string folded(const std::string& name, bool caseSensitive) {
+    if (caseSensitive) {
+        return name;
+    }
+    std::string lower = name;
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return lower;
+}
+
+}  // namespace
+
+SourceTables routedTables(const task::TaskSetup& setup, const std::vector<TableName>& tables) {
+    SourceTables routed{setup.sourceId, {}};
+    for (const TableName& table : tables) {
+        if (filter::BlockAllowList::isSystemSchema(table.schema) ||
+            (setup.blockAllow && !setup.blockAllow->allows(table))) {
+            continue;
+        }
+        TableName target = setup.router ? setup.router->route(table) : table;
+        routed.tables.push_back({table, target});
+    }
+    return routed;
+}
+
+std::string sharedDownstreamTables(const std::vector<SourceTables>& sources, bool caseSensitive) {
+    struct Writers {
+        TableName downstream;
+        std::map<std::string, std::vector<TableName>> upstreamBySource;
+    };
+    std::map<TableName, Writers> byTarget;
+    for (const SourceTables& source : sources) {
+        for (const RoutedTable& table : source.tables) {
+            TableName key{folded(table.downstream.schema, caseSensitive),
+                          folded(table.downstream.table, caseSensitive)};
+            Writers& writers = byTarget[key];
+            writers.downstream = table.downstream;
+            writers.upstreamBySource[source.sourceId].push_back(table.upstream);
+        }
+    }
+    std::string problem;
+    for (const auto& [key, writers] : byTarget) {
+        if (writers.upstreamBySource.size() < 2) {
+            continue;
+        }
+        std::string line = "downstream table " + writers.downstream.text() + " would be written by";
+        bool first = true;
+        for (const auto& [sourceId, upstream] : writers.upstreamBySource) {
+            line += first ? " " : " and ";
+            first = false;
+            line += "source '" + sourceId + "' (";
+            for (size_t i = 0; i < upstream.size(); ++i) {
+                line += (i == 0 ? "" : ", ") + upstream[i].text();
+            }
+            line += ")";
+        }
+        problem += (problem.empty() ? "" : "\n") + line;
+    }
+    return problem;
+}
+
+std::vector<TableName> upstreamTables(const task::TaskSetup& setup) {
+    std::vector<TableName> tables;
+    try {
+        source::UpstreamConnection connection(setup.upstream);
+        for (const source::Row& row : connection.query(kBaseTablesQuery)) {
+            if (row.size() >= 2 && row[0] && row[1]) {
+                tables.push_back({*row[0], *row[1]});
+            }
+        }
+    } catch (const Error& e) {
+        throw Error("source '" + setup.sourceId +
+                    "': cannot list the upstream's tables to check that no two sources "
+                    "write one downstream table: " +
+                    e.what());
+    }
+    return tables;
+}
+
+void refuseShardMerge(const std::vector<task::TaskSetup>& subtasks, bool caseSensitive) {
+    std::vector<SourceTables> sources;
+    for (const task::TaskSetup& setup : subtasks) {
+        sources.push_back(routedTables(setup, upstreamTables(setup)));
+    }
+    std::string shared = sharedDownstreamTables(sources, caseSensitive);
+    if (!shared.empty()) {
+        const std::string taskName = subtasks.empty() ? std::string() : subtasks.front().taskName;
+        throw ShardMergeRefused("task " + taskName +
+                                ": several sources writing into one downstream table (DM's shard merge) is not "
+                                "supported yet; nothing was started:\n" +
+                                shared +
+                                "\nroute each source's tables to tables of their own, or run those sources as "
+                                "separate tasks");
+    }
+}
+
+}  // namespace syncscope::multisource

@@ -1,0 +1,45 @@
+// DM's shard merge (several sources writing into one downstream table) is not built yet: a task whose
+// sources would route tables into one downstream table is refused at start, naming the table and the
+// sources. Found from the tables each upstream has now, through each source's block-allow list and routes
+// (a route rule that merges, or the same schema and table on two sources with no route).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/common/table_name.h"
+#include "engine/task/task_setup.h"
+
+namespace syncscope::multisource {
+
+// One upstream table of one source and where its rows go downstream.
+struct RoutedTable {
+    TableName upstream;
+    TableName downstream;
+};
+
+struct SourceTables {
+    std::string sourceId;
+    std::vector<RoutedTable> tables;
+};
+
+// The tables `setup`'s filters replicate among `upstreamTables`, each with its downstream table.
+SourceTables routedTables(const task::TaskSetup& setup, const std::vector<TableName>& upstreamTables);
+
+// "" when no downstream table is written by two sources; else one line per such table naming it and each
+// source with its upstream table. Names compare as the task's case-sensitive setting says.
+std::string sharedDownstreamTables(const std::vector<SourceTables>& sources, bool caseSensitive);
+
+// The base tables of the setup's upstream (system schemas left out). Throws Error naming the server.
+std::vector<TableName> upstreamTables(const task::TaskSetup& setup);
+
+// Why the task is refused: names each shared downstream table and the sources that would write it.
+class ShardMergeRefused : public Error {
+public:
+    using Error::Error;
+};
+
+// Reads every source's upstream and throws ShardMergeRefused when two sources share a downstream table.
+void refuseShardMerge(const std::vector<task::TaskSetup>& subtasks, bool caseSensitive);
+
+}  // namespace syncscope::multisource

@@ -1,0 +1,75 @@
+#include "ui/fleet/multi_source_group.h"
+
+#include <QCoreApplication>
+
+#include "engine/task/source_config.h"
+#include "engine/task/task.h"
+
+namespace syncscope::ui {
+
+namespace {
+
+const QChar kSourceFileSeparator = QLatin1Char('\t');
+
+QString tr(const char* text) {
+    return QCoreApplication::translate("MultiSourceGroup", text);
+}
+
+class MultiSourceTaskGroup : public ChannelGroup {
+public:
+    MultiSourceTaskGroup(ChannelSpec spec, std::shared_ptr<multisource::MultiSourceTask> task)
+        : ChannelGroup(std::move(spec)), task_(std::move(task)) {}
+    QString host() const override { return tr("this machine"); }
+    std::vector<ChannelHandle> channels() override {
+        QString title = spec().title();
+        if (title.isEmpty()) {
+            title = QString::fromStdString(task_->taskName());
+        }
+        std::vector<ChannelHandle> handles{{tr("%1 (%2 sources)").arg(title).arg(task_->subtasks().size()), task_}};
+        for (const auto& subtask : task_->subtasks()) {
+            // The subtask's row is labelled under its task's: "  └ source mysql-01".
+            handles.push_back(
+                {tr("  \u2514 source %1").arg(QString::fromStdString(subtask->setup().sourceId)), subtask});
+        }
+        return handles;
+    }
+    ChannelConnection connection() const override { return {}; }
+
+private:
+    std::shared_ptr<multisource::MultiSourceTask> task_;
+};
+
+}  // namespace
+
+QStringList sourceFileList(const QString& sourceField) {
+    return sourceField.split(kSourceFileSeparator, Qt::SkipEmptyParts);
+}
+
+QString sourceField(const QStringList& sourceFiles) {
+    return sourceFiles.join(kSourceFileSeparator);
+}
+
+QString sourceFileOf(const ChannelSpec& spec, const task::TaskControl* channel) {
+    const QStringList files = sourceFileList(spec.sourcePath);
+    const auto* subtask = dynamic_cast<const task::Task*>(channel);
+    if (files.size() < 2 || subtask == nullptr) {
+        return spec.sourcePath;
+    }
+    for (const QString& file : files) {
+        try {
+            if (task::loadSourceConfig(file.toStdString()).sourceId == subtask->setup().sourceId) {
+                return file;
+            }
+        } catch (const std::exception&) {
+            // A file that no longer loads is not this subtask's.
+        }
+    }
+    return spec.sourcePath;
+}
+
+std::unique_ptr<ChannelGroup> multiSourceTaskGroup(const ChannelSpec& spec,
+                                                   std::shared_ptr<multisource::MultiSourceTask> task) {
+    return std::make_unique<MultiSourceTaskGroup>(spec, std::move(task));
+}
+
+}  // namespace syncscope::ui
