@@ -1,7 +1,5 @@
 #include "engine/apply/dml_executor.h"
 
-#include <algorithm>
-
 #include <cppconn/connection.h>
 #include <cppconn/datatype.h>
 #include <cppconn/exception.h>
@@ -46,13 +44,12 @@ DmlExecutor::~DmlExecutor() {
     cache_.clear();
 }
 
-sql::PreparedStatement& DmlExecutor::prepared(const std::string& sql) {
+sql::PreparedStatement& DmlExecutor::prepared(const std::string& sql, size_t parameters) {
     auto it = cache_.find(sql);
     if (it != cache_.end()) {
         recentlyUsed_.splice(recentlyUsed_.begin(), recentlyUsed_, it->second->usePosition);
         return *it->second->statement;
     }
-    const auto parameters = static_cast<size_t>(std::count(sql.begin(), sql.end(), '?'));
     // The least recently used go until the new statement fits both bounds (it is kept even alone over
     // the parameter bound: it runs now).
     while (!cache_.empty() &&
@@ -82,7 +79,7 @@ uint64_t DmlExecutor::execute(const DmlStatement& statement) {
     blobs_.clear();
     int affected = 0;
     try {
-        sql::PreparedStatement& prepared = this->prepared(statement.sql);
+        sql::PreparedStatement& prepared = this->prepared(statement.sql, statement.params.size());
         for (size_t i = 0; i < statement.params.size(); ++i) {
             const SqlValue& value = *statement.params[i];
             auto index = static_cast<unsigned int>(i + 1);

@@ -60,7 +60,8 @@ public:
 private:
     struct CachedStatement;
 
-    sql::PreparedStatement& prepared(const std::string& sql);
+    // The cached statement for `sql` (with `parameters` placeholders), prepared on a miss.
+    sql::PreparedStatement& prepared(const std::string& sql, size_t parameters);
 
     std::unique_ptr<sql::Connection> connection_;
     size_t cacheSize_;
