@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "app/cli/cli_commands.h"
+#include "app/cli/option_reader.h"
 #include "engine/precheck/precheck.h"
 #include "engine/task/config_duration.h"
 #include "engine/task/source_config.h"
@@ -37,10 +38,6 @@ const char* const kCheckUsage =
     "  --expected-lag DURATION  the longest the task may fall behind or stay stopped (default 24h)\n"
     "Exit 0 when nothing is worse than a note, 1 with warnings, 2 with errors or bad usage.\n";
 
-struct UsageError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
 struct CheckOptions {
     std::string taskFile;
     std::string sourceFile;
@@ -50,37 +47,23 @@ struct CheckOptions {
 
 CheckOptions parseOptions(std::span<char*> args) {
     CheckOptions options;
-    for (size_t i = 0; i < args.size(); ++i) {
-        std::string_view arg = args[i];
-        auto value = [&]() -> std::string {
-            if (i + 1 >= args.size()) {
-                throw UsageError(std::string(arg) + " needs a value");
-            }
-            return args[++i];
-        };
-        if (arg == "--source") {
-            options.sourceFile = value();
-        } else if (arg == "--json") {
-            options.json = true;
-        } else if (arg == "--expected-lag") {
-            std::string text = value();
-            try {
-                auto lag = std::chrono::duration_cast<std::chrono::seconds>(task::parseGoDuration(text));
-                if (lag.count() <= 0) {
-                    throw std::invalid_argument("must be positive");
-                }
-                options.precheck.expectedLag = lag;
-            } catch (const std::invalid_argument& e) {
-                throw UsageError("--expected-lag '" + text + "': " + e.what());
-            }
-        } else if (!arg.empty() && arg[0] == '-') {
-            throw UsageError("unknown option '" + std::string(arg) + "'");
-        } else if (options.taskFile.empty()) {
-            options.taskFile = arg;
-        } else {
-            throw UsageError("more than one task file given");
-        }
-    }
+    OptionReader()
+        .value("--source", options.sourceFile)
+        .flag("--json", options.json)
+        .value("--expected-lag",
+               [&options](const std::string& text) {
+                   try {
+                       auto lag = std::chrono::duration_cast<std::chrono::seconds>(task::parseGoDuration(text));
+                       if (lag.count() <= 0) {
+                           throw std::invalid_argument("must be positive");
+                       }
+                       options.precheck.expectedLag = lag;
+                   } catch (const std::invalid_argument& e) {
+                       throw UsageError("--expected-lag '" + text + "': " + e.what());
+                   }
+               })
+        .argument(options.taskFile, "more than one task file given")
+        .read(args);
     if (options.taskFile.empty() || options.sourceFile.empty()) {
         throw UsageError("check needs TASK.yaml and --source SOURCE.yaml");
     }

@@ -4,15 +4,17 @@
 // missing global rows.
 #include <nlohmann/json.hpp>
 
-#include <charconv>
-#include <fstream>
 #include <iostream>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
+#include "app/cli/checkpoint_printer.h"
+#include "app/cli/checkpoints_of_task.h"
 #include "app/cli/cli_commands.h"
+#include "app/cli/option_reader.h"
+#include "app/cli/server_option.h"
 #include "app/cli/window_verify.h"
 #include "engine/common/state_directory.h"
 #include "engine/inspect/checkpoint_inspector.h"
@@ -27,6 +29,8 @@ const char* const kCheckpointsUsage =
     "         [--meta-schema dm_meta] [--task NAME]\n"
     "         [--upstream HOST:PORT --upstream-user U --upstream-password-file F [--source-id ID]]\n"
     "         [--json] [--verify [--repair] [--log-dir DIR]]\n"
+    "       syncscope-cli checkpoints TASK.yaml --source SOURCE.yaml [--source SOURCE2.yaml ...]\n"
+    "         [--json] [--verify [--repair] [--log-dir DIR]]\n"
     "Reads <meta-schema>.<task>_syncer_checkpoint (every such table without --task) read-only and lists\n"
     "every source's global and table points. Flags table points ahead of the global point (with the\n"
     "window a resume would skip), a missing global row, and with --upstream points beyond the\n"
@@ -38,11 +42,10 @@ const char* const kCheckpointsUsage =
     "not deleted). --repair then writes the final images of the wrong rows (audited in\n"
     "DIR/<task>-audit.jsonl; DIR defaults to $XDG_STATE_HOME/syncscope/logs, the folder `run` uses)\n"
     "and checks again. With --verify: exit 0 when every window's rows are right, 1 when some are\n"
-    "wrong, 2 on an error.\n";
-
-struct UsageError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
+    "wrong, 2 on an error.\n"
+    "TASK.yaml --source ...: the task's own table on its target, a section per source (one --source per\n"
+    "mysql-instances entry), each source's points checked against its own upstream (from its file), then\n"
+    "the whole task's anomaly count; rows of source ids the task has no file for are named.\n";
 
 struct CheckpointsOptions {
     inspect::InspectionRequest request;
@@ -51,85 +54,49 @@ struct CheckpointsOptions {
     std::string upstreamAddress;
     std::string upstreamUser;
     std::string upstreamPasswordFile;
+    std::string taskFile;  // TASK.yaml --source ...: the task's own table, each source against its own upstream
+    std::vector<std::string> sourceFiles;
     bool json = false;
     bool verify = false;
     bool repair = false;
     std::string logDir = defaultLogDirectory();
 };
 
-void parseAddress(const std::string& text, const char* option, ServerSettings& settings) {
-    size_t colon = text.rfind(':');
-    if (colon == std::string::npos || colon == 0) {
-        throw UsageError(std::string(option) + " '" + text + "' is not HOST:PORT");
-    }
-    int port = 0;
-    std::string_view portText = std::string_view(text).substr(colon + 1);
-    auto [end, ec] = std::from_chars(portText.data(), portText.data() + portText.size(), port);
-    constexpr int kMaxPort = 65535;
-    if (ec != std::errc() || end != portText.data() + portText.size() || port <= 0 || port > kMaxPort) {
-        throw UsageError(std::string(option) + " '" + text + "': port '" + std::string(portText) +
-                         "' is not a number from 1 to 65535");
-    }
-    settings.host = text.substr(0, colon);
-    settings.port = port;
-}
-
-// The first line of the file, without its line end; an unreadable file is an error (exit 1).
-std::string readPassword(const std::string& file) {
-    std::ifstream in(file);
-    if (!in) {
-        throw Error("cannot read password file '" + file + "'");
-    }
-    std::string password;
-    std::getline(in, password);
-    if (!password.empty() && password.back() == '\r') {
-        password.pop_back();
-    }
-    return password;
-}
-
 CheckpointsOptions parseOptions(std::span<char*> args) {
     CheckpointsOptions options;
-    for (size_t i = 0; i < args.size(); ++i) {
-        std::string_view arg = args[i];
-        auto value = [&]() -> std::string {
-            if (i + 1 >= args.size()) {
-                throw UsageError(std::string(arg) + " needs a value");
-            }
-            return args[++i];
-        };
-        if (arg == "--target") {
-            options.targetAddress = value();
-        } else if (arg == "--user") {
-            options.request.target.user = value();
-        } else if (arg == "--password-file") {
-            options.passwordFile = value();
-        } else if (arg == "--meta-schema") {
-            options.request.metaSchema = value();
-        } else if (arg == "--task") {
-            options.request.task = value();
-        } else if (arg == "--upstream") {
-            options.upstreamAddress = value();
-        } else if (arg == "--upstream-user") {
-            options.upstreamUser = value();
-        } else if (arg == "--upstream-password-file") {
-            options.upstreamPasswordFile = value();
-        } else if (arg == "--source-id") {
-            options.request.upstreamSourceId = value();
-        } else if (arg == "--json") {
-            options.json = true;
-        } else if (arg == "--verify") {
-            options.verify = true;
-        } else if (arg == "--repair") {
-            options.repair = true;
-        } else if (arg == "--log-dir") {
-            options.logDir = value();
-        } else {
-            throw UsageError("unknown option '" + std::string(arg) + "'");
+    OptionReader()
+        .value("--target", options.targetAddress)
+        .value("--user", options.request.target.user)
+        .value("--password-file", options.passwordFile)
+        .value("--meta-schema", options.request.metaSchema)
+        .value("--task", options.request.task)
+        .value("--upstream", options.upstreamAddress)
+        .value("--upstream-user", options.upstreamUser)
+        .value("--upstream-password-file", options.upstreamPasswordFile)
+        .value("--source-id", options.request.upstreamSourceId)
+        .repeated("--source", options.sourceFiles)
+        .flag("--json", options.json)
+        .flag("--verify", options.verify)
+        .flag("--repair", options.repair)
+        .value("--log-dir", options.logDir)
+        .argument(options.taskFile, "more than one task file given")
+        .read(args);
+    if (options.repair && !options.verify) {
+        throw UsageError("--repair needs --verify");
+    }
+    if (!options.taskFile.empty() || !options.sourceFiles.empty()) {
+        if (options.taskFile.empty() || options.sourceFiles.empty()) {
+            throw UsageError("a task's checkpoints need TASK.yaml and --source SOURCE.yaml (one per source)");
         }
+        if (!options.targetAddress.empty() || !options.upstreamAddress.empty() || !options.request.task.empty() ||
+            !options.request.upstreamSourceId.empty()) {
+            throw UsageError(
+                "give either TASK.yaml --source SOURCE.yaml ... (the servers come from the files) or --target ...");
+        }
+        return options;
     }
     if (options.targetAddress.empty() || options.request.target.user.empty() || options.passwordFile.empty()) {
-        throw UsageError("--target, --user and --password-file are required");
+        throw UsageError("--target, --user and --password-file are required (or TASK.yaml --source SOURCE.yaml)");
     }
     if (options.request.metaSchema.empty()) {
         throw UsageError("--meta-schema must not be empty");
@@ -137,156 +104,27 @@ CheckpointsOptions parseOptions(std::span<char*> args) {
     if (options.verify && options.upstreamAddress.empty()) {
         throw UsageError("--verify needs --upstream: the window is decoded from the upstream's binlog");
     }
-    if (options.repair && !options.verify) {
-        throw UsageError("--repair needs --verify");
-    }
-    parseAddress(options.targetAddress, "--target", options.request.target);
     bool anyUpstream =
         !options.upstreamAddress.empty() || !options.upstreamUser.empty() || !options.upstreamPasswordFile.empty();
-    if (anyUpstream) {
-        if (options.upstreamAddress.empty() || options.upstreamUser.empty() || options.upstreamPasswordFile.empty()) {
-            throw UsageError("--upstream, --upstream-user and --upstream-password-file go together");
-        }
-        ServerSettings upstream;
-        parseAddress(options.upstreamAddress, "--upstream", upstream);
-        upstream.user = options.upstreamUser;
-        options.request.upstream = upstream;
-    } else if (!options.request.upstreamSourceId.empty()) {
+    if (anyUpstream &&
+        (options.upstreamAddress.empty() || options.upstreamUser.empty() || options.upstreamPasswordFile.empty())) {
+        throw UsageError("--upstream, --upstream-user and --upstream-password-file go together");
+    }
+    if (!anyUpstream && !options.request.upstreamSourceId.empty()) {
         throw UsageError("--source-id needs --upstream");
     }
     return options;
 }
 
-nlohmann::json toJson(const binlog::Location& location) {
-    if (location.isEmpty()) {
-        return nullptr;
+// The servers of --target and --upstream, passwords read from their files: ServerOptionError for a bad
+// HOST:PORT (bad usage), Error for a password file that cannot be read.
+void resolveServers(CheckpointsOptions& options) {
+    const std::string user = options.request.target.user;
+    options.request.target = serverFromOptions("--target", options.targetAddress, user, options.passwordFile);
+    if (!options.upstreamAddress.empty()) {
+        options.request.upstream = serverFromOptions("--upstream", options.upstreamAddress, options.upstreamUser,
+                                                     options.upstreamPasswordFile);
     }
-    return {{"binlog_name", location.position().file()},
-            {"binlog_pos", location.position().offset()},
-            {"binlog_gtid", location.gtidText()},
-            {"text", location.toString()}};
-}
-
-nlohmann::json toJson(const std::vector<inspect::CheckpointAnomaly>& anomalies) {
-    nlohmann::json out = nlohmann::json::array();
-    for (const auto& anomaly : anomalies) {
-        nlohmann::json item{{"kind", inspect::anomalyName(anomaly.kind)}, {"message", anomaly.message}};
-        if (anomaly.skipWindow) {
-            const auto& window = *anomaly.skipWindow;
-            item["skip_window"] = {
-                {"from", toJson(window.from)},
-                {"to", toJson(window.to)},
-                {"bytes", window.bytes ? nlohmann::json(*window.bytes) : nlohmann::json(nullptr)},
-                {"transactions", window.transactions ? nlohmann::json(*window.transactions) : nlohmann::json(nullptr)},
-                {"events", window.events ? nlohmann::json(*window.events) : nlohmann::json(nullptr)},
-                {"table_rows_events",
-                 window.tableRowsEvents ? nlohmann::json(*window.tableRowsEvents) : nlohmann::json(nullptr)},
-                {"events_capped", window.eventsCapped}};
-        }
-        out.push_back(std::move(item));
-    }
-    return out;
-}
-
-nlohmann::json toJson(const inspect::InspectedPoint& point) {
-    // The stored values as they are (DM's too), beside the parsed point.
-    nlohmann::json out{{"schema", point.row.schema},
-                       {"table", point.row.table},
-                       {"binlog_name", point.row.binlogName},
-                       {"binlog_pos", point.row.binlogPos ? nlohmann::json(*point.row.binlogPos) : nullptr},
-                       {"binlog_gtid", point.row.binlogGtid},
-                       {"point", toJson(point.location)},
-                       {"update_time", point.row.updateTime},
-                       {"axis_bytes", point.axisBytes ? nlohmann::json(*point.axisBytes) : nullptr},
-                       {"placement", point.placement ? nlohmann::json(binlog::toString(*point.placement)) : nullptr},
-                       {"anomalies", toJson(point.anomalies)}};
-    if (point.row.isGlobal) {
-        out["exit_safe_point"] = toJson(point.exitSafePoint);
-    }
-    return out;
-}
-
-nlohmann::json toJson(const inspect::InspectionReport& report) {
-    nlohmann::json out{{"target", report.target}, {"anomalies", report.anomalyCount()}};
-    if (report.upstream) {
-        nlohmann::json files = nlohmann::json::array();
-        for (const auto& file : report.upstream->files) {
-            files.push_back({{"file", file.file}, {"size", file.size}});
-        }
-        out["upstream"] = {
-            {"server", report.upstream->server}, {"current", toJson(report.upstream->current)}, {"files", files}};
-    } else {
-        out["upstream"] = nullptr;
-    }
-    nlohmann::json tables = nlohmann::json::array();
-    for (const auto& table : report.tables) {
-        nlohmann::json sources = nlohmann::json::array();
-        for (const auto& source : table.sources) {
-            nlohmann::json points = nlohmann::json::array();
-            for (const auto& point : source.tables) {
-                points.push_back(toJson(point));
-            }
-            sources.push_back({{"source_id", source.sourceId},
-                               {"checked_against_upstream", source.checkedAgainstUpstream},
-                               {"global", source.global ? toJson(*source.global) : nlohmann::json(nullptr)},
-                               {"tables", points},
-                               {"anomalies", toJson(source.anomalies)}});
-        }
-        tables.push_back({{"meta_schema", table.metaSchema},
-                          {"table", table.tableName},
-                          {"task", table.taskName},
-                          {"problem", table.problem},
-                          {"sources", sources}});
-    }
-    out["tables"] = tables;
-    return out;
-}
-
-void printAnomalies(const std::vector<inspect::CheckpointAnomaly>& anomalies, std::ostream& out) {
-    for (const auto& anomaly : anomalies) {
-        out << "      ! " << inspect::anomalyName(anomaly.kind) << ": " << anomaly.message << '\n';
-    }
-}
-
-void printText(const inspect::InspectionReport& report, std::ostream& out) {
-    out << "target " << report.target << '\n';
-    if (report.upstream) {
-        const auto& upstream = *report.upstream;
-        out << "upstream " << upstream.server << " at " << upstream.current.toString() << ", " << upstream.files.size()
-            << " binlog files";
-        if (!upstream.files.empty()) {
-            out << " (" << upstream.files.front().file << " .. " << upstream.files.back().file << ")";
-        }
-        out << '\n';
-    }
-    if (report.tables.empty()) {
-        out << "no checkpoint tables found\n";
-    }
-    for (const auto& table : report.tables) {
-        out << "\ncheckpoint table `" << table.metaSchema << "`.`" << table.tableName << "` (task " << table.taskName
-            << ")\n";
-        if (!table.problem.empty()) {
-            out << "  ! " << table.problem << '\n';
-        }
-        for (const auto& source : table.sources) {
-            out << "  source " << source.sourceId << '\n';
-            printAnomalies(source.anomalies, out);
-            if (source.global) {
-                out << "    global     " << source.global->location.toString();
-                if (!source.global->exitSafePoint.isEmpty()) {
-                    out << "  exit-safe " << source.global->exitSafePoint.toString();
-                }
-                out << '\n';
-                printAnomalies(source.global->anomalies, out);
-            }
-            for (const auto& point : source.tables) {
-                out << "    table      " << point.row.schema << "." << point.row.table << "  "
-                    << point.location.toString() << '\n';
-                printAnomalies(point.anomalies, out);
-            }
-        }
-    }
-    out << '\n' << report.anomalyCount() << (report.anomalyCount() == 1 ? " anomaly" : " anomalies") << '\n';
 }
 
 int runCheckpoints(std::span<char*> args) {
@@ -297,45 +135,47 @@ int runCheckpoints(std::span<char*> args) {
     CheckpointsOptions options;
     try {
         options = parseOptions(args);
+        if (!options.taskFile.empty()) {
+            return runTaskCheckpoints({options.taskFile, options.sourceFiles, options.json, options.verify,
+                                       options.repair, options.logDir});  // checkpoints_of_task.cpp
+        }
+        resolveServers(options);
     } catch (const UsageError& e) {
         std::cerr << "syncscope-cli checkpoints: " << e.what() << "\n" << kCheckpointsUsage;
         return kExitUsage;
+    } catch (const ServerOptionError& e) {
+        std::cerr << "syncscope-cli checkpoints: " << e.what() << "\n" << kCheckpointsUsage;
+        return kExitUsage;
+    } catch (const std::exception& e) {
+        std::cerr << "syncscope-cli checkpoints: " << e.what() << '\n';
+        return kExitFailure;
     }
     try {
-        options.request.target.password = readPassword(options.passwordFile);
-        if (options.request.upstream) {
-            options.request.upstream->password = readPassword(options.upstreamPasswordFile);
-        }
         inspect::InspectionReport report = inspect::inspectCheckpoints(options.request);
         if (!options.verify) {
             if (options.json) {
-                std::cout << toJson(report).dump(kJsonIndent) << '\n';
+                std::cout << inspectionJson(report).dump(kJsonIndent) << '\n';
             } else {
-                printText(report, std::cout);
+                printInspection(report, std::cout);
             }
             return kExitOk;
         }
         if (!options.json) {
-            printText(report, std::cout);
+            printInspection(report, std::cout);
             std::cout << "\nskip windows verified row by row:\n";
         }
         WindowVerifyOptions verifyOptions{options.request.target, *options.request.upstream, options.repair,
                                           options.logDir};
         WindowVerifyOutcome outcome = verifySkipWindows(report, verifyOptions, options.json ? nullptr : &std::cout);
         if (options.json) {
-            nlohmann::json out = toJson(report);
+            nlohmann::json out = inspectionJson(report);
             out["window_verifications"] = outcome.json;
             std::cout << out.dump(kJsonIndent, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
         } else {
             std::cout << outcome.windows << " windows, " << outcome.wrongRows << " wrong rows, " << outcome.failed
                       << " not verifiable\n";
         }
-        constexpr int kExitWrongRows = 1;
-        constexpr int kExitVerifyError = 2;
-        if (outcome.failed > 0) {
-            return kExitVerifyError;
-        }
-        return outcome.wrongRows > 0 ? kExitWrongRows : kExitOk;
+        return windowVerifyExitCode(outcome);
     } catch (const std::exception& e) {
         std::cerr << "syncscope-cli checkpoints: " << e.what() << '\n';
         return kExitFailure;

@@ -10,10 +10,12 @@
 #include "app/cli/events_downstream_check.h"
 #include "app/cli/events_printer.h"
 #include "app/cli/server_option.h"
+#include "engine/binlog/value_text.h"
 #include "engine/browse/browse_start.h"
 #include "engine/browse/browse_time.h"
 #include "engine/browse/event_browser.h"
 #include "engine/browse/local_binlog_history.h"
+#include "engine/browse/point_resolver.h"
 #include "engine/browse/server_binlog_history.h"
 
 namespace syncscope::cli {
@@ -23,7 +25,7 @@ const char* const kEventsUsage =
     "Usage: syncscope-cli events (FILE... | --server HOST:PORT --user U --password-file F)\n"
     "         [--from POS|FILE:POS|GTID|'YYYY-MM-DD HH:MM:SS'] [--to FILE:POS] [--table DB.T]\n"
     "         [--op insert,update,delete,ddl] [--domain N] [--since TIME] [--till TIME]\n"
-    "         [--key VALUE] [--rows] [--limit N] [--progress] [--json]\n"
+    "         [--key VALUE] [--rows] [--limit N] [--progress] [--json] [--position-only]\n"
     "Browses a binlog: a line per transaction (GTID, start, time) and an indented line per event\n"
     "(position, time, GTID, type, table, operation and rows), or with --json one JSON object per event.\n"
     "FILEs are read in the order given; --server reads through a binlog dump (as a replica does) up to\n"
@@ -39,6 +41,8 @@ const char* const kEventsUsage =
     "             when the binlog does not name the key) is VALUE, with their before and after images\n"
     "  --rows     print decoded row images under each rows event\n"
     "  --limit    stop after N transactions; --progress prints progress to stderr every 1,000,000 events\n"
+    "  --position-only  with --from TIME: print where the first transaction at or after it starts\n"
+    "             (FILE:POS GTID TIME, or one JSON object) and read no further (event headers only)\n"
     "Exit 0 when all went well, 1 with the reason on stderr for a bad point or unreadable input, 2 on bad usage.\n";
 
 constexpr uint64_t kProgressEvery = 1000000;
@@ -67,6 +71,7 @@ struct EventsOptions {
     uint64_t limit = 0;
     bool progress = false;
     bool json = false;
+    bool positionOnly = false;
     std::string downstream;
     std::string downstreamUser;
     std::string downstreamPasswordFile;
@@ -127,6 +132,8 @@ EventsOptions parseOptions(std::span<char*> args) {
             options.till = value();
         } else if (arg == "--key") {
             options.key = value();
+        } else if (arg == "--position-only") {
+            options.positionOnly = true;
         } else if (arg == "--limit") {
             options.limit = parseNumber(value(), arg);
         } else if (arg == "--downstream") {
@@ -201,6 +208,23 @@ browse::BrowseFilter filterOf(const EventsOptions& options) {
     return filter;
 }
 
+// --position-only: where a time resolves to, as `resume-from` and `--from` take it.
+void printPosition(const browse::FoundTransaction& found, bool json) {
+    if (json) {
+        std::string line = "{\"file\":";
+        binlog::appendJsonString(line, found.start.file);
+        line += ",\"pos\":" + std::to_string(found.start.offset) + ",\"gtid\":";
+        binlog::appendJsonString(line, found.gtid);
+        line += ",\"time\":";
+        binlog::appendJsonString(line, browse::formatLocalTime(found.timestamp));
+        line += ",\"files_probed\":" + std::to_string(found.filesProbed) + "}\n";
+        std::cout << line;
+        return;
+    }
+    std::cout << found.start.toString() << (found.gtid.empty() ? std::string() : " " + found.gtid) << " "
+              << browse::formatLocalTime(found.timestamp) << '\n';
+}
+
 std::unique_ptr<browse::BinlogHistory> historyOf(const EventsOptions& options) {
     if (!options.files.empty()) {
         return std::make_unique<browse::LocalBinlogHistory>(
@@ -227,6 +251,9 @@ int runEvents(std::span<char*> args) {
         options = parseOptions(args);
         filter = filterOf(options);
         start = browse::parseStartPoint(options.from);
+        if (options.positionOnly && start.kind != browse::StartPoint::Kind::Time) {
+            throw UsageError("--position-only goes with --from 'YYYY-MM-DD HH:MM:SS'");
+        }
         if (!options.to.empty()) {
             auto to = browse::parseStartPoint(options.to);
             if (to.kind != browse::StartPoint::Kind::Position) {
@@ -244,6 +271,10 @@ int runEvents(std::span<char*> args) {
         auto files = history->files();
         if (range.stopAt && range.stopAt->file.empty()) {
             range.stopAt->file = files.back().file;
+        }
+        if (options.positionOnly) {
+            printPosition(browse::PointResolver(*history).firstTransactionAtOrAfter(start.time), options.json);
+            return kExitOk;
         }
         auto opened = browse::openFrom(*history, start);
         if (opened.resolvedTime) {

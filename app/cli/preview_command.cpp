@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "app/cli/cli_commands.h"
+#include "app/cli/option_reader.h"
 #include "app/cli/token_file.h"
 #include "engine/binlog/binlog_position.h"
 #include "engine/control/listen_address.h"
@@ -36,10 +37,6 @@ const char* const kPreviewUsage =
     "downstream as replayable SQL, named in its audit entry.\n"
     "Exit 0 when the preview was read, 1 when the API refused it or could not be reached, 2 on bad usage.\n";
 
-struct UsageError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
 struct PreviewOptions {
     std::string command;  // "skip" or "resume-from"
     std::string target;   // FILE:POS of a resume-from
@@ -50,33 +47,23 @@ struct PreviewOptions {
 
 PreviewOptions parseOptions(std::span<char*> args) {
     PreviewOptions options;
-    for (size_t i = 0; i < args.size(); ++i) {
-        std::string_view arg = args[i];
-        auto value = [&](const char* name) -> std::string {
-            if (i + 1 >= args.size()) {
-                throw UsageError(std::string(name) + " needs a value");
+    OptionReader()
+        .value("--control", options.control)
+        .value("--token-file", options.tokenFile)
+        .flag("--json", options.json)
+        .arguments([&options](const std::string& arg) {
+            if (options.command.empty()) {
+                if (arg != "skip" && arg != "resume-from") {
+                    throw UsageError("preview skip or preview resume-from, not '" + arg + "'");
+                }
+                options.command = arg;
+            } else if (options.command == "resume-from" && options.target.empty()) {
+                options.target = arg;
+            } else {
+                throw UsageError("unexpected argument '" + arg + "'");
             }
-            return args[++i];
-        };
-        if (arg == "--control") {
-            options.control = value("--control");
-        } else if (arg == "--token-file") {
-            options.tokenFile = value("--token-file");
-        } else if (arg == "--json") {
-            options.json = true;
-        } else if (!arg.empty() && arg[0] == '-') {
-            throw UsageError("unknown option '" + std::string(arg) + "'");
-        } else if (options.command.empty()) {
-            if (arg != "skip" && arg != "resume-from") {
-                throw UsageError("preview skip or preview resume-from, not '" + std::string(arg) + "'");
-            }
-            options.command = arg;
-        } else if (options.command == "resume-from" && options.target.empty()) {
-            options.target = arg;
-        } else {
-            throw UsageError("unexpected argument '" + std::string(arg) + "'");
-        }
-    }
+        })
+        .read(args);
     if (options.command.empty()) {
         throw UsageError("say what to preview: skip or resume-from FILE:POS");
     }

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "app/cli/cli_commands.h"
+#include "app/cli/option_reader.h"
 #include "app/cli/token_file.h"
 #include "engine/binlog/binlog_position.h"
 #include "engine/control/listen_address.h"
@@ -34,10 +35,6 @@ const char* const kResumeFromUsage =
     "it skips with `syncscope-cli preview resume-from FILE:POS`.\n"
     "Exit 0 when the task took it, 1 when it was refused or the API could not be reached, 2 on bad usage.\n";
 
-struct UsageError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
 struct ResumeFromOptions {
     std::string target;
     std::string control;
@@ -47,28 +44,12 @@ struct ResumeFromOptions {
 
 ResumeFromOptions parseOptions(std::span<char*> args) {
     ResumeFromOptions options;
-    for (size_t i = 0; i < args.size(); ++i) {
-        std::string_view arg = args[i];
-        auto value = [&](const char* name) -> std::string {
-            if (i + 1 >= args.size()) {
-                throw UsageError(std::string(name) + " needs a value");
-            }
-            return args[++i];
-        };
-        if (arg == "--control") {
-            options.control = value("--control");
-        } else if (arg == "--token-file") {
-            options.tokenFile = value("--token-file");
-        } else if (arg == "--no-save-sql") {
-            options.saveSql = false;
-        } else if (!arg.empty() && arg[0] == '-') {
-            throw UsageError("unknown option '" + std::string(arg) + "'");
-        } else if (options.target.empty()) {
-            options.target = arg;
-        } else {
-            throw UsageError("unexpected argument '" + std::string(arg) + "'");
-        }
-    }
+    OptionReader()
+        .value("--control", options.control)
+        .value("--token-file", options.tokenFile)
+        .flag("--no-save-sql", options.saveSql, false)
+        .argument(options.target, "say one point to resume from, not several")
+        .read(args);
     if (options.target.empty()) {
         throw UsageError("say where to resume from: FILE:POS or a GTID position");
     }

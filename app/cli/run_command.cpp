@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "app/cli/cli_commands.h"
+#include "app/cli/option_reader.h"
 #include "app/cli/run_support.h"
 #include "app/cli/token_file.h"
 #include "engine/common/state_directory.h"
@@ -52,8 +53,8 @@ std::shared_ptr<const syncscope::task::StatusSnapshot> publishedError(syncscope:
     return status;
 }
 
-// The load's worker count and chunk size from the environment (DM keeps them in its mydumper
-// section, which this version does not read); a value that is not a positive number is ignored.
+// The load's worker count, chunk size and method from the environment, over what the task file's
+// mydumpers / loaders say (for benchmarks and tests); a value that is not a positive number is ignored.
 void applyLoadTuning(task::TaskSetup& setup) {
     auto positive = [](const char* name) -> uint64_t {
         const char* text = std::getenv(name);
@@ -69,6 +70,7 @@ void applyLoadTuning(task::TaskSetup& setup) {
     }
     if (uint64_t rows = positive("SYNCSCOPE_LOAD_CHUNK_ROWS"); rows > 0) {
         setup.loadChunkRows = rows;
+        setup.loadChunkBytes = 0;
     }
     if (const char* method = std::getenv("SYNCSCOPE_LOAD_METHOD"); method != nullptr && *method != '\0') {
         if (!load::loadMethodNamed(method)) {
@@ -114,6 +116,22 @@ void setUpLogging(const std::string& logDir, const std::string& taskName) {
     logger->set_level(level);
     logger->flush_on(spdlog::level::info);
     spdlog::set_default_logger(logger);
+}
+
+control::ControlServerOptions controlServerOptions(const RunOptions& options, const std::string& taskName) {
+    control::ListenAddress address = control::ListenAddress::parse(options.listen);
+    control::ControlServerOptions serverOptions;
+    serverOptions.host = address.host;
+    serverOptions.port = address.port;
+    if (!options.tokenFile.empty()) {
+        serverOptions.token = readTokenFile(options.tokenFile);
+    }
+    serverOptions.verifySummaryFile = options.logDir + "/" + taskName + "-verify.json";
+    serverOptions.tlsCertFile = options.tlsCert;
+    serverOptions.tlsKeyFile = options.tlsKey;
+    serverOptions.auditLogPath = options.logDir + "/" + taskName + "-audit.jsonl";
+    serverOptions.logFilePath = options.logDir + "/" + taskName + ".log";
+    return serverOptions;
 }
 
 void printFailedEvent(const task::StatusSnapshot& status) {
@@ -217,42 +235,22 @@ private:
 };
 
 int runTask(std::span<char*> args) {
-    RunOptions options;
-    for (size_t i = 0; i < args.size(); ++i) {
-        std::string_view arg = args[i];
-        auto value = [&](const char* name) -> std::string {
-            if (i + 1 >= args.size()) {
-                throw UsageError(std::string(name) + " needs a value");
-            }
-            return args[++i];
-        };
-        if (arg == "--help" || arg == "-h") {
-            std::cout << kRunUsage;
-            return kExitOk;
-        } else if (arg == "--source") {
-            options.sourceFiles.push_back(value("--source"));
-        } else if (arg == "--log-dir") {
-            options.logDir = value("--log-dir");
-        } else if (arg == "--listen") {
-            options.listen = value("--listen");
-        } else if (arg == "--token-file") {
-            options.tokenFile = value("--token-file");
-        } else if (arg == "--until") {
-            options.until = value("--until");
-        } else if (arg == "--tls-cert") {
-            options.tlsCert = value("--tls-cert");
-        } else if (arg == "--tls-key") {
-            options.tlsKey = value("--tls-key");
-        } else if (arg == "--remove-meta") {
-            options.removeMeta = true;
-        } else if (!arg.empty() && arg[0] == '-') {
-            throw UsageError("unknown option '" + std::string(arg) + "'");
-        } else if (options.taskFile.empty()) {
-            options.taskFile = arg;
-        } else {
-            throw UsageError("more than one task file given");
-        }
+    if (asksForHelp(args)) {
+        std::cout << kRunUsage;
+        return kExitOk;
     }
+    RunOptions options;
+    OptionReader()
+        .repeated("--source", options.sourceFiles)
+        .value("--log-dir", options.logDir)
+        .value("--listen", options.listen)
+        .value("--token-file", options.tokenFile)
+        .value("--until", options.until)
+        .value("--tls-cert", options.tlsCert)
+        .value("--tls-key", options.tlsKey)
+        .flag("--remove-meta", options.removeMeta)
+        .argument(options.taskFile, "more than one task file given")
+        .read(args);
     if (options.taskFile.empty() || options.sourceFiles.empty()) {
         throw UsageError("run needs TASK.yaml and --source SOURCE.yaml");
     }
@@ -309,21 +307,10 @@ int runTask(std::span<char*> args) {
     task::Task runningTask(setup);
     std::unique_ptr<control::ControlServer> controlServer;
     if (!options.listen.empty()) {
-        control::ListenAddress address = control::ListenAddress::parse(options.listen);
-        control::ControlServerOptions serverOptions;
-        serverOptions.host = address.host;
-        serverOptions.port = address.port;
-        if (!options.tokenFile.empty()) {
-            serverOptions.token = readTokenFile(options.tokenFile);
-        }
+        control::ControlServerOptions serverOptions = controlServerOptions(options, setup.taskName);
         serverOptions.secrets = {setup.upstream.password, setup.downstream.password};
-        serverOptions.verifySummaryFile = options.logDir + "/" + setup.taskName + "-verify.json";
         // Skipped rows are saved as replayable SQL beside the audit log (named in the skip's audit entry).
         serverOptions.previewer = std::make_shared<preview::TaskCommandPreviewer>(setup, options.logDir);
-        serverOptions.tlsCertFile = options.tlsCert;
-        serverOptions.tlsKeyFile = options.tlsKey;
-        serverOptions.auditLogPath = setup.auditLogPath;
-        serverOptions.logFilePath = options.logDir + "/" + setup.taskName + ".log";
         controlServer = std::make_unique<control::ControlServer>(runningTask, serverOptions);
         std::cerr << "syncscope-cli run: control API on " << controlServer->url() << '\n';
     }

@@ -13,11 +13,10 @@
 
 #include "app/cli/cli_commands.h"
 #include "app/cli/run_support.h"
-#include "app/cli/token_file.h"
 #include "engine/control/control_server.h"
-#include "engine/control/listen_address.h"
 #include "engine/multisource/multi_source_plan.h"
 #include "engine/multisource/multi_source_task.h"
+#include "engine/multisource/paused_sources.h"
 #include "engine/multisource/shard_merge_check.h"
 #include "engine/multisource/subtask_previewer.h"
 
@@ -75,26 +74,17 @@ int runMultiSourceTask(const RunOptions& options) {
     }
     multisource::refuseShardMerge(plan.subtasks, plan.task.caseSensitive);
 
-    multisource::MultiSourceTask runningTask(plan.subtasks);
+    // Sources paused by the DBA stay paused across a restart (DIR/<task>-paused-sources.json).
+    multisource::MultiSourceTask runningTask(plan.subtasks,
+                                             multisource::pausedSourcesFileBeside(auditLogPath, taskName));
     std::unique_ptr<control::ControlServer> controlServer;
     if (!options.listen.empty()) {
-        control::ListenAddress address = control::ListenAddress::parse(options.listen);
-        control::ControlServerOptions serverOptions;
-        serverOptions.host = address.host;
-        serverOptions.port = address.port;
-        if (!options.tokenFile.empty()) {
-            serverOptions.token = readTokenFile(options.tokenFile);
-        }
+        control::ControlServerOptions serverOptions = controlServerOptions(options, taskName);
         for (const task::TaskSetup& setup : plan.subtasks) {
             serverOptions.secrets.push_back(setup.upstream.password);
         }
         serverOptions.secrets.push_back(plan.subtasks.front().downstream.password);
-        serverOptions.verifySummaryFile = options.logDir + "/" + taskName + "-verify.json";
         serverOptions.previewer = std::make_shared<multisource::SubtaskPreviewer>(plan.subtasks, options.logDir);
-        serverOptions.tlsCertFile = options.tlsCert;
-        serverOptions.tlsKeyFile = options.tlsKey;
-        serverOptions.auditLogPath = auditLogPath;
-        serverOptions.logFilePath = options.logDir + "/" + taskName + ".log";
         serverOptions.subtasks = &runningTask;
         controlServer = std::make_unique<control::ControlServer>(runningTask, serverOptions);
         std::cerr << "syncscope-cli run: control API on " << controlServer->url() << '\n';

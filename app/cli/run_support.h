@@ -7,17 +7,15 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/option_reader.h"
 #include "engine/common/state_directory.h"
+#include "engine/control/control_server.h"
 #include "engine/task/task.h"
 #include "engine/task/task_setup.h"
 
 namespace syncscope::cli {
 
 constexpr long kSignalPollNanoseconds = 200'000'000;
-
-struct UsageError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
 
 struct RunOptions {
     std::string taskFile;
@@ -37,6 +35,9 @@ void applyConcurrencyChoice(task::TaskSetup& setup);
 // stderr and DIR/<task>.log (rotated), level from SYNCSCOPE_LOG_LEVEL.
 void setUpLogging(const std::string& logDir, const std::string& taskName);
 void printFailedEvent(const task::StatusSnapshot& status);
+// --listen's control API: address, token, TLS and the task's files in the log folder (secrets, previewer and
+// subtasks are the caller's).
+control::ControlServerOptions controlServerOptions(const RunOptions& options, const std::string& taskName);
 // The published status once it shows the error the task stands in (bounded wait).
 std::shared_ptr<const task::StatusSnapshot> publishedError(task::Task& task);
 

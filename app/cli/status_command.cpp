@@ -9,15 +9,15 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "app/cli/checkpoint_printer.h"
 #include "app/cli/cli_commands.h"
-#include "engine/binlog/position_axis.h"
+#include "app/cli/option_reader.h"
+#include "app/cli/source_checkpoint.h"
+#include "engine/common/state_directory.h"
 #include "engine/inspect/checkpoint_analyzer.h"
-#include "engine/inspect/checkpoint_inspector.h"
-#include "engine/source/upstream_connection.h"
-#include "engine/task/source_config.h"
-#include "engine/task/task_config.h"
-#include "engine/task/task_setup_builder.h"
+#include "engine/multisource/paused_sources.h"
 
 namespace syncscope::cli {
 namespace {
@@ -25,132 +25,40 @@ namespace {
 constexpr int kJsonIndent = 2;
 
 const char* const kStatusUsage =
-    "Usage: syncscope-cli status TASK.yaml --source SOURCE.yaml [--json]\n"
+    "Usage: syncscope-cli status TASK.yaml --source SOURCE.yaml [--source SOURCE2.yaml ...] [--json]\n"
+    "         [--log-dir DIR]\n"
     "Shows where the task stands without a running engine: its persisted checkpoint (global point,\n"
     "exit-safe point, table points) beside the upstream's current position, the distance between\n"
     "them in bytes and binlog files, and every table point ahead of the global point with the events\n"
     "a resume would skip. Reads the checkpoint table and the upstream read-only.\n"
+    "A task with several sources (one --source file per mysql-instances entry) gets a line for the\n"
+    "whole task, then one section per source, each checked against that source's own upstream, and\n"
+    "whether the DBA paused it (DIR/<task>-paused-sources.json, which `run` with the same --log-dir keeps:\n"
+    "a start leaves such a source paused; DIR defaults to `run`'s).\n"
     "Exit 0 when both were read (anomalies are reported, not failed), 1 when the configs, the\n"
-    "downstream or the upstream could not be read, 2 on bad usage.\n";
-
-struct UsageError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
+    "downstream or an upstream could not be read, 2 on bad usage.\n";
 
 struct StatusOptions {
     std::string taskFile;
-    std::string sourceFile;
+    std::vector<std::string> sourceFiles;
     bool json = false;
+    std::string logDir = defaultLogDirectory();
 };
 
-// How far the persisted global point is behind the upstream's current position.
-struct Distance {
-    std::optional<int64_t> bytes;  // on the upstream's axis; nullopt when a file is not on it
-    std::optional<int64_t> files;  // difference of the file numbers
-};
-
-struct StatusReport {
-    task::TaskSetup setup;
-    inspect::InspectionReport inspection;
-    std::string upstreamError;                         // why the upstream could not be read; empty when it was
-    const inspect::InspectedSource* source = nullptr;  // this task's source, when it has rows
-    std::string checkpointProblem;
-    Distance distance;
-};
+using StatusReport = SourceCheckpoint;
 
 StatusOptions parseOptions(std::span<char*> args) {
     StatusOptions options;
-    for (size_t i = 0; i < args.size(); ++i) {
-        std::string_view arg = args[i];
-        if (arg == "--source") {
-            if (i + 1 >= args.size()) {
-                throw UsageError("--source needs a value");
-            }
-            options.sourceFile = args[++i];
-        } else if (arg == "--json") {
-            options.json = true;
-        } else if (!arg.empty() && arg[0] == '-') {
-            throw UsageError("unknown option '" + std::string(arg) + "'");
-        } else if (options.taskFile.empty()) {
-            options.taskFile = arg;
-        } else {
-            throw UsageError("more than one task file given");
-        }
-    }
-    if (options.taskFile.empty() || options.sourceFile.empty()) {
+    OptionReader()
+        .repeated("--source", options.sourceFiles)
+        .flag("--json", options.json)
+        .value("--log-dir", options.logDir)
+        .argument(options.taskFile, "more than one task file given")
+        .read(args);
+    if (options.taskFile.empty() || options.sourceFiles.empty()) {
         throw UsageError("status needs TASK.yaml and --source SOURCE.yaml");
     }
     return options;
-}
-
-Distance distanceBetween(const binlog::Location& from, const binlog::Location& to,
-                         const std::vector<binlog::BinlogFileSize>& files) {
-    Distance distance;
-    if (from.position().isEmpty() || to.position().isEmpty()) {
-        return distance;
-    }
-    distance.files =
-        static_cast<int64_t>(to.position().fileNumber()) - static_cast<int64_t>(from.position().fileNumber());
-    try {
-        binlog::PositionAxis axis(files);
-        distance.bytes = axis.distance(from.position(), to.position());
-    } catch (const std::exception&) {
-        // An odd file list: the file distance still holds, the byte distance stays unknown.
-    }
-    if (!distance.bytes && *distance.files == 0) {
-        distance.bytes = static_cast<int64_t>(to.position().offset()) - static_cast<int64_t>(from.position().offset());
-    }
-    return distance;
-}
-
-StatusReport readStatus(const StatusOptions& options) {
-    StatusReport report;
-    task::TaskConfig taskConfig = task::loadTaskConfig(options.taskFile);
-    task::SourceConfig sourceConfig = task::loadSourceConfig(options.sourceFile);
-    std::vector<std::string> warnings;
-    report.setup = task::makeTaskSetup(taskConfig, sourceConfig, warnings);
-
-    inspect::InspectionRequest request;
-    request.target = report.setup.downstream;
-    request.metaSchema = report.setup.metaSchema;
-    request.task = report.setup.taskName;
-    request.upstream = report.setup.upstream;
-    request.upstreamSourceId = report.setup.sourceId;
-    try {
-        report.inspection = inspect::inspectCheckpoints(request);
-    } catch (const source::UpstreamError& e) {
-        // The checkpoint is still worth showing when only the upstream is out of reach.
-        report.upstreamError = e.what();
-        request.upstream.reset();
-        report.inspection = inspect::inspectCheckpoints(request);
-    }
-    const std::string expectedTable = report.setup.taskName + "_syncer_checkpoint";
-    for (const auto& table : report.inspection.tables) {
-        if (table.tableName != expectedTable) {
-            continue;
-        }
-        report.checkpointProblem = table.problem;
-        for (const auto& source : table.sources) {
-            if (source.sourceId == report.setup.sourceId) {
-                report.source = &source;
-            }
-        }
-    }
-    if (report.source && report.source->global && report.inspection.upstream) {
-        report.distance = distanceBetween(report.source->global->location, report.inspection.upstream->current,
-                                          report.inspection.upstream->files);
-    }
-    return report;
-}
-
-nlohmann::json locationJson(const binlog::Location& location) {
-    if (location.isEmpty()) {
-        return nullptr;
-    }
-    return {{"binlog_name", location.position().file()},
-            {"binlog_pos", location.position().offset()},
-            {"binlog_gtid", location.gtidText()},
-            {"text", location.toString()}};
 }
 
 std::string dmText(const binlog::Location& location) {
@@ -161,23 +69,6 @@ std::string dmText(const binlog::Location& location) {
 
 nlohmann::json optionalJson(const std::optional<int64_t>& value) {
     return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-}
-
-nlohmann::json anomaliesJson(const std::vector<inspect::CheckpointAnomaly>& anomalies) {
-    nlohmann::json out = nlohmann::json::array();
-    for (const auto& anomaly : anomalies) {
-        nlohmann::json item{{"kind", inspect::anomalyName(anomaly.kind)}, {"message", anomaly.message}};
-        if (anomaly.skipWindow) {
-            const auto& window = *anomaly.skipWindow;
-            item["skip_window"] = {
-                {"from", locationJson(window.from)},
-                {"to", locationJson(window.to)},
-                {"bytes", optionalJson(window.bytes)},
-                {"transactions", window.transactions ? nlohmann::json(*window.transactions) : nlohmann::json(nullptr)}};
-        }
-        out.push_back(std::move(item));
-    }
-    return out;
 }
 
 bool hasAnomaly(const inspect::InspectedPoint& point, inspect::AnomalyKind kind) {
@@ -210,7 +101,7 @@ nlohmann::json toJson(const StatusReport& report) {
     } else {
         out["upstream"] = nullptr;
     }
-    const inspect::InspectedSource* source = report.source;
+    const inspect::InspectedSource* source = report.source ? &*report.source : nullptr;
     const inspect::InspectedPoint* global = source && source->global ? &*source->global : nullptr;
     binlog::Location globalPoint = global ? global->location : binlog::Location();
     out["syncer_binlog"] = dmText(globalPoint);
@@ -220,7 +111,7 @@ nlohmann::json toJson(const StatusReport& report) {
     out["global_update_time"] = global ? nlohmann::json(global->row.updateTime) : nlohmann::json(nullptr);
     out["behind_upstream"] = {{"bytes", optionalJson(report.distance.bytes)},
                               {"files", optionalJson(report.distance.files)}};
-    out["synced"] = report.distance.bytes && *report.distance.bytes == 0 && report.distance.files == 0;
+    out["synced"] = report.distance.synced();
     nlohmann::json tables = nlohmann::json::array();
     size_t anomalies = 0;
     if (source) {
@@ -241,15 +132,6 @@ nlohmann::json toJson(const StatusReport& report) {
     out["tables"] = tables;
     out["anomalies"] = anomalies;
     return out;
-}
-
-std::string distanceText(const Distance& distance) {
-    if (!distance.bytes && !distance.files) {
-        return "distance unknown";
-    }
-    std::string bytes = distance.bytes ? std::to_string(*distance.bytes) + " bytes" : "bytes unknown";
-    std::string files = distance.files ? std::to_string(*distance.files) + " files" : "files unknown";
-    return bytes + ", " + files + " behind the upstream";
 }
 
 void printAnomalies(const std::vector<inspect::CheckpointAnomaly>& anomalies, std::ostream& out) {
@@ -281,7 +163,7 @@ void printText(const StatusReport& report, std::ostream& out) {
     if (!report.checkpointProblem.empty()) {
         out << "  ! checkpoint table: " << report.checkpointProblem << '\n';
     }
-    const inspect::InspectedSource* source = report.source;
+    const inspect::InspectedSource* source = report.source ? &*report.source : nullptr;
     if (!source) {
         out << "  no persisted checkpoint for this source: a start begins at the task's meta, else at the upstream's "
                "current position\n";
@@ -290,8 +172,8 @@ void printText(const StatusReport& report, std::ostream& out) {
     printAnomalies(source->anomalies, out);
     if (source->global) {
         const auto& global = *source->global;
-        out << "  global      " << global.location.toString() << "  (" << distanceText(report.distance)
-            << "; persisted " << global.row.updateTime << ")\n";
+        out << "  global      " << global.location.toString() << "  (" << report.distance.text() << "; persisted "
+            << global.row.updateTime << ")\n";
         printAnomalies(global.anomalies, out);
         out << "  exit-safe   "
             << (global.exitSafePoint.isEmpty() ? std::string("(none)") : global.exitSafePoint.toString())
@@ -308,6 +190,91 @@ void printText(const StatusReport& report, std::ostream& out) {
     out << anomalies << (anomalies == 1 ? " anomaly" : " anomalies") << '\n';
 }
 
+// The whole task in one line: how many sources are synced, which are behind and by how much, anomalies.
+struct WholeTask {
+    size_t synced = 0;
+    size_t withoutCheckpoint = 0;
+    size_t unreadableUpstreams = 0;
+    size_t anomalies = 0;
+    std::vector<std::string> behind;  // "ms-a 120 bytes, 0 files"
+};
+
+WholeTask wholeTask(const std::vector<StatusReport>& reports) {
+    WholeTask whole;
+    for (const StatusReport& report : reports) {
+        whole.anomalies += report.anomalyCount();
+        if (!report.upstreamError.empty()) {
+            ++whole.unreadableUpstreams;
+        }
+        if (!report.source || !report.source->global) {
+            ++whole.withoutCheckpoint;
+        } else if (report.distance.synced()) {
+            ++whole.synced;
+        } else {
+            whole.behind.push_back(report.setup.sourceId + " " + report.distance.text());
+        }
+    }
+    return whole;
+}
+
+// Since when each source has been paused by the DBA (remembered across restarts); empty when it is not.
+std::vector<std::string> pausedSince(const std::vector<StatusReport>& reports, const std::string& logDir,
+                                     std::ostream& warnings) {
+    std::vector<std::string> since(reports.size());
+    const std::string taskName = reports.front().setup.taskName;
+    try {
+        multisource::PausedSources paused(logDir + "/" + taskName + "-paused-sources.json");
+        for (size_t i = 0; i < reports.size(); ++i) {
+            since[i] = paused.pausedSince(reports[i].setup.sourceId);
+        }
+    } catch (const std::exception& e) {
+        warnings << "syncscope-cli status: " << e.what() << '\n';
+    }
+    return since;
+}
+
+void printWholeTask(const std::vector<StatusReport>& reports, std::ostream& out) {
+    const WholeTask whole = wholeTask(reports);
+    const StatusReport& first = reports.front();
+    out << "task " << first.setup.taskName << ": " << reports.size() << " sources, " << whole.synced << " synced";
+    if (whole.withoutCheckpoint > 0) {
+        out << ", " << whole.withoutCheckpoint << " without a persisted checkpoint";
+    }
+    if (whole.unreadableUpstreams > 0) {
+        out << ", " << whole.unreadableUpstreams << " upstream(s) unreadable";
+    }
+    out << ", " << whole.anomalies << (whole.anomalies == 1 ? " anomaly" : " anomalies") << "; checkpoint table "
+        << first.checkpointTable() << " on " << first.inspection.target << '\n';
+    for (const std::string& behind : whole.behind) {
+        out << "  behind: source " << behind << '\n';
+    }
+}
+
+nlohmann::json wholeTaskJson(const std::vector<StatusReport>& reports, const std::vector<std::string>& pausedSince) {
+    const WholeTask whole = wholeTask(reports);
+    nlohmann::json sources = nlohmann::json::array();
+    for (size_t i = 0; i < reports.size(); ++i) {
+        const StatusReport& report = reports[i];
+        nlohmann::json section = toJson(report);
+        section["source_file"] = report.sourceFile;
+        section["paused_by_dba_since"] =
+            pausedSince[i].empty() ? nlohmann::json(nullptr) : nlohmann::json(pausedSince[i]);
+        sources.push_back(std::move(section));
+    }
+    return {{"task", reports.front().setup.taskName},
+            {"checkpoint_table",
+             reports.front().setup.metaSchema + "." + reports.front().setup.taskName + "_syncer_checkpoint"},
+            {"target", reports.front().inspection.target},
+            {"whole_task",
+             {{"sources", reports.size()},
+              {"synced", whole.synced == reports.size()},
+              {"sources_synced", whole.synced},
+              {"sources_without_checkpoint", whole.withoutCheckpoint},
+              {"upstreams_unreadable", whole.unreadableUpstreams},
+              {"anomalies", whole.anomalies}}},
+            {"sources", sources}};
+}
+
 int runStatus(std::span<char*> args) {
     if (asksForHelp(args)) {
         std::cout << kStatusUsage;
@@ -321,17 +288,39 @@ int runStatus(std::span<char*> args) {
         return kExitUsage;
     }
     try {
-        StatusReport report = readStatus(options);
+        TaskSources sources = loadTaskSources(options.taskFile, options.sourceFiles);
+        std::vector<StatusReport> reports;
+        for (size_t i = 0; i < sources.setups.size(); ++i) {
+            reports.push_back(readSourceCheckpoint(sources.setups[i], sources.sourceFiles[i]));
+        }
+        const bool severalSources = reports.size() > 1;
+        const std::vector<std::string> paused =
+            severalSources ? pausedSince(reports, options.logDir, std::cerr) : std::vector<std::string>{};
         if (options.json) {
-            std::cout << toJson(report).dump(kJsonIndent) << '\n';
+            std::cout << (severalSources ? wholeTaskJson(reports, paused) : toJson(reports.front())).dump(kJsonIndent)
+                      << '\n';
+        } else if (severalSources) {
+            printWholeTask(reports, std::cout);
+            for (size_t i = 0; i < reports.size(); ++i) {
+                std::cout << '\n';
+                printText(reports[i], std::cout);
+                if (!paused[i].empty()) {
+                    std::cout << "  paused by the DBA since " << paused[i]
+                              << " (remembered: a start of the task leaves this source paused until it is resumed)\n";
+                }
+            }
         } else {
-            printText(report, std::cout);
+            printText(reports.front(), std::cout);
         }
-        if (!report.upstreamError.empty()) {
-            std::cerr << "syncscope-cli status: upstream: " << report.upstreamError << '\n';
-            return kExitFailure;
+        int exitCode = kExitOk;
+        for (const StatusReport& report : reports) {
+            if (!report.upstreamError.empty()) {
+                std::cerr << "syncscope-cli status: upstream of source " << report.setup.sourceId << ": "
+                          << report.upstreamError << '\n';
+                exitCode = kExitFailure;
+            }
         }
-        return kExitOk;
+        return exitCode;
     } catch (const std::exception& e) {
         std::cerr << "syncscope-cli status: " << e.what() << '\n';
         return kExitFailure;

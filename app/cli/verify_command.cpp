@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "app/cli/cli_commands.h"
+#include "app/cli/option_reader.h"
 #include "app/cli/token_file.h"
 #include "app/cli/verify_report_printer.h"
 #include "app/cli/verify_task_progress.h"
@@ -56,10 +57,6 @@ const char* const kVerifyUsage =
     "Exit 0 when every table is equal, 1 when differences were found, 2 on an error (a table that could\n"
     "not be compared, a server out of reach, bad usage).\n";
 
-struct UsageError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
 struct VerifyOptions {
     std::string taskFile;
     std::string sourceFile;
@@ -81,73 +78,44 @@ void onSignal(int) {
     cancelRequested.store(true);
 }
 
-int numberArgument(const std::string& name, const std::string& text) {
-    try {
-        size_t used = 0;
-        int value = std::stoi(text, &used);
-        if (used == text.size() && value >= 0) {
-            return value;
-        }
-    } catch (const std::exception&) {
-    }
-    throw UsageError(name + " needs a whole number of 0 or more, not '" + text + "'");
-}
-
 VerifyOptions parseOptions(std::span<char*> args) {
     VerifyOptions options;
-    for (size_t i = 0; i < args.size(); ++i) {
-        std::string_view arg = args[i];
-        auto value = [&](const char* name) -> std::string {
-            if (i + 1 >= args.size()) {
-                throw UsageError(std::string(name) + " needs a value");
-            }
-            return args[++i];
-        };
-        if (arg == "--source") {
-            options.sourceFile = value("--source");
-        } else if (arg == "--json") {
-            options.json = true;
-        } else if (arg == "--repair") {
-            options.repair = true;
-        } else if (arg == "--confirm-keyless") {
-            options.confirmKeyless = true;
-        } else if (arg == "--progress") {
-            options.progress = true;
-        } else if (arg == "--repair-sql") {
-            options.repairSqlFile = value("--repair-sql");
-        } else if (arg == "--log-dir") {
-            options.logDir = value("--log-dir");
-        } else if (arg == "--control") {
-            options.control = value("--control");
-        } else if (arg == "--token-file") {
-            options.tokenFile = value("--token-file");
-        } else if (arg == "--table") {
-            std::string text = value("--table");
-            auto dot = text.find('.');
-            if (dot == std::string::npos || dot == 0 || dot + 1 == text.size()) {
-                throw UsageError("--table needs DB.TABLE, not '" + text + "'");
-            }
-            options.tables.push_back({text.substr(0, dot), text.substr(dot + 1)});
-        } else if (arg == "--settle-seconds") {
-            options.settings.settleTimeout =
-                std::chrono::seconds(numberArgument("--settle-seconds", value("--settle-seconds")));
-        } else if (arg == "--chunk-time") {
-            int ms = numberArgument("--chunk-time", value("--chunk-time"));
-            if (ms == 0) {
-                throw UsageError("--chunk-time must be at least 1 ms");
-            }
-            options.settings.chunkTime = std::chrono::milliseconds(ms);
-        } else if (arg == "--max-threads-running") {
-            options.settings.maxThreadsRunning =
-                numberArgument("--max-threads-running", value("--max-threads-running"));
-        } else if (!arg.empty() && arg[0] == '-') {
-            throw UsageError("unknown option '" + std::string(arg) + "'");
-        } else if (options.taskFile.empty()) {
-            options.taskFile = arg;
-        } else {
-            throw UsageError("more than one task file given");
-        }
-    }
+    OptionReader()
+        .value("--source", options.sourceFile)
+        .flag("--json", options.json)
+        .flag("--repair", options.repair)
+        .flag("--confirm-keyless", options.confirmKeyless)
+        .flag("--progress", options.progress)
+        .value("--repair-sql", options.repairSqlFile)
+        .value("--log-dir", options.logDir)
+        .value("--control", options.control)
+        .value("--token-file", options.tokenFile)
+        .value("--table",
+               [&options](const std::string& text) {
+                   auto dot = text.find('.');
+                   if (dot == std::string::npos || dot == 0 || dot + 1 == text.size()) {
+                       throw UsageError("--table needs DB.TABLE, not '" + text + "'");
+                   }
+                   options.tables.push_back({text.substr(0, dot), text.substr(dot + 1)});
+               })
+        .value("--settle-seconds",
+               [&options](const std::string& text) {
+                   options.settings.settleTimeout = std::chrono::seconds(wholeNumberOption("--settle-seconds", text));
+               })
+        .value("--chunk-time",
+               [&options](const std::string& text) {
+                   int ms = wholeNumberOption("--chunk-time", text);
+                   if (ms == 0) {
+                       throw UsageError("--chunk-time must be at least 1 ms");
+                   }
+                   options.settings.chunkTime = std::chrono::milliseconds(ms);
+               })
+        .value("--max-threads-running",
+               [&options](const std::string& text) {
+                   options.settings.maxThreadsRunning = wholeNumberOption("--max-threads-running", text);
+               })
+        .argument(options.taskFile, "more than one task file given")
+        .read(args);
     if (options.taskFile.empty() || options.sourceFile.empty()) {
         throw UsageError("verify needs TASK.yaml and --source SOURCE.yaml");
     }

@@ -126,4 +126,14 @@ WindowVerifyOutcome verifySkipWindows(const inspect::InspectionReport& report, c
     return outcome;
 }
 
+int windowVerifyExitCode(const WindowVerifyOutcome& outcome) {
+    constexpr int kExitRight = 0;
+    constexpr int kExitWrongRows = 1;
+    constexpr int kExitVerifyError = 2;
+    if (outcome.failed > 0) {
+        return kExitVerifyError;
+    }
+    return outcome.wrongRows > 0 ? kExitWrongRows : kExitRight;
+}
+
 }  // namespace syncscope::cli

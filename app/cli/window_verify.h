@@ -28,6 +28,9 @@ struct WindowVerifyOutcome {
     size_t failed = 0;     // windows that could not be verified
 };
 
+// With --verify: 0 when every window's rows are right, 1 when some are wrong, 2 when a window could not be verified.
+int windowVerifyExitCode(const WindowVerifyOutcome& outcome);
+
 // Verifies every skip window of `report`, printing what it finds as text to `out` (unless null).
 WindowVerifyOutcome verifySkipWindows(const inspect::InspectionReport& report, const WindowVerifyOptions& options,
                                       std::ostream* out);

@@ -2,8 +2,6 @@
 //   syncscope TASK.yaml --source SOURCE.yaml [--start] [--screenshot PNG --screenshot-after SECONDS]
 #include <spdlog/spdlog.h>
 #include <QApplication>
-#include <QMessageBox>
-#include <QStatusBar>
 #include <QTimer>
 #include <cstdio>
 
@@ -12,8 +10,6 @@
 #include "engine/common/log_ring_sink.h"
 #include "engine/common/thread_priority.h"
 #include "engine/common/version.h"
-#include "ui/dialogs/precheck_dialog.h"
-#include "ui/engine/engine_adapter.h"
 #include "ui/main/main_window.h"
 #include "ui/models/ui_resources.h"
 
@@ -22,26 +18,6 @@ namespace {
 constexpr int kExitBadArguments = 2;
 constexpr int kExitScreenshotFailed = 3;
 constexpr double kMillisecondsPerSecond = 1000.0;
-
-// Opens the task (or says why not) and starts it when asked.
-void openInto(syncscope::ui::MainWindow& window, const syncscope::ui::TaskFiles& files, bool start, bool quiet) {
-    syncscope::gui::OpenedTask opened = syncscope::gui::openTask(files);
-    if (!opened.task) {
-        window.statusBar()->showMessage(opened.error);
-        if (!quiet) {
-            QMessageBox::warning(&window, QObject::tr("Cannot open the task"), opened.error);
-        }
-        return;
-    }
-    window.attachTask(opened.task, {files.taskPath, files.sourcePath, opened.auditPath});
-    if (!quiet) {
-        // The precheck runs in the background and shows itself only when it finds something to fix.
-        syncscope::ui::PrecheckDialog::checkOpenedTask(opened.setup, opened.auditPath, &window);
-    }
-    if (start) {
-        window.adapter()->start();
-    }
-}
 
 }  // namespace
 
@@ -83,13 +59,7 @@ int main(int argc, char** argv) {
 
     syncscope::ui::MainWindow window;
     window.setLogRing(ring);
-    QObject::connect(&window, &syncscope::ui::MainWindow::openTaskRequested, &window,
-                     [&window](const syncscope::ui::TaskFiles& files) { openInto(window, files, false, false); });
-    window.setLocalTaskOpener([](const syncscope::ui::ChannelSpec& spec, QString* error) {
-        syncscope::gui::OpenedTask opened = syncscope::gui::openTask({spec.taskPath, spec.sourcePath, {}});
-        *error = opened.error;
-        return opened.task;
-    });
+    syncscope::gui::connectTaskOpening(window);
     window.show();
 
     const bool screenshot = !options->screenshotPath.isEmpty();
@@ -97,7 +67,7 @@ int main(int argc, char** argv) {
         window.restoreWorkspace();  // the channels of the last session, on the overview
     }
     if (!options->taskPath.isEmpty()) {
-        openInto(window, {options->taskPath, options->sourcePath, {}}, options->start, screenshot);
+        syncscope::gui::openInto(window, {options->taskPath, options->sourcePath, {}}, options->start, screenshot);
     }
     if (screenshot) {
         QTimer::singleShot(int(options->screenshotAfterSeconds * kMillisecondsPerSecond), &window, [&window, options] {

@@ -2,15 +2,19 @@
 
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QMessageBox>
+#include <QStatusBar>
 
 #include <spdlog/spdlog.h>
 
 #include "engine/multisource/multi_source_plan.h"
 #include "engine/multisource/multi_source_task.h"
+#include "engine/multisource/paused_sources.h"
 #include "engine/multisource/shard_merge_check.h"
 #include "engine/task/task.h"
 #include "engine/task/task_setup_builder.h"
 #include "ui/dialogs/precheck_dialog.h"
+#include "ui/engine/engine_adapter.h"
 #include "ui/fleet/multi_source_group.h"
 
 namespace syncscope::gui {
@@ -36,7 +40,10 @@ OpenedTask openMultiSourceTask(const QString& taskPath, const QStringList& sourc
             setup.auditLogPath = opened.auditPath.toStdString();  // one audit log; each entry names its source
         }
         opened.setup = plan.subtasks.front();  // the precheck reads the first source and the target
-        opened.task = std::make_shared<multisource::MultiSourceTask>(std::move(plan.subtasks));
+        // A source the DBA paused stays paused when the task is opened again (remembered beside the audit log).
+        opened.task = std::make_shared<multisource::MultiSourceTask>(
+            std::move(plan.subtasks),
+            multisource::pausedSourcesFileBeside(opened.auditPath.toStdString(), plan.task.name));
     } catch (const std::exception& e) {
         opened.error = QString::fromUtf8(e.what());
     }
@@ -74,6 +81,36 @@ OpenedTask openTask(const ui::TaskFiles& files) {
         opened.error = QString::fromUtf8(e.what());
     }
     return opened;
+}
+
+void openInto(ui::MainWindow& window, const ui::TaskFiles& files, bool start, bool quiet) {
+    OpenedTask opened = openTask(files);
+    if (!opened.task) {
+        window.statusBar()->showMessage(opened.error);
+        if (!quiet) {
+            QMessageBox::warning(&window, QCoreApplication::translate("TaskOpener", "Cannot open the task"),
+                                 opened.error);
+        }
+        return;
+    }
+    window.attachTask(opened.task, {files.taskPath, files.sourcePath, opened.auditPath});
+    if (!quiet) {
+        // The precheck runs in the background and shows itself only when it finds something to fix.
+        ui::PrecheckDialog::checkOpenedTask(opened.setup, opened.auditPath, &window);
+    }
+    if (start) {
+        window.adapter()->start();
+    }
+}
+
+void connectTaskOpening(ui::MainWindow& window) {
+    QObject::connect(&window, &ui::MainWindow::openTaskRequested, &window,
+                     [&window](const ui::TaskFiles& files) { openInto(window, files, false, false); });
+    window.setLocalTaskOpener([](const ui::ChannelSpec& spec, QString* error) {
+        OpenedTask opened = openTask({spec.taskPath, spec.sourcePath, {}});
+        *error = opened.error;
+        return opened.task;
+    });
 }
 
 }  // namespace syncscope::gui

@@ -3,6 +3,8 @@
 #include <optional>
 
 #include <algorithm>
+#include <cctype>
+#include <string_view>
 
 #include "engine/apply/key_rounds.h"
 #include "engine/apply/quoted_name.h"
@@ -37,6 +39,13 @@ struct Step {
 // DELETE finds nothing to cascade. Written with checks on, such a row fails with 1452 and is dropped
 // (DmlStatement::dropIfParentMissing) instead of staying as an orphan the upstream does not have. Only
 // where the write cannot cascade itself: an upsert, or a REPLACE of a table that is no cascading parent.
+// A safe-mode key move of a cascading parent's row, replayed as a plain UPDATE by the old key (see expand).
+bool replayedCascadingKeyMove(const Step& step) {
+    const RowChange& change = *step.change;
+    return step.kind == StepKind::Update && change.safeMode && change.keyChanged() &&
+           change.table->cascadeFamily().cascadesToChildren && change.table->rowKey().kind != RowKeyKind::AllColumns;
+}
+
 bool replayedCascadeChildWrite(const Step& step) {
     const RowChange& change = *step.change;
     const schema::CascadeFamily& family = change.table->cascadeFamily();
@@ -59,7 +68,7 @@ std::optional<bool> foreignKeyChecksFor(const Step& step) {
 void checkImage(const RowChange& change, const std::vector<SqlValue>& image, const char* which) {
     if (image.size() != change.table->columns().size()) {
         throw Error("the " + std::string(which) + " image of " + std::string(rowOpName(change.op)) + " of " +
-                    change.target().text() + " at " + change.source.text() + " has " + std::to_string(image.size()) +
+                    change.target().text() + " at " + change.source().text() + " has " + std::to_string(image.size()) +
                     " values but the table has " + std::to_string(change.table->columns().size()) + " columns");
     }
 }
@@ -162,16 +171,42 @@ void appendRowPlaceholders(std::string& sql, size_t columnCount) {
     sql += ")";
 }
 
-// "`a` = ? AND `b` IS NULL" over the row key; NULL never matches `=`, so it gets IS NULL.
+// Where a table has no key, a row is found by every column, and rows equal under a _ci collation ('e45' and
+// 'é45') are different rows of which the upstream changed one (MariaDB's replica compares whole records
+// byte for byte). A text value is compared in its column's character set's binary collation; "" where the
+// column already compares bytes (binary types, _bin collations) or its collation is not known. The table's
+// columns come from the binlog's table map (no type names), so the value's kind tells text from numbers
+// (an ENUM sent as its index stays a number).
+std::string exactCollationFor(const schema::SchemaColumn& column, const SqlValue& value) {
+    constexpr std::string_view kBinary = "_bin";
+    const std::string& collation = column.collation;
+    const bool plainName = std::all_of(collation.begin(), collation.end(),
+                                       [](unsigned char c) { return std::isalnum(c) != 0 || c == '_'; });
+    const bool text = value.kind() == SqlValueKind::Text || value.kind() == SqlValueKind::Bytes;
+    if (!text || !plainName || collation.find('_') == std::string::npos ||
+        (collation.size() >= kBinary.size() &&
+         collation.compare(collation.size() - kBinary.size(), kBinary.size(), kBinary) == 0)) {
+        return {};
+    }
+    return collation.substr(0, collation.find('_')) + std::string(kBinary);
+}
+
+// "`a` = ? AND `b` IS NULL" over the row key; NULL never matches `=`, so it gets IS NULL. Without a key, text
+// columns compare their bytes (exactCollationFor).
 void appendKeyCondition(std::string& sql, const TableSchema& table, const std::vector<SqlValue>& image,
                         std::vector<const SqlValue*>& params) {
     const auto& key = table.rowKey().columns;
+    const bool everyColumn = table.rowKey().kind == RowKeyKind::AllColumns;
     for (size_t i = 0; i < key.size(); ++i) {
         if (i != 0) {
             sql += " AND ";
         }
         appendQuotedName(sql, table.columns()[key[i]].name);
         const SqlValue& value = image[key[i]];
+        if (std::string exact = everyColumn ? exactCollationFor(table.columns()[key[i]], value) : std::string();
+            !exact.empty()) {
+            sql += " COLLATE " + exact;
+        }
         if (value.isNull()) {
             sql += " IS NULL";
         } else {
@@ -468,6 +503,7 @@ std::vector<DmlStatement> DmlBuilder::build(std::span<const RowChange> changes) 
         statement.rowCount = group.size();
         statement.foreignKeyChecks = foreignKeyChecksFor(first);
         statement.dropIfParentMissing = replayedCascadeChildWrite(first);
+        statement.skipWhenDownstreamIsPast = group.size() == 1 && replayedCascadingKeyMove(first);
         statement.table = first.change->table.get();
         // An UPDATE or DELETE must find its row; one that finds none shows drift (counted per table). Not in
         // safe mode, where a replayed change may find its work done, and not for upserts: their affected

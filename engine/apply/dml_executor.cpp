@@ -28,6 +28,12 @@ DownstreamError errorFrom(const sql::SQLException& e, const std::string& what) {
                            e.what(), what);
 }
 
+// The errors by which a replayed cascading key move finds the downstream past it (DmlStatement).
+bool downstreamIsPast(int code) {
+    return code == server_error::kDuplicateEntry || code == server_error::kRowIsReferenced ||
+           code == server_error::kForeignDuplicateWithChild || code == server_error::kForeignDuplicateWithoutChild;
+}
+
 }  // namespace
 
 DmlExecutor::DmlExecutor(std::unique_ptr<sql::Connection> connection, size_t statementCacheSize)
@@ -94,6 +100,14 @@ uint64_t DmlExecutor::execute(const DmlStatement& statement) {
                 "safe mode: a replayed row is dropped, its parent row is gone downstream (a cascade "
                 "already removed it): {}",
                 statement.describe());
+            return 0;
+        }
+        if (statement.skipWhenDownstreamIsPast && downstreamIsPast(e.getErrorCode())) {
+            spdlog::info(
+                "safe mode: a replayed key move of a cascading parent row is skipped, the downstream is past it "
+                "(error {}: a later change holds the key or references the old one; the later changes are "
+                "replayed after it): {}",
+                e.getErrorCode(), statement.describe());
             return 0;
         }
         throw errorFrom(e, statement.describe());

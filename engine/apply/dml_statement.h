@@ -28,6 +28,13 @@ struct DmlStatement {
     // downstream (the parent's DELETE was applied before the restart and its cascade removed this row),
     // the row is dropped instead of re-created as an orphan the upstream does not have (error 1452).
     bool dropIfParentMissing = false;
+    // A safe-mode replay of a key-moving UPDATE of a cascading parent, run as a plain UPDATE by the old key
+    // (deleting the old key would cascade). Upstream the new key was free and the old row had no children
+    // its ON UPDATE refused, and the family's changes run in binlog order: a duplicate key (1062, 1761,
+    // 1762) or a child still referencing the old key (1451) downstream can only come from later changes,
+    // applied before the restart, so this UPDATE was applied then too. It is skipped (the later changes
+    // are replayed after it) instead of stopping the task.
+    bool skipWhenDownstreamIsPast = false;
 
     // The SQL with its values written after it, for error reports: "... /* values: 1, 'x' */".
     std::string describe() const;

@@ -33,8 +33,20 @@ std::string describeImage(const schema::TableSchema& table, const std::vector<Sq
     return out + ")";
 }
 
+const SourcePoint& RowChange::source() const {
+    static const SourcePoint kUnknown;
+    return origin ? origin->source : kUnknown;
+}
+
+void RowChange::setSource(SourcePoint point) {
+    auto own = std::make_shared<RowsOrigin>();
+    own->source = std::move(point);
+    origin = std::move(own);
+}
+
 size_t RowChange::footprintBytes() const {
-    size_t bytes = sizeof(RowChange) + source.file.size() + source.gtid.size();
+    // The origin is shared by the rows of one event: each row counts the text bytes its values borrow.
+    size_t bytes = sizeof(RowChange);
     for (const auto* image : {&before, &after}) {
         bytes += image->size() * sizeof(SqlValue);
         for (const auto& value : *image) {
@@ -59,7 +71,7 @@ bool RowChange::keyChanged() const {
 }
 
 std::string RowChange::describe() const {
-    std::string out = std::string(rowOpName(op)) + " of " + target().text() + " at " + source.text() +
+    std::string out = std::string(rowOpName(op)) + " of " + target().text() + " at " + source().text() +
                       " (transaction " + std::to_string(transactionSeq) + (safeMode ? ", safe mode" : "") + ")";
     if (!before.empty()) {
         out += "; before " + describeImage(*table, before);

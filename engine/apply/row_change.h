@@ -25,13 +25,21 @@ struct SourcePoint {
     std::string text() const;  // "mysql-bin.000003:1234" (+ " gtid ...")
 };
 
+// What the row changes of one rows event share, allocated once per event: where they came from, and
+// the bytes of their text values (borrowed by those values, see SqlValue).
+struct RowsOrigin {
+    SourcePoint source;
+    std::string text;  // reserved once; never appended past its capacity while values borrow from it
+};
+
 struct RowChange {
     // Columns, keys and the target name (after routing); never null.
     std::shared_ptr<const schema::TableSchema> table;
     RowOp op = RowOp::Insert;
     std::vector<SqlValue> before;  // update and delete: one value per column
     std::vector<SqlValue> after;   // insert and update: one value per column
-    SourcePoint source;
+    // Where it came from and the text its values borrow; shared by the rows of one event. Null: unknown.
+    std::shared_ptr<const RowsOrigin> origin;
     uint64_t transactionSeq = 0;  // the syncer's number of the upstream transaction
     // INSERT as REPLACE, UPDATE as DELETE+REPLACE: after a resume, until the exit-safe point.
     bool safeMode = false;
@@ -39,6 +47,10 @@ struct RowChange {
     // parent row cascaded to its children there, so it must cascade downstream too.
     bool upstreamForeignKeyChecks = true;
 
+    // Where in the upstream's binlog it came from (an empty point when unknown).
+    const SourcePoint& source() const;
+    // Gives the change an origin of its own (a change made outside the pipeline, e.g. a repair).
+    void setSource(SourcePoint point);
     const schema::TableName& target() const { return table->name(); }
     // "update of `db`.`t` at mysql-bin.000003:1234, key id=5" plus both images, for error reports.
     std::string describe() const;

@@ -8,7 +8,7 @@ namespace {
 
 constexpr size_t kDisplayLimit = 200;  // bytes of a value shown in a message before it is cut
 
-bool printable(const std::string& s) {
+bool printable(std::string_view s) {
     for (unsigned char c : s) {
         if (c < 0x20 || c == 0x7f) {
             return false;
@@ -18,6 +18,36 @@ bool printable(const std::string& s) {
 }
 
 }  // namespace
+
+SqlValue::SqlValue(const SqlValue& other)
+    : kind_(other.kind_), integer_(other.integer_), real_(other.real_), string_(other.asString()) {}
+
+SqlValue& SqlValue::operator=(const SqlValue& other) {
+    if (this != &other) {
+        std::string copy(other.asString());  // before anything changes: other may borrow from our own bytes
+        kind_ = other.kind_;
+        integer_ = other.integer_;
+        real_ = other.real_;
+        string_ = std::move(copy);
+        borrowed_ = false;
+        view_ = {};
+    }
+    return *this;
+}
+
+SqlValue SqlValue::borrowedText(SqlValueKind kind, std::string_view bytes, std::string& buffer) {
+    SqlValue value;
+    value.kind_ = kind;
+    if (buffer.size() + bytes.size() > buffer.capacity()) {
+        value.string_.assign(bytes);  // appending would move the buffer under the values that borrow from it
+        return value;
+    }
+    size_t at = buffer.size();
+    buffer.append(bytes);
+    value.borrowed_ = true;
+    value.view_ = std::string_view(buffer).substr(at, bytes.size());
+    return value;
+}
 
 SqlValue SqlValue::signedInt(int64_t v) {
     SqlValue value;
@@ -121,6 +151,28 @@ SqlValue SqlValue::fromColumn(const binlog::ColumnValue& value, const binlog::Co
     return null();
 }
 
+SqlValue SqlValue::fromColumn(const binlog::ColumnValue& value, const binlog::ColumnDef& column, std::string& buffer) {
+    using binlog::ValueKind;
+    switch (value.kind()) {
+        case ValueKind::Decimal:
+        case ValueKind::Json:
+            return borrowedText(SqlValueKind::Text, value.bytes(), buffer);
+        case ValueKind::String:
+            return borrowedText(
+                column.charset == 0 || isUtf8Collation(column.charset) ? SqlValueKind::Text : SqlValueKind::Bytes,
+                value.bytes(), buffer);
+        case ValueKind::Bytes:
+            if (column.extendedType != binlog::ExtendedType::None) {
+                return fromColumn(value, column);
+            }
+            return borrowedText(SqlValueKind::Bytes, value.bytes(), buffer);
+        case ValueKind::Geometry:
+            return borrowedText(SqlValueKind::Bytes, value.bytes(), buffer);
+        default:
+            return fromColumn(value, column);
+    }
+}
+
 std::optional<std::string> SqlValue::text() const {
     switch (kind_) {
         case SqlValueKind::Null:
@@ -137,7 +189,7 @@ std::optional<std::string> SqlValue::text() const {
         }
         case SqlValueKind::Text:
         case SqlValueKind::Bytes:
-            return string_;
+            return std::string(asString());
     }
     return std::nullopt;
 }
@@ -149,8 +201,9 @@ std::string SqlValue::display() const {
     if (kind_ != SqlValueKind::Text && kind_ != SqlValueKind::Bytes) {
         return *text();
     }
-    bool cut = string_.size() > kDisplayLimit;
-    std::string shown = cut ? string_.substr(0, kDisplayLimit) : string_;
+    const std::string_view bytes = asString();
+    bool cut = bytes.size() > kDisplayLimit;
+    std::string_view shown = cut ? bytes.substr(0, kDisplayLimit) : bytes;
     std::string out;
     if (printable(shown)) {
         out = "'";
@@ -167,7 +220,7 @@ std::string SqlValue::display() const {
         }
     }
     if (cut) {
-        out += "... (" + std::to_string(string_.size()) + " bytes)";
+        out += "... (" + std::to_string(bytes.size()) + " bytes)";
     }
     return out;
 }
@@ -186,7 +239,7 @@ bool SqlValue::operator==(const SqlValue& other) const {
             return real_ == other.real_;
         case SqlValueKind::Text:
         case SqlValueKind::Bytes:
-            return string_ == other.string_;
+            return asString() == other.asString();
     }
     return false;
 }

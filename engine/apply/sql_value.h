@@ -1,10 +1,15 @@
 // One value as the downstream binds it to a prepared-statement parameter: the form decides the
 // Connector/C++ setter (integers exact, DECIMAL and temporals as text, binary data as bytes).
+//
+// Text and bytes are owned by the value, or borrowed from a buffer that outlives it: the sync pipeline
+// copies the text of one rows event's values into one buffer that its row changes share
+// (RowChange::origin), instead of one allocation per value. A copy of a borrowed value owns its bytes.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "engine/binlog/column_def.h"
 #include "engine/binlog/column_value.h"
@@ -23,6 +28,11 @@ enum class SqlValueKind : uint8_t {
 class SqlValue {
 public:
     SqlValue() = default;
+    SqlValue(const SqlValue& other);
+    SqlValue& operator=(const SqlValue& other);
+    SqlValue(SqlValue&&) noexcept = default;
+    SqlValue& operator=(SqlValue&&) noexcept = default;
+    ~SqlValue() = default;
 
     static SqlValue null() { return {}; }
     static SqlValue signedInt(int64_t v);
@@ -36,13 +46,18 @@ public:
     // their text in UTC (the downstream session runs with time_zone '+00:00'), text of a UTF-8 or
     // unknown character set as text, text of any other character set and binary data as bytes.
     static SqlValue fromColumn(const binlog::ColumnValue& value, const binlog::ColumnDef& column);
+    // The same, with text and bytes taken verbatim from the binlog appended to `buffer` and borrowed
+    // from there; the caller reserved room for them (a value that would not fit without the buffer
+    // moving is owned instead) and keeps the buffer alive and unmoved as long as the value.
+    static SqlValue fromColumn(const binlog::ColumnValue& value, const binlog::ColumnDef& column, std::string& buffer);
 
     SqlValueKind kind() const { return kind_; }
     bool isNull() const { return kind_ == SqlValueKind::Null; }
     int64_t asSigned() const { return integer_.s; }
     uint64_t asUnsigned() const { return integer_.u; }
     double asDouble() const { return real_; }
-    const std::string& asString() const { return string_; }  // Text and Bytes
+    std::string_view asString() const { return borrowed_ ? view_ : std::string_view(string_); }  // Text and Bytes
+    bool isBorrowed() const { return borrowed_; }
 
     // The value's text for reports (nullopt for NULL): numbers in decimal, text and bytes verbatim.
     std::optional<std::string> text() const;
@@ -53,13 +68,17 @@ public:
     bool operator==(const SqlValue& other) const;
 
 private:
+    static SqlValue borrowedText(SqlValueKind kind, std::string_view bytes, std::string& buffer);
+
     SqlValueKind kind_ = SqlValueKind::Null;
+    bool borrowed_ = false;  // Text and Bytes: view_ points into a buffer the value does not own
     union {
         int64_t s;
         uint64_t u;
     } integer_{0};
     double real_ = 0;
     std::string string_;
+    std::string_view view_;
 };
 
 // Whether a collation id belongs to utf8mb3/utf8mb4 (or ASCII), whose bytes the utf8mb4 connection

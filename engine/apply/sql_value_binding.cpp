@@ -20,15 +20,17 @@ void bindSqlValue(sql::PreparedStatement& statement, unsigned int index, const S
         case SqlValueKind::Double:
             statement.setDouble(index, value.asDouble());
             break;
-        case SqlValueKind::Text:
-            statement.setString(index, value.asString());
+        case SqlValueKind::Text: {
+            const std::string_view text = value.asString();
+            statement.setString(index, sql::SQLString(text.data(), text.size()));
             break;
+        }
         case SqlValueKind::Bytes:
             if (value.asString().empty()) {
                 // An empty stream sends no data at all; an empty string is what is meant.
-                statement.setString(index, value.asString());
+                statement.setString(index, sql::SQLString());
             } else {
-                streams.push_back(std::make_unique<std::istringstream>(value.asString()));
+                streams.push_back(std::make_unique<std::istringstream>(std::string(value.asString())));
                 statement.setBlob(index, streams.back().get());
             }
             break;

@@ -52,6 +52,10 @@ public:
     // A stream from `start` (an event boundary in one of files()). Throws BrowseError for a file the
     // history does not have (purged, or not given).
     virtual std::unique_ptr<EventStream> openAt(const BrowsePoint& start) = 0;
+    // Like openAt(), for finding a place rather than showing it: every event comes with its header and
+    // place, but only FORMAT_DESCRIPTION, GTID, query and payload events have their bodies decoded
+    // (BoundaryEventDecoder); rows and table maps have an empty body. Enough for TransactionBoundaries.
+    virtual std::unique_ptr<EventStream> openHeadersAt(const BrowsePoint& start) { return openAt(start); }
     // A stream of the transactions after a MariaDB GTID position; nullptr when the history cannot
     // start from GTIDs itself (local files: the browser then reads from the oldest file and skips).
     virtual std::unique_ptr<EventStream> openAfterGtid(const std::string& gtidPosition) = 0;

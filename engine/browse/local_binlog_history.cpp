@@ -4,6 +4,7 @@
 #include <system_error>
 
 #include "engine/binlog/event_decoder.h"
+#include "engine/browse/local_header_stream.h"
 #include "engine/source/binlog_file_source.h"
 
 namespace syncscope::browse {
@@ -75,14 +76,21 @@ LocalBinlogHistory::LocalBinlogHistory(std::vector<std::filesystem::path> files)
     }
 }
 
-std::unique_ptr<EventStream> LocalBinlogHistory::openAt(const BrowsePoint& start) {
+std::vector<std::filesystem::path> LocalBinlogHistory::filesFrom(const std::string& file) const {
     for (size_t i = 0; i < paths_.size(); ++i) {
-        if (sizes_[i].file == start.file) {
-            std::vector<std::filesystem::path> rest(paths_.begin() + static_cast<std::ptrdiff_t>(i), paths_.end());
-            return std::make_unique<FileEventStream>(std::move(rest), start.offset);
+        if (sizes_[i].file == file) {
+            return {paths_.begin() + static_cast<std::ptrdiff_t>(i), paths_.end()};
         }
     }
-    throw BrowseError("binlog file '" + start.file + "' is not among " + describe());
+    throw BrowseError("binlog file '" + file + "' is not among " + describe());
+}
+
+std::unique_ptr<EventStream> LocalBinlogHistory::openAt(const BrowsePoint& start) {
+    return std::make_unique<FileEventStream>(filesFrom(start.file), start.offset);
+}
+
+std::unique_ptr<EventStream> LocalBinlogHistory::openHeadersAt(const BrowsePoint& start) {
+    return std::make_unique<LocalHeaderStream>(filesFrom(start.file), start.offset);
 }
 
 std::string LocalBinlogHistory::describe() const {

@@ -33,7 +33,7 @@ std::string describeTransaction(const FoundTransaction& trx) {
 
 PointResolver::FileStart PointResolver::fileStart(const std::string& file) {
     ++filesProbed_;
-    auto stream = history_.openAt({file, kFirstEventOffset});
+    auto stream = history_.openHeadersAt({file, kFirstEventOffset});
     TransactionBoundaries boundaries;
     FileStart start;
     std::vector<binlog::Event> events;
@@ -44,6 +44,9 @@ PointResolver::FileStart PointResolver::fileStart(const std::string& file) {
             }
             if (start.firstEventTime == 0) {
                 start.firstEventTime = event.header.timestamp;
+                if (start.firstEventTime != 0) {
+                    return start;  // when the file was begun: one header is enough
+                }
             }
             auto step = boundaries.step(event);
             if (step == TransactionBoundaries::Step::Starts || step == TransactionBoundaries::Step::StartsAndEnds) {
@@ -55,22 +58,25 @@ PointResolver::FileStart PointResolver::fileStart(const std::string& file) {
     return start;
 }
 
+// Every transaction of a file was written before the next file was begun, so a transaction at or after
+// a time lies in the last file begun before it, or later. A file begun at time 0 (never written so by
+// MariaDB or MySQL) is placed by its first transaction.
 uint32_t PointResolver::FileStart::searchKey() const {
-    return firstTransactionTime.value_or(firstEventTime);
+    return firstEventTime != 0 ? firstEventTime : firstTransactionTime.value_or(0);
 }
 
 FoundTransaction PointResolver::firstTransactionAtOrAfter(uint32_t time) {
     filesProbed_ = 0;
     auto files = history_.files();
     FileStart oldest = fileStart(files.front().file);
-    uint32_t oldestStart = std::min(oldest.firstEventTime, oldest.searchKey());
+    uint32_t oldestStart = oldest.searchKey();
     if (time < oldestStart) {
         throw BrowseError(formatLocalTime(time) + " is before the oldest binlog of " + history_.describe() + ": " +
                           files.front().file + " begins at " + formatLocalTime(oldestStart) +
                           "; what was written earlier was purged (or never logged)");
     }
-    // The last file whose first transaction is before the time holds the answer, or a file after it does.
-    // (Strictly before: the transactions of one second can span files.)
+    // The last file begun before the time holds the answer, or a file after it does. (Strictly before:
+    // the transactions of the second a file was begun in can be at the end of the file before it.)
     size_t low = 0;
     if (oldest.searchKey() < time) {
         size_t high = files.size() - 1;
@@ -85,7 +91,7 @@ FoundTransaction PointResolver::firstTransactionAtOrAfter(uint32_t time) {
     }
     FoundTransaction found;
     std::optional<FoundTransaction> last;  // the newest transaction seen, for the message
-    auto stream = history_.openAt({files[low].file, kFirstEventOffset});
+    auto stream = history_.openHeadersAt({files[low].file, kFirstEventOffset});
     TransactionBoundaries boundaries;
     bool foundStart = false;
     std::vector<binlog::Event> events;
@@ -136,7 +142,7 @@ std::optional<FoundTransaction> PointResolver::lastTransactionBefore(const std::
     constexpr size_t kLookBackFiles = 3;  // for a message only: files without transactions are rare
     for (size_t i = fileIndex; i > 0 && fileIndex - i < kLookBackFiles && !cancelled(); --i) {
         const std::string& file = files[i - 1].file;
-        auto stream = history_.openAt({file, kFirstEventOffset});
+        auto stream = history_.openHeadersAt({file, kFirstEventOffset});
         TransactionBoundaries boundaries;
         std::optional<FoundTransaction> last;
         std::vector<binlog::Event> events;
@@ -176,7 +182,7 @@ void PointResolver::checkTransactionBoundary(const BrowsePoint& point) {
     if (point.offset < kFirstEventOffset) {
         throw BrowseError(point.toString() + ": events start at offset 4 or later");
     }
-    auto stream = history_.openAt({point.file, kFirstEventOffset});
+    auto stream = history_.openHeadersAt({point.file, kFirstEventOffset});
     TransactionBoundaries boundaries;
     FoundTransaction open;
     bool inside = false;  // the point fell inside `open`

@@ -1,7 +1,7 @@
 // Turns what a DBA names into a place in the upstream's binlog, and refuses what cannot be one:
-// a time becomes the first transaction at or after it (binary search over the files' start times,
-// then a scan of one file); a position must be a transaction boundary; a GTID position must be in
-// the upstream's history (not purged, not beyond what it has written).
+// a time becomes the first transaction at or after it (binary search over the times the files were
+// begun, then a scan of event headers from one file on, no row decoded); a position must be a transaction boundary; a
+// GTID position must be in the upstream's history (not purged, not beyond what it has written).
 #pragma once
 
 #include <atomic>
@@ -43,8 +43,8 @@ public:
     void checkGtidInHistory(const std::string& gtidPosition);
 
 private:
-    // A file's first event time (when it was begun) and its first transaction's time, which orders
-    // the files for the search (the file's begin time when it holds none).
+    // A file's first event time (when it was begun), which orders the files for the search; its first
+    // transaction's time is read only when the first event has no time.
     struct FileStart {
         uint32_t firstEventTime = 0;
         std::optional<uint32_t> firstTransactionTime;

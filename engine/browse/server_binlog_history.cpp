@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "engine/binlog/event_decoder.h"
+#include "engine/browse/boundary_event_decoder.h"
 #include "engine/source/binlog_server_source.h"
 #include "engine/source/upstream_connection.h"
 
@@ -31,10 +32,10 @@ uint64_t fileNumber(const std::string& file) {
 
 class ServerEventStream : public EventStream {
 public:
-    ServerEventStream(source::ServerSourceOptions options, BrowsePoint end)
-        : end_(std::move(end)), endFileNumber_(fileNumber(end_.file)), source_(options) {
+    ServerEventStream(source::ServerSourceOptions options, BrowsePoint end, bool headersOnly = false)
+        : end_(std::move(end)), endFileNumber_(fileNumber(end_.file)), source_(options), headersOnly_(headersOnly) {
         position_ = {options.startFile, options.startPosition};
-        decoder_.setRowTextStorage(binlog::TextStorage::Borrow);
+        decoder_.decoder().setRowTextStorage(binlog::TextStorage::Borrow);
         if (options.startGtid.empty() && !before(position_)) {
             finished_ = true;  // starting at (or past) the end: nothing to wait for
         }
@@ -42,17 +43,21 @@ public:
 
     bool next(std::vector<binlog::Event>& events) override {
         while (!finished_) {
-            decoder_.recycle(events);
+            decoder_.decoder().recycle(events);
             auto raw = source_.next();
             if (!raw) {
                 return false;
             }
             if (!checksumSet_) {
-                decoder_.setChecksum(source_.hasChecksum() ? binlog::ChecksumAlgorithm::Crc32
-                                                           : binlog::ChecksumAlgorithm::Off);
+                decoder_.decoder().setChecksum(source_.hasChecksum() ? binlog::ChecksumAlgorithm::Crc32
+                                                                     : binlog::ChecksumAlgorithm::Off);
                 checksumSet_ = true;
             }
-            decoder_.decodeInto(*raw, events);
+            if (headersOnly_) {
+                decoder_.decodeInto(*raw, events);
+            } else {
+                decoder_.decoder().decodeInto(*raw, events);
+            }
             if (events.empty()) {
                 continue;
             }
@@ -84,7 +89,8 @@ private:
     BrowsePoint end_;
     uint64_t endFileNumber_;
     source::BinlogServerSource source_;
-    binlog::EventDecoder decoder_;
+    bool headersOnly_;
+    BoundaryEventDecoder decoder_;
     BrowsePoint position_;
     bool checksumSet_ = false;
     bool finished_ = false;
@@ -151,7 +157,7 @@ source::ServerSourceOptions dumpOptions(const ServerSettings& server) {
 
 }  // namespace
 
-std::unique_ptr<EventStream> ServerBinlogHistory::openAt(const BrowsePoint& start) {
+std::unique_ptr<EventStream> ServerBinlogHistory::open(const BrowsePoint& start, bool headersOnly) {
     bool listed = false;
     for (const auto& file : files()) {
         listed = listed || file.file == start.file;
@@ -164,7 +170,15 @@ std::unique_ptr<EventStream> ServerBinlogHistory::openAt(const BrowsePoint& star
     auto options = dumpOptions(server_);
     options.startFile = start.file;
     options.startPosition = start.offset;
-    return std::make_unique<ServerEventStream>(std::move(options), endPosition());
+    return std::make_unique<ServerEventStream>(std::move(options), endPosition(), headersOnly);
+}
+
+std::unique_ptr<EventStream> ServerBinlogHistory::openAt(const BrowsePoint& start) {
+    return open(start, false);
+}
+
+std::unique_ptr<EventStream> ServerBinlogHistory::openHeadersAt(const BrowsePoint& start) {
+    return open(start, true);
 }
 
 std::unique_ptr<EventStream> ServerBinlogHistory::openAfterGtid(const std::string& gtidPosition) {

@@ -22,6 +22,8 @@ public:
 
     std::vector<binlog::BinlogFileSize> files() override;
     std::unique_ptr<EventStream> openAt(const BrowsePoint& start) override;
+    // The dump sends every byte; only the bodies BoundaryEventDecoder needs are decoded.
+    std::unique_ptr<EventStream> openHeadersAt(const BrowsePoint& start) override;
     std::unique_ptr<EventStream> openAfterGtid(const std::string& gtidPosition) override;
     std::string currentGtidPosition() override;
     std::string oldestGtidPosition() override;
@@ -31,6 +33,8 @@ public:
     BrowsePoint endPosition();
 
 private:
+    std::unique_ptr<EventStream> open(const BrowsePoint& start, bool headersOnly);
+
     ServerSettings server_;
     std::unique_ptr<source::UpstreamConnection> connection_;
 };

@@ -39,8 +39,9 @@ bool retryable(int code) {
 }
 
 std::string duplicateHint() {
-    return "the target table already held this row before the load: a load fills empty tables (empty it, or "
-           "start the task with task-mode incremental)";
+    return "the target table already held this row before the load: a load fills empty tables (empty it, start "
+           "the task with task-mode incremental, or let the upstream's row win with loaders.<name>.on-duplicate-"
+           "logical: replace)";
 }
 
 }  // namespace
@@ -59,13 +60,34 @@ const char* loadMethodName(LoadMethod method) {
     return method == LoadMethod::LoadData ? "load-data" : "insert";
 }
 
+std::optional<DuplicateRule> duplicateRuleNamed(const std::string& name) {
+    for (DuplicateRule rule : {DuplicateRule::Error, DuplicateRule::Replace, DuplicateRule::Ignore}) {
+        if (name == duplicateRuleName(rule)) {
+            return rule;
+        }
+    }
+    return std::nullopt;
+}
+
+const char* duplicateRuleName(DuplicateRule rule) {
+    switch (rule) {
+        case DuplicateRule::Replace:
+            return "replace";
+        case DuplicateRule::Ignore:
+            return "ignore";
+        case DuplicateRule::Error:
+            break;
+    }
+    return "error";
+}
+
 ChunkCopier::ChunkCopier(TargetSession& downstream, const LoaderCheckpoint& checkpoint, std::string sourceId,
-                         LoadMethod method)
-    : downstream_(downstream), checkpoint_(checkpoint), sourceId_(std::move(sourceId)), method_(method) {
+                         const CopyOptions& options)
+    : downstream_(downstream), checkpoint_(checkpoint), sourceId_(std::move(sourceId)), options_(options) {
     try {
         size_t allowed = std::stoull(downstream_.queryValue("SELECT @@max_allowed_packet"));
         packetLimit_ = allowed > kPacketHeadroom ? allowed - kPacketHeadroom : allowed;
-        statementLimit_ = std::min(kMaxInsertBytes, packetLimit_);
+        statementLimit_ = std::min(std::max<size_t>(1, options_.statementBytes), packetLimit_);
     } catch (const apply::DownstreamError& e) {
         throw LoadError(std::string("load: preparing a target database session failed: ") + e.what(),
                         retryable(e.code()));
@@ -86,7 +108,10 @@ void ChunkCopier::execute(const std::string& sql, const LoadChunk& chunk) {
 void ChunkCopier::insertRows(source::UpstreamConnection& upstream, const std::string& select, const LoadTable& table,
                              LoadChunk& chunk, const std::atomic<bool>& interrupt, LoadProgress& progress,
                              Copied& copied) {
-    const std::string head = "INSERT INTO " + chunk.target.quoted() + " (" + columnList(table.columns) + ") VALUES ";
+    const char* verb = options_.onDuplicate == DuplicateRule::Replace  ? "REPLACE INTO "
+                       : options_.onDuplicate == DuplicateRule::Ignore ? "INSERT IGNORE INTO "
+                                                                       : "INSERT INTO ";
+    const std::string head = verb + chunk.target.quoted() + " (" + columnList(table.columns) + ") VALUES ";
     std::string statement = head;
     uint64_t pendingRows = 0;
     uint64_t pendingBytes = 0;
@@ -156,7 +181,12 @@ void ChunkCopier::loadDataRows(source::UpstreamConnection& upstream, const std::
             targets += (targets.empty() ? "" : ", ") + column;
         }
     }
-    const std::string sql = "LOAD DATA LOCAL INFILE '" + chunk.name + "' INTO TABLE " + chunk.target.quoted() +
+    // LOAD DATA LOCAL skips a duplicate with a warning unless told REPLACE; IGNORE says so explicitly.
+    const char* duplicates = options_.onDuplicate == DuplicateRule::Replace  ? " REPLACE"
+                             : options_.onDuplicate == DuplicateRule::Ignore ? " IGNORE"
+                                                                             : "";
+    const std::string sql = "LOAD DATA LOCAL INFILE '" + chunk.name + "'" + duplicates + " INTO TABLE " +
+                            chunk.target.quoted() +
                             " CHARACTER SET utf8mb4 FIELDS TERMINATED BY '\\t' ESCAPED BY '\\\\' LINES TERMINATED BY "
                             "'\\n' (" +
                             targets + ")" + assignments;
@@ -197,7 +227,7 @@ void ChunkCopier::loadDataRows(source::UpstreamConnection& upstream, const std::
     progress.rowsCopied(chunk, unreportedRows, unreportedBytes);
     copied.rows += unreportedRows;
     copied.bytes += unreportedBytes;
-    if (outcome.skipped > 0) {
+    if (outcome.skipped > 0 && options_.onDuplicate == DuplicateRule::Error) {
         throw LoadError("load: chunk " + chunk.name + " into " + chunk.target.quoted() + ": " +
                         std::to_string(outcome.skipped) + " of " + std::to_string(copied.rows) +
                         " rows were skipped as duplicates of a unique key (LOAD DATA LOCAL only warns); " +
@@ -207,9 +237,9 @@ void ChunkCopier::loadDataRows(source::UpstreamConnection& upstream, const std::
         throw LoadError("load: chunk " + chunk.name + " into " + chunk.target.quoted() + ": the target database took " +
                         std::to_string(outcome.records) + " rows of the " + std::to_string(copied.rows) + " sent");
     }
-    if (outcome.warnings > 0) {
+    if (outcome.warnings > outcome.skipped) {  // each skipped duplicate (IGNORE) is a warning of its own
         spdlog::warn("load: chunk {} into {}: the target database gave {} warnings (values adjusted to the column)",
-                     chunk.name, chunk.target.quoted(), outcome.warnings);
+                     chunk.name, chunk.target.quoted(), outcome.warnings - outcome.skipped);
     }
 }
 
@@ -223,7 +253,7 @@ bool ChunkCopier::copy(source::UpstreamConnection& upstream, const LoadTable& ta
     progress.chunkStarted(chunk);
     try {
         execute("START TRANSACTION", chunk);
-        if (method_ == LoadMethod::LoadData) {
+        if (options_.method == LoadMethod::LoadData) {
             loadDataRows(upstream, select, table, chunk, interrupt, progress, copied);
         } else {
             insertRows(upstream, select, table, chunk, interrupt, progress, copied);

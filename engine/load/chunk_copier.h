@@ -29,10 +29,27 @@ enum class LoadMethod { LoadData, Insert };
 std::optional<LoadMethod> loadMethodNamed(const std::string& name);
 const char* loadMethodName(LoadMethod method);
 
+// What a copied row does when the target already holds a row with the same primary or unique key
+// (DM's loaders.on-duplicate-logical): Error (the default here: a load fills empty tables, so a
+// duplicate means the target was not empty), Replace (REPLACE: the upstream's row wins, as DM's
+// default), Ignore (INSERT IGNORE: the target's row stays).
+enum class DuplicateRule { Error, Replace, Ignore };
+// "error", "replace" or "ignore"; nullopt for anything else.
+std::optional<DuplicateRule> duplicateRuleNamed(const std::string& name);
+const char* duplicateRuleName(DuplicateRule rule);
+
+// How one worker writes its chunks.
+struct CopyOptions {
+    LoadMethod method = LoadMethod::Insert;
+    DuplicateRule onDuplicate = DuplicateRule::Error;
+    size_t statementBytes = kMaxInsertBytes;  // a multi-row INSERT stops growing here (mydumper's statement-size)
+};
+
 class ChunkCopier {
 public:
     // `downstream` is this worker's own session.
-    ChunkCopier(TargetSession& downstream, const LoaderCheckpoint& checkpoint, std::string sourceId, LoadMethod method);
+    ChunkCopier(TargetSession& downstream, const LoaderCheckpoint& checkpoint, std::string sourceId,
+                const CopyOptions& options);
 
     // Copies `chunk` of `table` and commits; fills chunk's rowsDone, bytesDone and loadedAt. On
     // interrupt, rolls back and returns false. Throws LoadError naming the chunk and what failed.
@@ -55,7 +72,7 @@ private:
     TargetSession& downstream_;
     const LoaderCheckpoint& checkpoint_;
     std::string sourceId_;
-    LoadMethod method_;
+    CopyOptions options_;
     size_t statementLimit_ = kMaxInsertBytes;  // a multi-row INSERT stops growing here
     size_t packetLimit_ = kMaxInsertBytes;     // no statement may pass this (max_allowed_packet)
 };

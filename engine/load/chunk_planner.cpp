@@ -1,5 +1,6 @@
 #include "engine/load/chunk_planner.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "engine/load/literal_row_reader.h"
@@ -60,6 +61,14 @@ std::string chunkName(const TableName& table, size_t index) {
     char digits[16];
     std::snprintf(digits, sizeof digits, "%0*zu", kChunkIndexDigits, index);
     return table.schema + "." + table.table + "." + digits;
+}
+
+uint64_t rowsPerChunk(const LoadTable& table, uint64_t chunkRows, uint64_t chunkBytes) {
+    if (chunkBytes == 0 || table.estimatedRows == 0 || table.estimatedBytes == 0) {
+        return std::max<uint64_t>(1, chunkRows);
+    }
+    uint64_t averageRowBytes = std::max<uint64_t>(1, table.estimatedBytes / table.estimatedRows);
+    return std::max<uint64_t>(1, chunkBytes / averageRowBytes);
 }
 
 std::vector<LoadChunk> planChunks(source::UpstreamConnection& upstream, const LoadTable& table, uint64_t chunkRows) {

@@ -19,6 +19,11 @@ std::string chunkName(const TableName& table, size_t index);
 
 // One integer key column: MIN/MAX split evenly. Another key: boundaries found by walking the key
 // index chunkRows rows at a time. No key: one chunk (an ordered stream in one transaction).
+// The rows of one chunk of `table`: `chunkRows`, or with a size in bytes (`chunkBytes` > 0, mydumper's
+// chunk-filesize) that size over the table's average row length as InnoDB estimates it (DATA_LENGTH /
+// TABLE_ROWS); a table without an estimate keeps `chunkRows`. At least 1.
+uint64_t rowsPerChunk(const LoadTable& table, uint64_t chunkRows, uint64_t chunkBytes);
+
 std::vector<LoadChunk> planChunks(source::UpstreamConnection& upstream, const LoadTable& table, uint64_t chunkRows);
 
 }  // namespace syncscope::load

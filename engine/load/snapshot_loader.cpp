@@ -185,7 +185,8 @@ std::vector<LoadChunk> SnapshotLoader::planTables(const std::vector<LoadTable>& 
         try {
             source::UpstreamConnection upstream(settings_.upstream);
             for (size_t i = next++; i < tables.size() && !failed; i = next++) {
-                perTable[i] = planChunks(upstream, tables[i], settings_.chunkRows);
+                perTable[i] =
+                    planChunks(upstream, tables[i], rowsPerChunk(tables[i], settings_.chunkRows, settings_.chunkBytes));
             }
         } catch (...) {
             std::lock_guard lock(mutex);
@@ -248,8 +249,10 @@ LoadResult SnapshotLoader::run(const std::atomic<bool>& interrupt) {
         if (chunks.empty()) {
             chunks = planTables(tables);
             checkpoint.savePlan(settings_.sourceId, chunks);
-            spdlog::info("task {}: load plan saved: {} tables in {} chunks of up to about {} rows in {}",
-                         settings_.taskName, tables.size(), chunks.size(), settings_.chunkRows,
+            spdlog::info("task {}: load plan saved: {} tables in {} chunks of about {} in {}", settings_.taskName,
+                         tables.size(), chunks.size(),
+                         settings_.chunkBytes > 0 ? std::to_string(settings_.chunkBytes) + " bytes"
+                                                  : std::to_string(settings_.chunkRows) + " rows",
                          checkpoint.qualifiedName());
         }
         progress_.setPlan(chunks, tablesByName);
@@ -287,7 +290,7 @@ LoadResult SnapshotLoader::run(const std::atomic<bool>& interrupt) {
                 threads.emplace_back([&, w] {
                     try {
                         TargetSession session(settings_.downstream);
-                        ChunkCopier copier(session, checkpoint, settings_.sourceId, settings_.method);
+                        ChunkCopier copier(session, checkpoint, settings_.sourceId, settings_.copy);
                         while (!halt) {
                             size_t k = next++;
                             if (k >= pending.size()) {

@@ -34,7 +34,10 @@ struct LoadSettings {
     bool enableGtid = false;
     size_t threads = kDefaultThreads;
     uint64_t chunkRows = kDefaultChunkRows;
-    LoadMethod method = LoadMethod::Insert;
+    // When set (mydumper's chunk-filesize), each table's chunks hold about this many bytes instead:
+    // chunkRows then follows from the table's average row length.
+    uint64_t chunkBytes = 0;
+    CopyOptions copy;
     std::shared_ptr<const filter::BlockAllowList> blockAllow;
     std::shared_ptr<const filter::TableRouter> router;
 };

@@ -4,12 +4,14 @@
 
 namespace syncscope::multisource {
 
-MultiSourceTask::MultiSourceTask(std::vector<task::TaskSetup> subtasks) {
+MultiSourceTask::MultiSourceTask(std::vector<task::TaskSetup> subtasks, std::string pausedSourcesFile)
+    : paused_(std::make_shared<PausedSources>(std::move(pausedSourcesFile))) {
     if (!subtasks.empty()) {
         taskName_ = subtasks.front().taskName;
     }
     for (task::TaskSetup& setup : subtasks) {
         subtasks_.push_back(std::make_shared<task::Task>(std::move(setup)));
+        channels_.push_back(std::make_shared<SourceSubtask>(subtasks_.back(), paused_));
     }
 }
 
@@ -23,7 +25,7 @@ MultiSourceTask::~MultiSourceTask() {
 std::shared_ptr<const task::StatusSnapshot> MultiSourceTask::status() const {
     std::vector<std::shared_ptr<const task::StatusSnapshot>> snapshots;
     std::vector<uint64_t> sequences;
-    for (const auto& subtask : subtasks_) {
+    for (const auto& subtask : channels_) {
         snapshots.push_back(subtask->status());
         sequences.push_back(snapshots.back()->sequence);
     }
@@ -53,29 +55,29 @@ std::vector<task::Notice> MultiSourceTask::drainNotices(size_t maxCount) {
 
 task::CommandResult MultiSourceTask::onEverySubtask(Command command) {
     task::CommandResult whole;
-    for (const auto& subtask : subtasks_) {
+    for (const auto& subtask : channels_) {
         task::CommandResult answer = ((*subtask).*command)();
         whole.accepted = whole.accepted || answer.accepted;
-        whole.reason += (whole.reason.empty() ? "" : "; ") + ("source " + subtask->setup().sourceId + ": " +
-                                                              (answer.accepted ? "" : "refused: ") + answer.reason);
+        whole.reason += (whole.reason.empty() ? "" : "; ") +
+                        ("source " + subtask->sourceId() + ": " + (answer.accepted ? "" : "refused: ") + answer.reason);
     }
     return whole;
 }
 
 task::CommandResult MultiSourceTask::start() {
-    return onEverySubtask(&task::Task::start);
+    return onEverySubtask(&SourceSubtask::start);
 }
 
 task::CommandResult MultiSourceTask::pause() {
-    return onEverySubtask(&task::Task::pause);
+    return onEverySubtask(&SourceSubtask::pause);
 }
 
 task::CommandResult MultiSourceTask::resume() {
-    return onEverySubtask(&task::Task::resume);
+    return onEverySubtask(&SourceSubtask::resume);
 }
 
 task::CommandResult MultiSourceTask::stop() {
-    return onEverySubtask(&task::Task::stop);
+    return onEverySubtask(&SourceSubtask::stop);
 }
 
 task::CommandResult MultiSourceTask::skipFailedEvent(const task::SkipEvidence& evidence) {
@@ -132,9 +134,9 @@ std::vector<std::string> MultiSourceTask::sourceIds() const {
     return ids;
 }
 
-std::shared_ptr<task::Task> MultiSourceTask::subtaskOf(const std::string& sourceId) const {
-    for (const auto& subtask : subtasks_) {
-        if (subtask->setup().sourceId == sourceId) {
+std::shared_ptr<SourceSubtask> MultiSourceTask::subtaskOf(const std::string& sourceId) const {
+    for (const auto& subtask : channels_) {
+        if (subtask->sourceId() == sourceId) {
             return subtask;
         }
     }

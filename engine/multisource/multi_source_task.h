@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/control/subtask_directory.h"
+#include "engine/multisource/source_subtask.h"
 #include "engine/task/task.h"
 #include "engine/task/task_control.h"
 #include "engine/task/task_setup.h"
@@ -20,7 +21,9 @@ namespace syncscope::multisource {
 class MultiSourceTask final : public task::TaskControl, public control::SubtaskDirectory {
 public:
     // One subtask per setup, in that order; every setup names the same task and its own source id.
-    explicit MultiSourceTask(std::vector<task::TaskSetup> subtasks);
+    // `pausedSourcesFile`: where the sources the DBA paused are remembered across restarts (paused_sources.h;
+    // "" remembers nothing); throws MultiSourceError when that file cannot be read.
+    explicit MultiSourceTask(std::vector<task::TaskSetup> subtasks, std::string pausedSourcesFile = "");
     ~MultiSourceTask() override;
     MultiSourceTask(const MultiSourceTask&) = delete;
     MultiSourceTask& operator=(const MultiSourceTask&) = delete;
@@ -41,8 +44,11 @@ public:
 
     // The subtasks.
     std::vector<std::string> sourceIds() const override;
+    // The source's subtask as commands reach it (its pause remembered); null when the task has no such source.
     task::TaskControl* subtask(const std::string& sourceId) const override;
-    std::shared_ptr<task::Task> subtaskOf(const std::string& sourceId) const;  // null when none
+    std::shared_ptr<SourceSubtask> subtaskOf(const std::string& sourceId) const;  // null when none
+    const std::vector<std::shared_ptr<SourceSubtask>>& sourceSubtasks() const { return channels_; }
+    // The engine's tasks underneath (their setups, waitingForDba, waitUntilStopped).
     const std::vector<std::shared_ptr<task::Task>>& subtasks() const { return subtasks_; }
     // One source's commands; refused naming the task's sources when it has no such source.
     task::CommandResult pauseSource(const std::string& sourceId);
@@ -54,13 +60,15 @@ public:
     void waitUntilStopped();
 
 private:
-    using Command = task::CommandResult (task::Task::*)();
+    using Command = task::CommandResult (SourceSubtask::*)();
     // Runs `command` on every subtask: accepted when one accepted, the reason naming each source's answer.
     task::CommandResult onEverySubtask(Command command);
     task::CommandResult unknownSource(const std::string& sourceId) const;
 
     std::string taskName_;
     std::vector<std::shared_ptr<task::Task>> subtasks_;
+    std::shared_ptr<PausedSources> paused_;
+    std::vector<std::shared_ptr<SourceSubtask>> channels_;  // one per subtask, same order
     mutable std::mutex statusMutex_;
     mutable std::vector<uint64_t> statusSequences_;  // of the subtask snapshots the cached status combines
     mutable std::shared_ptr<const task::StatusSnapshot> status_;

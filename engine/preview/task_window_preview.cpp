@@ -4,6 +4,7 @@
 #include "engine/browse/browse_page.h"
 #include "engine/browse/point_resolver.h"
 #include "engine/browse/server_binlog_history.h"
+#include "engine/browse/transaction_boundaries.h"
 #include "engine/common/error.h"
 #include "engine/filter/block_allow_list.h"
 #include "engine/filter/table_router.h"
@@ -77,24 +78,32 @@ task::ResumeTarget locateResumeTarget(const task::TaskSetup& setup, const task::
     if (!target.file.empty()) {
         return target;
     }
-    // A few: the page may open with an event between transactions (a FORMAT_DESCRIPTION after a rotation).
-    constexpr size_t kTransactionsToLookAt = 4;
+    // The dump after a GTID first sends what lies between transactions (the file's FORMAT_DESCRIPTION,
+    // GTID_LIST, BINLOG_CHECKPOINTs: more after rotations); the target is the first transaction's start.
     browse::ServerBinlogHistory history(setup.upstream);
-    browse::PageRequest request;
-    request.from = target.gtid;
-    request.count = kTransactionsToLookAt;
-    browse::Page page = browse::readPage(history, request, cancel);
-    if (!page.error.empty()) {
+    std::unique_ptr<browse::EventStream> stream;
+    try {
+        stream = history.openAfterGtid(target.gtid);
+    } catch (const std::exception& e) {
         throw Error("the position of GTID " + target.gtid + " in " + history.describe() +
-                    "'s binlog is not known: " + page.error);
+                    "'s binlog is not known: " + e.what());
     }
     task::ResumeTarget located = target;
-    for (const auto& transaction : page.transactions) {
-        if (!transaction.isMarker) {
-            located.file = transaction.file;
-            located.pos = transaction.pos;
-            return located;
+    browse::TransactionBoundaries boundaries;
+    std::vector<binlog::Event> events;
+    while ((cancel == nullptr || !cancel->load()) && stream->next(events)) {
+        for (const auto& event : events) {
+            const auto step = boundaries.step(event);
+            if (step == browse::TransactionBoundaries::Step::Starts ||
+                step == browse::TransactionBoundaries::Step::StartsAndEnds) {
+                located.file = std::string(event.file);
+                located.pos = event.pos;
+                return located;
+            }
         }
+    }
+    if (cancel != nullptr && cancel->load()) {
+        throw Error("placing GTID " + target.gtid + " in the binlog was cancelled");
     }
     std::vector<binlog::BinlogFileSize> files = history.files();
     if (files.empty()) {

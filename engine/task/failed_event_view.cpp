@@ -88,9 +88,9 @@ std::string missingColumnHint(const apply::ApplyFailure& failure) {
 FailedEvent failedEventOf(const apply::ApplyFailure& failure) {
     const apply::RowChange& change = failure.change;
     FailedEvent event;
-    event.position.file = change.source.file;
-    event.position.pos = change.source.pos;
-    event.position.gtid = change.source.gtid;
+    event.position.file = change.source().file;
+    event.position.pos = change.source().pos;
+    event.position.gtid = change.source().gtid;
     if (change.table) {
         event.schema = change.table->name().schema;
         event.table = change.table->name().table;

@@ -29,8 +29,15 @@ load::LoadSettings loadSettings(const TaskSetup& setup) {
     settings.enableGtid = setup.enableGtid;
     settings.threads = setup.loadThreads;
     settings.chunkRows = setup.loadChunkRows;
+    settings.chunkBytes = setup.loadChunkBytes;
     if (auto method = load::loadMethodNamed(setup.loadMethod)) {
-        settings.method = *method;
+        settings.copy.method = *method;
+    }
+    if (auto rule = load::duplicateRuleNamed(setup.loadOnDuplicate)) {
+        settings.copy.onDuplicate = *rule;
+    }
+    if (setup.loadStatementBytes > 0) {
+        settings.copy.statementBytes = setup.loadStatementBytes;
     }
     settings.blockAllow = setup.blockAllow ? setup.blockAllow : std::make_shared<const filter::BlockAllowList>();
     settings.router = setup.router ? setup.router : std::make_shared<const filter::TableRouter>();

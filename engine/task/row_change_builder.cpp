@@ -75,6 +75,29 @@ void RowChangeBuilder::build(const binlog::RowsEvent& rows, const apply::SourceP
                     std::to_string(rows.columnCount) + " columns but the table has " +
                     std::to_string(table->columns().size()) + " (" + table->describe() + ")");
     }
+    // One origin for the event's rows: its position and one buffer for the text of every value, so a
+    // row costs no allocation per text value (the rows outlive the event, whose bytes go on).
+    auto origin = std::make_shared<apply::RowsOrigin>();
+    origin->source = source;
+    size_t textBytes = 0;
+    auto countText = [&](std::span<const binlog::ColumnValue> image) {
+        for (const binlog::ColumnValue& value : image) {
+            if (value.kind() == binlog::ValueKind::String || value.kind() == binlog::ValueKind::Bytes ||
+                value.kind() == binlog::ValueKind::Decimal || value.kind() == binlog::ValueKind::Json ||
+                value.kind() == binlog::ValueKind::Geometry) {
+                textBytes += value.bytes().size();
+            }
+        }
+    };
+    for (size_t row = 0; row < rows.rowCount(); ++row) {
+        if (rows.hasBefore(row)) {
+            countText(rows.before(row));
+        }
+        if (rows.hasAfter(row)) {
+            countText(rows.after(row));
+        }
+    }
+    origin->text.reserve(textBytes);
     auto convert = [&](std::span<const binlog::ColumnValue> image, const std::vector<bool>& present,
                        const char* which) {
         std::vector<apply::SqlValue> values;
@@ -85,15 +108,16 @@ void RowChangeBuilder::build(const binlog::RowsEvent& rows, const apply::SourceP
                             " image lacks column " + std::to_string(i + 1) +
                             "; the upstream must log full row images (SET GLOBAL binlog_row_image = 'FULL')");
             }
-            values.push_back(apply::SqlValue::fromColumn(image[i], map.columns[i]));
+            values.push_back(apply::SqlValue::fromColumn(image[i], map.columns[i], origin->text));
         }
         return values;
     };
+    out.reserve(out.size() + rows.rowCount());
     for (size_t row = 0; row < rows.rowCount(); ++row) {
         apply::RowChange change;
         change.table = table;
         change.op = rowOpOf(rows.op);
-        change.source = source;
+        change.origin = origin;
         change.transactionSeq = transactionSeq;
         change.safeMode = safeMode;
         change.upstreamForeignKeyChecks = rows.foreignKeyChecks();

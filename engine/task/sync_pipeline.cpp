@@ -24,6 +24,9 @@ using binlog::Location;
 using binlog::PositionOrder;
 
 constexpr const char* kFlushAtStop = "stop";
+// How long a pause or stop waits for the transaction being read to end (its events are in the binlog already:
+// only a very large one takes long).
+constexpr auto kFinishGroupGrace = std::chrono::seconds(30);
 constexpr uint64_t kFirstEventOffset = 4;  // after the binlog file's magic bytes
 
 }  // namespace
@@ -38,11 +41,44 @@ SyncPipeline::~SyncPipeline() {
 }
 
 void SyncPipeline::cancel() {
-    cancelled_ = true;
+    // A first request while a transaction is being read lets the reader finish it (keepsReading); a
+    // second one, or one between transactions, cuts the stream at once.
+    bool again = cancelled_.exchange(true);
+    if (groupOpen_ && !again) {
+        return;
+    }
     std::lock_guard lock(streamMutex_);
+    streamCancelled_ = true;
     if (stream_) {
         stream_->cancel();
     }
+}
+
+bool SyncPipeline::keepsReading(const std::atomic<bool>& interrupt) {
+    if (!interrupt && !cancelled_) {
+        return true;
+    }
+    if (!groups_.inGroup() || streamCancelled_) {
+        return false;
+    }
+    auto now = std::chrono::steady_clock::now();
+    if (!finishGroupBy_) {
+        finishGroupBy_ = now + kFinishGroupGrace;
+        spdlog::info(
+            "task {}: stopping after the transaction being read ends (from {}), so that the persisted "
+            "point covers it",
+            setup_.taskName, transactionStart_.toString());
+        return true;
+    }
+    if (now < *finishGroupBy_) {
+        return true;
+    }
+    spdlog::warn(
+        "task {}: the transaction from {} did not end within {} s of the stop; stopping inside it: the next "
+        "start reads it again from the persisted global point, in safe mode",
+        setup_.taskName, transactionStart_.toString(),
+        std::chrono::duration_cast<std::chrono::seconds>(kFinishGroupGrace).count());
+    return false;
 }
 
 SessionLiveView SyncPipeline::live() const {
@@ -79,7 +115,7 @@ SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
         // Every event is handled (its rows converted into owned row changes) before the stream reads the
         // next one: row text may stay in the raw event's bytes, and the rows events' memory is reused.
         decoder_.setRowTextStorage(binlog::TextStorage::Borrow);
-        while (!interrupt && !cancelled_ && !stopPoint_.reached()) {
+        while (keepsReading(interrupt) && !stopPoint_.reached()) {
             decoder_.recycle(events_);
             std::optional<binlog::RawEvent> raw = stream_->next();
             checkWorkers();
@@ -95,14 +131,24 @@ SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
                 if (stopPoint_.stopsBefore(event, currentFile_, groups_.inGroup())) {
                     break;
                 }
+                if (!groups_.inGroup()) {
+                    // Open before the check: a cancel() that finds it closed cuts the stream, one that
+                    // finds it open is seen here (both atomics are sequentially consistent).
+                    groupOpen_ = true;
+                    if (interrupt || cancelled_) {
+                        groupOpen_ = false;
+                        break;
+                    }
+                }
                 handle(event);
+                groupOpen_ = groups_.inGroup();
                 if (stopPoint_.reached()) {
                     break;
                 }
             }
         }
-        // A graceful end: persist what has committed (the current transaction, if cut short, is
-        // read again from the global point next time).
+        // A graceful end: persist what has committed (a transaction cut short by a second stop request, a
+        // stop point or the grace, is read again from the global point next time).
         flush(kFlushAtStop);
         SessionOutcome ended;
         ended.stopPointReached = stopPoint_.reason();

@@ -75,6 +75,10 @@ public:
 
 private:
     SessionOutcome stream(const std::atomic<bool>& interrupt);
+    // Whether the reader goes on: always until a pause or stop; after one, only to the end of the transaction
+    // being read, so that the persisted point covers it and the next start replays nothing (a replay may
+    // double the rows of a table without a key). Bounded by kFinishGroupGrace; a second request ends at once.
+    bool keepsReading(const std::atomic<bool>& interrupt);
     binlog::Location prepare();
     void openSafeModeWindow(const binlog::Location& global, const binlog::Location& exitSafe);
     void handle(const binlog::Event& event);
@@ -127,6 +131,10 @@ private:
     mutable std::mutex streamMutex_;  // guards stream_ against cancel() from another thread
     std::unique_ptr<BinlogStream> stream_;
     std::atomic<bool> cancelled_{false};
+    // The reader is inside a transaction (or about to open one): cancel() leaves the stream open for it.
+    std::atomic<bool> groupOpen_{false};
+    std::atomic<bool> streamCancelled_{false};
+    std::optional<std::chrono::steady_clock::time_point> finishGroupBy_;
 
     // Where the stream stands.
     std::string currentFile_;

@@ -342,6 +342,9 @@ void Task::runOneSession(std::unique_lock<std::mutex>& lock) {
     } else {
         auto session = std::make_shared<SyncSession>(setup_, tracker_);
         lock.lock();
+        if (loadStage_.enabled()) {
+            setStage(Stage::Running, "");  // the load is done: no longer "loading the snapshot"
+        }
         session_ = session;
         bool interruptedEarly = wanted_ != Wanted::Running;
         lock.unlock();

@@ -51,6 +51,7 @@ InstanceSettings TaskConfig::instanceFor(const std::string& sourceId) const {
     }
     if (instance.syncerThread)
         settings.syncer.workerCount = *instance.syncerThread;
+    settings.load = instance.load.resolve(mydumpers, loaders);
     return settings;
 }
 
@@ -98,7 +99,8 @@ bool TaskConfig::sameSettings(const TaskConfig& other) const {
     return name == other.name && taskMode == other.taskMode && metaSchema == other.metaSchema &&
            caseSensitive == other.caseSensitive && targetDatabase == other.targetDatabase &&
            mysqlInstances == other.mysqlInstances && blockAllowLists == other.blockAllowLists &&
-           filters == other.filters && routes == other.routes && syncers == other.syncers;
+           filters == other.filters && routes == other.routes && syncers == other.syncers &&
+           mydumpers == other.mydumpers && loaders == other.loaders;
 }
 
 }  // namespace syncscope::task

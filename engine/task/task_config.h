@@ -19,6 +19,7 @@
 #include "engine/filter/table_router.h"
 #include "engine/task/config_database.h"
 #include "engine/task/config_error.h"
+#include "engine/task/load_config.h"
 
 namespace syncscope::task {
 
@@ -70,6 +71,7 @@ struct MysqlInstanceConfig {
     std::string syncerConfigName;
     std::optional<SyncerSettings> syncer;  // inline `syncer`, DM's defaults under the keys it gives
     std::optional<int> syncerThread;       // DM's alias that overrides worker-count
+    InstanceLoadRefs load;                 // mydumper / loader keys (load_config.h)
 
     bool operator==(const MysqlInstanceConfig&) const = default;
 };
@@ -83,6 +85,7 @@ struct InstanceSettings {
     std::vector<filter::EventFilterRule> filters;  // source-level rules first, then the task's, in order
     std::vector<filter::RouteRule> routes;
     SyncerSettings syncer;
+    LoadSections load;  // the snapshot load's settings from DM's mydumpers / loaders
     bool caseSensitive = false;
 
     // The filters built from these rules (the loader has already checked that they build).
@@ -106,6 +109,8 @@ struct TaskConfig {
     std::map<std::string, filter::EventFilterRule> filters;
     std::map<std::string, filter::RouteRule> routes;
     std::map<std::string, SyncerSettings> syncers;
+    std::map<std::string, MydumperSettings> mydumpers;
+    std::map<std::string, LoaderSettings> loaders;
     // Each "FILE:LINE: key 'x': ..." for a key accepted but not acted on, or a setting that is ignored.
     std::vector<std::string> warnings;
 

@@ -28,6 +28,8 @@ const std::vector<std::string_view> kTopLevelKeys = {"name",
                                                      "filters",
                                                      "routes",
                                                      "syncers",
+                                                     "mydumpers",
+                                                     "loaders",
                                                      "enable-gtid"};
 
 // DM task keys that do not change what this engine replicates: accepted with a warning.
@@ -45,21 +47,29 @@ const std::vector<std::string_view> kUnusedTopLevelKeys = {"is-sharding",
                                                            "shadow-table-rules",
                                                            "trash-table-rules",
                                                            "online-ddl-scheme",
-                                                           "mydumpers",
-                                                           "loaders",
                                                            "validators",
                                                            "clean-dump-file",
                                                            "ansi-quotes",
                                                            "remove-meta",
                                                            "experimental"};
 
-const std::vector<std::string_view> kInstanceKeys = {
-    "source-id",   "meta",   "block-allow-list",   "black-white-list", "filter-rules",
-    "route-rules", "syncer", "syncer-config-name", "syncer-thread"};
+const std::vector<std::string_view> kInstanceKeys = {"source-id",
+                                                     "meta",
+                                                     "block-allow-list",
+                                                     "black-white-list",
+                                                     "filter-rules",
+                                                     "route-rules",
+                                                     "syncer",
+                                                     "syncer-config-name",
+                                                     "syncer-thread",
+                                                     "mydumper-config-name",
+                                                     "mydumper",
+                                                     "mydumper-thread",
+                                                     "loader-config-name",
+                                                     "loader",
+                                                     "loader-thread"};
 
-const std::vector<std::string_view> kUnusedInstanceKeys = {"mydumper-config-name", "mydumper", "mydumper-thread",
-                                                           "loader-config-name",   "loader",   "loader-thread",
-                                                           "validator-config-name"};
+const std::vector<std::string_view> kUnusedInstanceKeys = {"validator-config-name"};
 
 constexpr const char* kUnusedWhy = "a DM key that this version (incremental replication only) accepts and ignores";
 
@@ -125,7 +135,7 @@ std::vector<std::string> readRuleNames(ConfigReader& reader, const YAML::Node& n
 }
 
 struct RuleUse {
-    std::set<std::string> blockAllow, filters, routes, syncers;
+    std::set<std::string> blockAllow, filters, routes, syncers, mydumpers, loaders;
 };
 
 MysqlInstanceConfig readInstance(ConfigReader& reader, const YAML::Node& node, const std::string& path,
@@ -192,6 +202,8 @@ MysqlInstanceConfig readInstance(ConfigReader& reader, const YAML::Node& node, c
         constexpr int64_t kMaxThreads = 1024;
         instance.syncerThread = static_cast<int>(reader.readInteger(thread, key("syncer-thread"), 1, kMaxThreads));
     }
+    instance.load = readInstanceLoadRefs(reader, node, path, task.mydumpers, task.loaders,
+                                         task.taskMode != TaskConfig::kIncrementalMode, use.mydumpers, use.loaders);
     return instance;
 }
 
@@ -280,7 +292,7 @@ TaskConfig parseTaskConfig(const std::string& yamlText, const std::string& fileN
         reader.fail(root, "target-database", "is required");
     task.targetDatabase = readDatabaseConfig(reader, target, "target-database", directory);
 
-    std::map<std::string, int> blockAllowLines, filterLines, routeLines, syncerLines;
+    std::map<std::string, int> blockAllowLines, filterLines, routeLines, syncerLines, mydumperLines, loaderLines;
     const bool hasNewList = ConfigReader::child(root, "block-allow-list").IsDefined();
     if (hasNewList && ConfigReader::child(root, "black-white-list").IsDefined()) {
         reader.warn(ConfigReader::child(root, "black-white-list"), "black-white-list",
@@ -301,6 +313,14 @@ TaskConfig parseTaskConfig(const std::string& yamlText, const std::string& fileN
     readNamedRules(reader, root, "syncers", task.syncers, syncerLines,
                    [&](const YAML::Node& node, const std::string& path, const std::string&) {
                        return readSyncerSettings(reader, node, path);
+                   });
+    readNamedRules(reader, root, "mydumpers", task.mydumpers, mydumperLines,
+                   [&](const YAML::Node& node, const std::string& path, const std::string&) {
+                       return readMydumperSettings(reader, node, path);
+                   });
+    readNamedRules(reader, root, "loaders", task.loaders, loaderLines,
+                   [&](const YAML::Node& node, const std::string& path, const std::string&) {
+                       return readLoaderSettings(reader, node, path);
                    });
 
     const YAML::Node instances = ConfigReader::child(root, "mysql-instances");
@@ -325,6 +345,8 @@ TaskConfig parseTaskConfig(const std::string& yamlText, const std::string& fileN
     warnUnused(reader, "filters", filterLines, use.filters);
     warnUnused(reader, "routes", routeLines, use.routes);
     warnUnused(reader, "syncers", syncerLines, use.syncers);
+    warnUnused(reader, "mydumpers", mydumperLines, use.mydumpers);
+    warnUnused(reader, "loaders", loaderLines, use.loaders);
     return task;
 }
 

@@ -40,6 +40,7 @@ void writeInstance(YAML::Emitter& out, const MysqlInstanceConfig& instance) {
     }
     if (instance.syncerThread)
         out << YAML::Key << "syncer-thread" << YAML::Value << *instance.syncerThread;
+    writeInstanceLoadRefs(out, instance.load);
     out << YAML::EndMap;
 }
 
@@ -78,6 +79,8 @@ std::string toYaml(const TaskConfig& task) {
     writeSection(out, "filters", task.filters, writeFilterRule);
     writeSection(out, "routes", task.routes, writeRouteRule);
     writeSection(out, "syncers", task.syncers, writeSyncerSettings);
+    writeSection(out, "mydumpers", task.mydumpers, writeMydumperSettings);
+    writeSection(out, "loaders", task.loaders, writeLoaderSettings);
     out << YAML::EndMap;
     return std::string(out.c_str()) + "\n";
 }

@@ -51,9 +51,13 @@ struct TaskSetup {
     // Apply: find how many transactions at once give the most rows/s, worker-count the ceiling
     // (SYNCSCOPE_ADAPTIVE_CONCURRENCY=off: always worker-count).
     bool adaptiveConcurrency = true;
+    // The snapshot load, from DM's mydumpers / loaders (load_config.h); SYNCSCOPE_LOAD_* override them.
     size_t loadThreads = kDefaultLoadThreads;
     uint64_t loadChunkRows = kDefaultLoadChunkRows;
-    std::string loadMethod;  // "load-data" or "insert"; empty: the load's default
+    uint64_t loadChunkBytes = 0;    // chunk-filesize in bytes; 0: chunks of loadChunkRows
+    size_t loadStatementBytes = 0;  // statement-size; 0: the load's default
+    std::string loadOnDuplicate;    // "error", "replace" or "ignore"; empty: error
+    std::string loadMethod;         // "load-data" or "insert"; empty: the load's default
 
     // Where the task pauses by itself (run --until, POST /api/v1/until); shared with the pipeline.
     std::shared_ptr<StopPointHolder> stopPoint = std::make_shared<StopPointHolder>();

@@ -26,6 +26,13 @@ TaskSetup makeTaskSetup(const TaskConfig& task, const SourceConfig& source, std:
     }
     setup.syncer = instance.syncer;
     setup.taskMode = task.taskMode;
+    setup.loadThreads = static_cast<size_t>(instance.load.workers());
+    if (auto rows = instance.load.chunkRows()) {
+        setup.loadChunkRows = *rows;
+    }
+    setup.loadChunkBytes = instance.load.chunkBytes().value_or(0);
+    setup.loadStatementBytes = instance.load.mydumper.statementSize.value_or(0);
+    setup.loadOnDuplicate = instance.load.loader.onDuplicate;
     setup.blockAllow = std::make_shared<const filter::BlockAllowList>(instance.blockAllowList());
     setup.eventFilter = std::make_shared<const filter::EventFilter>(instance.eventFilter());
     setup.router = std::make_shared<const filter::TableRouter>(instance.tableRouter());

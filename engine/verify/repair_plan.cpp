@@ -67,7 +67,7 @@ RepairPlan::RepairPlan(const ComparedTable& table, const std::vector<RowDifferen
     for (const auto& difference : differences) {
         apply::RowChange change;
         change.table = target_;
-        change.source.file = "verify";
+        change.setSource({"verify", 0, ""});
         switch (difference.kind) {
             case DifferenceKind::Missing:
                 change.op = apply::RowOp::Insert;

@@ -48,7 +48,7 @@ std::vector<apply::RowChange> SkipWindowReport::repairChanges() const {
         }
         apply::RowChange change;
         change.table = target;
-        change.source.file = "verify-window";
+        change.setSource({"verify-window", 0, ""});
         std::vector<apply::SqlValue> keyImage(columns.size());
         for (size_t i = 0; i < keyColumns.size(); ++i) {
             keyImage[keyColumns[i]] = row.key[i];

@@ -294,8 +294,12 @@ void EventBrowserPage::setResumeEnabled(bool enabled) {
 }
 
 void EventBrowserPage::setAppliedPoint(const browse::BrowsePoint& applied) {
+    if (applied == applied_) {
+        return;  // the snapshot timer calls this several times a second
+    }
     applied_ = applied;
     model_->setAppliedPoint(applied);
+    showSelection();  // the rows pane's Downstream column follows too
 }
 
 bool EventBrowserPage::filterFromFields(browse::BrowseFilter& filter) {
@@ -519,6 +523,10 @@ void EventBrowserPage::updateButtons() {
     checkRows_->setEnabled(rowCheckFactory_ != nullptr && model_->transactionCount() > 0 && !isBusy());
 }
 
+void EventBrowserPage::showRefusal(const QString& text) {
+    status_->setText(QStringLiteral("<b>%1</b>").arg(text.toHtmlEscaped()));
+}
+
 void EventBrowserPage::requestResume(bool afterIt) {
     const auto* trx = model_->transactionAt(tree_->currentIndex());
     if (trx == nullptr || trx->isMarker) {
@@ -530,7 +538,7 @@ void EventBrowserPage::requestResume(bool afterIt) {
     QString what =
         QString::fromStdString(trx->gtid.empty() ? std::string("the transaction") : "transaction " + trx->gtid);
     QString description =
-        afterIt ? tr("after %1 (it is skipped)").arg(what) : tr("from the start of %1 (it is applied again)").arg(what);
+        afterIt ? tr("after %1 (it is skipped)").arg(what) : tr("from the start of %1 (the task applies it)").arg(what);
     emit resumeFromRequested(target, description);
 }
 

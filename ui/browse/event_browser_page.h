@@ -50,6 +50,8 @@ public:
     void checkRows();
     // Whether "Resume from here" can be used (a task is attached that can take a resume-from).
     void setResumeEnabled(bool enabled);
+    // Says on the page why a command it asked for was refused (the main window may be behind it).
+    void showRefusal(const QString& text);
     // The downstream's applied point, for the Downstream column and the row history.
     void setAppliedPoint(const browse::BrowsePoint& applied);
 

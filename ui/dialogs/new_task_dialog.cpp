@@ -21,7 +21,9 @@
 #include <algorithm>
 
 #include "engine/task/task_setup_builder.h"
+#include "ui/dialogs/more_sources_editor.h"
 #include "ui/dialogs/precheck_dialog.h"
+#include "ui/fleet/multi_source_group.h"
 
 namespace syncscope::ui {
 
@@ -125,6 +127,8 @@ NewTaskDialog::NewTaskDialog(QWidget* parent) : QDialog(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(makeTaskGroup());
     layout->addLayout(servers);
+    moreSources_ = new MoreSourcesEditor(this);
+    layout->addWidget(moreSources_);
     layout->addLayout(folderRow);
     layout->addWidget(sourceStatus_);
     layout->addWidget(targetStatus_);
@@ -296,6 +300,7 @@ NewTaskSpec NewTaskDialog::spec() const {
     spec.workerCount = workerCount_->value();
     spec.batch = batch_->value();
     spec.checkpointFlushIntervalSeconds = flushInterval_->value();
+    spec.moreSources = moreSources_->sources();
     return spec;
 }
 
@@ -318,6 +323,7 @@ void NewTaskDialog::setSpec(const NewTaskSpec& spec) {
     workerCount_->setValue(spec.workerCount);
     batch_->setValue(spec.batch);
     flushInterval_->setValue(spec.checkpointFlushIntervalSeconds);
+    moreSources_->setSources(spec.moreSources);
 }
 
 QString NewTaskDialog::directory() const {
@@ -349,6 +355,9 @@ QString NewTaskDialog::problem() const {
         if (fields->passwordKind->currentIndex() == kPasswordFile && fields->password->text().trimmed().isEmpty()) {
             return tr("%1: the password file is empty.").arg(side);
         }
+    }
+    if (QString more = moreSources_->problem(sourceId_->text().trimmed()); !more.isEmpty()) {
+        return more;
     }
     if (directory().isEmpty() || !QDir(directory()).exists()) {
         return tr("Save in: the folder '%1' does not exist.").arg(directory());
@@ -418,7 +427,11 @@ void NewTaskDialog::save() {
     try {
         const NewTaskFiles files = writeNewTaskFiles(current, directory().toStdString(), overwrite);
         taskPath_ = QString::fromStdString(files.taskPath);
-        sourcePath_ = QString::fromStdString(files.sourcePath);
+        QStringList sourceFiles{QString::fromStdString(files.sourcePath)};
+        for (const std::string& more : files.moreSourcePaths) {
+            sourceFiles << QString::fromStdString(more);
+        }
+        sourcePath_ = sourceField(sourceFiles);
     } catch (const std::exception& e) {
         showError(tr("Nothing was saved: %1").arg(QString::fromUtf8(e.what())));
         return;

@@ -20,6 +20,7 @@ class QToolButton;
 
 namespace syncscope::ui {
 
+class MoreSourcesEditor;
 class PrecheckDialog;
 
 class NewTaskDialog : public QDialog {
@@ -45,7 +46,8 @@ public:
     QString sourceStatus() const;
     QString targetStatus() const;
     QString errorText() const;
-    // After a successful save: the files written.
+    // After a successful save: the files written; sourcePath() holds every source's file, tab-separated, when
+    // there are several (as the opener takes them).
     QString taskPath() const { return taskPath_; }
     QString sourcePath() const { return sourcePath_; }
 
@@ -53,6 +55,7 @@ public:
     // with the reason shown, when the fields do not make a task.
     PrecheckDialog* openPrecheck();
 
+    MoreSourcesEditor* moreSources() const { return moreSources_; }
     QPushButton* testButton() const { return test_; }
     QPushButton* precheckButton() const { return precheck_; }
     QPushButton* saveButton() const { return save_; }
@@ -97,6 +100,7 @@ private:
     QSpinBox* startPos_ = nullptr;
     QLineEdit* startGtid_ = nullptr;
     ServerFields target_;
+    MoreSourcesEditor* moreSources_ = nullptr;
     QLineEdit* directory_ = nullptr;
     QPushButton* browseDirectory_ = nullptr;
     QLabel* sourceStatus_ = nullptr;

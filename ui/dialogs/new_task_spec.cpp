@@ -5,6 +5,7 @@
 #include <QSaveFile>
 #include <QString>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -50,6 +51,22 @@ void writeFile(const std::string& path, const std::string& text, bool secret) {
     file.write(QByteArray::fromStdString(text));
     if (!file.commit()) {
         throw Error("cannot write '" + path + "': " + file.errorString().toStdString());
+    }
+}
+
+// Each more source's file loads with the source-id it was added with, and no source-id is there twice.
+void checkMoreSources(const NewTaskSpec& spec) {
+    std::vector<std::string> ids{spec.sourceId};
+    for (const MoreSource& more : spec.moreSources) {
+        const task::SourceConfig loaded = task::loadSourceConfig(more.sourceFile);
+        if (loaded.sourceId != more.sourceId) {
+            throw Error("source file '" + more.sourceFile + "' has source-id '" + loaded.sourceId + "', not '" +
+                        more.sourceId + "' (was it changed after it was added?)");
+        }
+        if (std::find(ids.begin(), ids.end(), more.sourceId) != ids.end()) {
+            throw Error("source-id '" + more.sourceId + "' is given twice: each source once");
+        }
+        ids.push_back(more.sourceId);
     }
 }
 
@@ -107,7 +124,19 @@ task::TaskConfig NewTaskSpec::taskConfig() const {
     syncer.checkpointFlushIntervalSeconds = checkpointFlushIntervalSeconds;
     instance.syncerConfigName = name + "-syncer";
     config.syncers[instance.syncerConfigName] = syncer;
-    config.mysqlInstances.push_back(std::move(instance));
+    for (const MoreSource& more : moreSources) {
+        task::MysqlInstanceConfig another;
+        another.sourceId = more.sourceId;
+        another.syncerConfigName = instance.syncerConfigName;
+        if (!more.doDbs.empty()) {
+            another.blockAllowList = name + "-" + more.sourceId + "-dbs";
+            filter::BlockAllowRules rules;
+            rules.doDbs = more.doDbs;
+            config.blockAllowLists[another.blockAllowList] = rules;
+        }
+        config.mysqlInstances.push_back(std::move(another));
+    }
+    config.mysqlInstances.insert(config.mysqlInstances.begin(), std::move(instance));
     return config;
 }
 
@@ -122,7 +151,7 @@ task::SourceConfig NewTaskSpec::sourceConfig() const {
 
 NewTaskFiles newTaskFilePaths(const NewTaskSpec& spec, const std::string& directory) {
     const std::filesystem::path folder(directory);
-    return {(folder / (spec.name + "-task.yaml")).string(), (folder / (spec.sourceId + "-source.yaml")).string()};
+    return {(folder / (spec.name + "-task.yaml")).string(), (folder / (spec.sourceId + "-source.yaml")).string(), {}};
 }
 
 NewTaskFiles writeNewTaskFiles(const NewTaskSpec& spec, const std::string& directory, bool overwrite) {
@@ -131,7 +160,11 @@ NewTaskFiles writeNewTaskFiles(const NewTaskSpec& spec, const std::string& direc
     if (directory.empty() || !QFileInfo(QString::fromStdString(directory)).isDir()) {
         throw Error("the folder '" + directory + "' does not exist");
     }
-    const NewTaskFiles files = newTaskFilePaths(spec, directory);
+    NewTaskFiles files = newTaskFilePaths(spec, directory);
+    checkMoreSources(spec);
+    for (const MoreSource& more : spec.moreSources) {
+        files.moreSourcePaths.push_back(more.sourceFile);
+    }
     if (!overwrite) {
         for (const std::string& path : {files.taskPath, files.sourcePath}) {
             if (QFile::exists(QString::fromStdString(path))) {

@@ -22,6 +22,15 @@ struct ServerEntry {
     std::string resolvePassword(const std::string& directory) const;
 };
 
+// A further source of a task with several sources: a source file that exists already (its source-id read
+// from it), and the databases it replicates (its own block-allow list; sources writing one downstream table
+// are refused when the task opens).
+struct MoreSource {
+    std::string sourceFile;
+    std::string sourceId;
+    std::vector<std::string> doDbs;
+};
+
 struct NewTaskSpec {
     std::string name;
     std::string metaSchema = task::TaskConfig::kDefaultMetaSchema;
@@ -38,6 +47,8 @@ struct NewTaskSpec {
     int workerCount = task::SyncerSettings::kDefaultWorkerCount;
     int batch = task::SyncerSettings::kDefaultBatch;
     int checkpointFlushIntervalSeconds = task::SyncerSettings::kDefaultCheckpointFlushIntervalSeconds;
+    // One more mysql-instances entry each (same syncer settings; the start fields are the first source's).
+    std::vector<MoreSource> moreSources;
 
     task::TaskConfig taskConfig() const;
     task::SourceConfig sourceConfig() const;
@@ -46,13 +57,15 @@ struct NewTaskSpec {
 struct NewTaskFiles {
     std::string taskPath;
     std::string sourcePath;
+    std::vector<std::string> moreSourcePaths;  // the spec's more sources' files, as they are
 };
 
 // "<directory>/<name>-task.yaml" and "<directory>/<source-id>-source.yaml".
 NewTaskFiles newTaskFilePaths(const NewTaskSpec& spec, const std::string& directory);
 
 // Writes both files (a typed password makes them readable by their owner only), then loads them back
-// with the engine's loader. Throws task::ConfigError ("FILE:LINE: key ...: what") or Error (a file that
+// with the engine's loader; every more source's file must load with the source-id it was given, each source-id
+// once. Throws task::ConfigError ("FILE:LINE: key ...: what") or Error (a file that
 // exists and overwrite is false, a file that cannot be written); nothing is left half-written.
 NewTaskFiles writeNewTaskFiles(const NewTaskSpec& spec, const std::string& directory, bool overwrite);
 

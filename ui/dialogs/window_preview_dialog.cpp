@@ -5,6 +5,7 @@
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QTableWidget>
@@ -81,9 +82,16 @@ WindowPreviewDialog::WindowPreviewDialog(WindowPreviewJob job, WindowPreviewActi
                             .arg(QDir::toNativeSeparators(action_.sqlPath)));
     }
 
+    typed_ = new QLineEdit(this);
+    typed_->setObjectName(QStringLiteral("typedConfirmation"));
+    typed_->setPlaceholderText(tr("Type %1 to confirm").arg(action_.typedConfirmation));
+    typed_->setToolTip(tr("Type the point exactly to enable %1").arg(action_.confirmText));
+    typed_->setVisible(!action_.typedConfirmation.isEmpty());
+    typed_->setEnabled(false);
     auto* buttons = new QDialogButtonBox(this);
     confirm_ = buttons->addButton(action_.confirmText, QDialogButtonBox::AcceptRole);
     confirm_->setEnabled(false);
+    connect(typed_, &QLineEdit::textChanged, this, [this] { confirm_->setEnabled(confirmable()); });
     buttons->addButton(QDialogButtonBox::Cancel);
     connect(buttons, &QDialogButtonBox::accepted, this, &WindowPreviewDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &WindowPreviewDialog::reject);
@@ -93,6 +101,12 @@ WindowPreviewDialog::WindowPreviewDialog(WindowPreviewJob job, WindowPreviewActi
     layout->addWidget(summary_);
     layout->addWidget(rows_, 1);
     layout->addWidget(saved_);
+    if (!action_.typedConfirmation.isEmpty()) {
+        auto* ask =
+            new QLabel(tr("To go on, type <b>%1</b> below.").arg(action_.typedConfirmation.toHtmlEscaped()), this);
+        layout->addWidget(ask);
+    }
+    layout->addWidget(typed_);
     layout->addWidget(buttons);
 
     connect(&watcher_, &QFutureWatcher<WindowPreviewResult>::finished, this, &WindowPreviewDialog::onPreviewRead);
@@ -123,7 +137,8 @@ void WindowPreviewDialog::onPreviewRead() {
     WindowPreviewResult result = watcher_.result();
     shown_ = true;
     refused_ = result.refused;
-    confirm_->setEnabled(!refused_);
+    typed_->setEnabled(!refused_);
+    confirm_->setEnabled(confirmable());
     if (refused_) {
         error_ = QString::fromStdString(result.error);
         summary_->setText(tr("<b>Refused, nothing changed:</b> %1").arg(error_.toHtmlEscaped()));
@@ -210,8 +225,13 @@ bool WindowPreviewDialog::saveReplay() {
     return true;
 }
 
+bool WindowPreviewDialog::confirmable() const {
+    return shown_ && !refused_ &&
+           (action_.typedConfirmation.isEmpty() || typed_->text().trimmed() == action_.typedConfirmation);
+}
+
 void WindowPreviewDialog::accept() {
-    if (isBusy() || refused_ || !saveReplay()) {
+    if (!confirmable() || !saveReplay()) {
         return;
     }
     QDialog::accept();

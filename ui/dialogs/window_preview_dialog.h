@@ -16,6 +16,7 @@
 #include "engine/verify/window_preview.h"
 
 class QLabel;
+class QLineEdit;
 class QPushButton;
 class QTableWidget;
 
@@ -36,6 +37,8 @@ struct WindowPreviewAction {
     QString confirmText;    // the button: "Skip it", "Resume"
     bool skipsRows = true;  // false: the window is applied again (nothing is saved)
     QString sqlPath;        // where the replay SQL goes (skipsRows); the command's own audit entry names it
+    // When set, the confirm button works only once the DBA has typed this (the point a resume-from goes to).
+    QString typedConfirmation;
 };
 
 class WindowPreviewDialog : public QDialog {
@@ -54,6 +57,8 @@ public:
     QTableWidget* rowsTable() const { return rows_; }
     QLabel* summaryLabel() const { return summary_; }
     QPushButton* confirmButton() const { return confirm_; }
+    QLineEdit* confirmationEdit() const { return typed_; }
+    const QString& typedConfirmation() const { return action_.typedConfirmation; }
     // After accept(): the saved replay SQL file and the preview's counts, for the command's audit entry.
     const task::SkipEvidence& evidence() const { return evidence_; }
 
@@ -66,6 +71,7 @@ signals:
 private:
     void onPreviewRead();
     bool saveReplay();
+    bool confirmable() const;  // shown, not refused, and the confirmation typed when one is asked for
 
     WindowPreviewAction action_;
     std::shared_ptr<std::atomic<bool>> cancel_;
@@ -78,6 +84,7 @@ private:
     QTableWidget* rows_ = nullptr;
     QLabel* saved_ = nullptr;
     QPushButton* confirm_ = nullptr;
+    QLineEdit* typed_ = nullptr;
     task::SkipEvidence evidence_;
 };
 

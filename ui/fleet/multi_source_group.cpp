@@ -4,6 +4,7 @@
 
 #include "engine/task/source_config.h"
 #include "engine/task/task.h"
+#include "engine/task/task_config.h"
 
 namespace syncscope::ui {
 
@@ -26,10 +27,10 @@ public:
             title = QString::fromStdString(task_->taskName());
         }
         std::vector<ChannelHandle> handles{{tr("%1 (%2 sources)").arg(title).arg(task_->subtasks().size()), task_}};
-        for (const auto& subtask : task_->subtasks()) {
-            // The subtask's row is labelled under its task's: "  └ source mysql-01".
-            handles.push_back(
-                {tr("  \u2514 source %1").arg(QString::fromStdString(subtask->setup().sourceId)), subtask});
+        for (const auto& subtask : task_->sourceSubtasks()) {
+            // The subtask's row is labelled under its task's: "  └ source mysql-01". Its commands go through the
+            // subtask that remembers a pause across restarts.
+            handles.push_back({tr("  \u2514 source %1").arg(QString::fromStdString(subtask->sourceId())), subtask});
         }
         return handles;
     }
@@ -49,15 +50,33 @@ QString sourceField(const QStringList& sourceFiles) {
     return sourceFiles.join(kSourceFileSeparator);
 }
 
+QString sourceFilesPrompt(const QString& taskPath) {
+    try {
+        const task::TaskConfig config = task::loadTaskConfig(taskPath.toStdString());
+        if (config.mysqlInstances.size() > 1) {
+            QStringList ids;
+            for (const task::MysqlInstanceConfig& instance : config.mysqlInstances) {
+                ids.append(QString::fromStdString(instance.sourceId));
+            }
+            return tr("Open the %1 source files of task %2 (%3), one per source")
+                .arg(config.mysqlInstances.size())
+                .arg(QString::fromStdString(config.name), ids.join(QStringLiteral(", ")));
+        }
+    } catch (const std::exception&) {
+        // A task file that does not load: the opener says why once the files are chosen.
+    }
+    return tr("Open the task's source file (several for a task with several sources)");
+}
+
 QString sourceFileOf(const ChannelSpec& spec, const task::TaskControl* channel) {
     const QStringList files = sourceFileList(spec.sourcePath);
-    const auto* subtask = dynamic_cast<const task::Task*>(channel);
+    const auto* subtask = dynamic_cast<const multisource::SourceSubtask*>(channel);
     if (files.size() < 2 || subtask == nullptr) {
         return spec.sourcePath;
     }
     for (const QString& file : files) {
         try {
-            if (task::loadSourceConfig(file.toStdString()).sourceId == subtask->setup().sourceId) {
+            if (task::loadSourceConfig(file.toStdString()).sourceId == subtask->sourceId()) {
                 return file;
             }
         } catch (const std::exception&) {

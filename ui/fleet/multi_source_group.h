@@ -18,6 +18,10 @@ namespace syncscope::ui {
 QStringList sourceFileList(const QString& sourceField);
 QString sourceField(const QStringList& sourceFiles);
 
+// The title of the dialog that asks for a task file's source files: the task's source-ids when it has several
+// ("Open the 2 source files of task shop (mysql-eu, mysql-us), one per source"), else one file's.
+QString sourceFilesPrompt(const QString& taskPath);
+
 // The one source file of a channel: for a subtask of a task with several sources, the file whose source-id is
 // the subtask's (so that the pages that read one source work on it); otherwise the entry's source field as is.
 QString sourceFileOf(const ChannelSpec& spec, const task::TaskControl* channel);

@@ -21,6 +21,7 @@
 #include "ui/dialogs/resume_from_dialog.h"
 #include "ui/engine/engine_adapter.h"
 #include "ui/fleet/fleet_model.h"
+#include "ui/fleet/multi_source_group.h"
 #include "ui/inspect/checkpoint_inspection_page.h"
 #include "ui/inspect/task_inspection_request.h"
 #include "ui/main/color_scheme.h"
@@ -382,11 +383,13 @@ void MainWindow::openTaskWithDialogs() {
     if (files.taskPath.isEmpty()) {
         return;
     }
-    files.sourcePath = QFileDialog::getOpenFileName(
-        this, tr("Open the task's source file"), QFileInfo(files.taskPath).absolutePath(), tr("YAML (*.yaml *.yml)"));
-    if (files.sourcePath.isEmpty()) {
+    // A task with several mysql-instances needs one source file per source: say which, and take several at once.
+    const QStringList sources = QFileDialog::getOpenFileNames(
+        this, sourceFilesPrompt(files.taskPath), QFileInfo(files.taskPath).absolutePath(), tr("YAML (*.yaml *.yml)"));
+    if (sources.isEmpty()) {
         return;
     }
+    files.sourcePath = sourceField(sources);
     emit openTaskRequested(files);
 }
 

@@ -103,6 +103,8 @@ public:
 signals:
     // File > Open task or a recent task: whoever builds tasks answers with attachTask().
     void openTaskRequested(const syncscope::ui::TaskFiles& files);
+    // A resume-from asked for in a stage the task does not take it in: refused before any preview.
+    void resumeFromRefused(const QString& reason);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -121,9 +123,11 @@ private:
     void resumeFromBrowser(const task::ResumeTarget& target, const QString& description);
     void askStopPoint();
     static browse::BrowsePoint committedDownstream(const task::StatusSnapshot& snapshot);
+    static task::PointView committedPoint(const task::StatusSnapshot& snapshot);
     // main_window_preview.cpp: the rows a skip or a resume-from leaves out (or applies again), first.
     void skipWithPreview();
     void resumeFromWithPreview(const task::ResumeTarget& target, const QString& description);
+    void refuseResumeFrom(const QString& text);
     QString replaySqlPath(const std::string& taskName) const;
     WindowPreviewDialog* previewDialog(std::function<verify::WindowPreview(const std::atomic<bool>*)> job,
                                        WindowPreviewAction action);

@@ -5,9 +5,11 @@
 #include <QStatusBar>
 
 #include "engine/common/error.h"
+#include "engine/preview/stop_point_plan.h"
 #include "engine/preview/task_window_preview.h"
 #include "ui/browse/event_browser_links.h"
 #include "ui/browse/event_browser_page.h"
+#include "ui/dialogs/stop_point_dialog.h"
 #include "ui/engine/engine_adapter.h"
 #include "ui/main/main_window.h"
 #include "ui/main/task_files_setup.h"
@@ -22,8 +24,12 @@ constexpr int kMessageMilliseconds = 8000;
 
 // What is surely downstream: the applied point while a session runs, else the persisted global point
 // (a task stopped on an error, paused or stopped has no session to say more).
+task::PointView MainWindow::committedPoint(const task::StatusSnapshot& snapshot) {
+    return snapshot.applied.known() ? snapshot.applied : snapshot.globalPersisted;
+}
+
 browse::BrowsePoint MainWindow::committedDownstream(const task::StatusSnapshot& snapshot) {
-    const task::PointView& point = snapshot.applied.known() ? snapshot.applied : snapshot.globalPersisted;
+    const task::PointView point = committedPoint(snapshot);
     return {point.file, point.pos};
 }
 
@@ -72,16 +78,37 @@ void MainWindow::browseAt(const QString& file, qulonglong pos, const QString& wh
 }
 
 void MainWindow::askStopPoint() {
-    bool ok = false;
-    QString point = QInputDialog::getText(
-        this, tr("Stop at a point"),
-        tr("The task pauses by itself at a transaction end: after FILE:POS, after a GTID, or before the first "
-           "transaction at or after 'YYYY-MM-DD HH:MM:SS' (local time). Empty: no stop point."),
-        QLineEdit::Normal, QString::fromStdString(adapter_->lastSnapshot() ? adapter_->lastSnapshot()->stopPoint : ""),
-        &ok);
-    if (ok) {
-        adapter_->stopAt(point.trimmed());
+    const auto snapshot = adapter_->lastSnapshot();
+    const QString current = QString::fromStdString(snapshot ? snapshot->stopPoint : "");
+    TaskFilesSetup task;
+    if (!files_.taskPath.isEmpty()) {
+        task = readTaskFilesSetup(files_.taskPath, files_.sourcePath);
     }
+    if (!task.known) {
+        // A replica channel or a remote engine has no task files here to read the binlog with: the engine
+        // still refuses a point it has passed.
+        bool ok = false;
+        QString point = QInputDialog::getText(
+            this, tr("Stop at a point"),
+            tr("The task pauses by itself at a transaction end: after FILE:POS, after a GTID, or before the first "
+               "transaction at or after 'YYYY-MM-DD HH:MM:SS' (local time). Empty: no stop point."),
+            QLineEdit::Normal, current, &ok);
+        if (ok) {
+            adapter_->stopAt(point.trimmed());
+        }
+        return;
+    }
+    // From what the task has surely applied when the dialog opens (the worker holds copies only; the task
+    // itself refuses a point it has passed by the time it is set).
+    auto job = [upstream = task.setup.upstream, applied = snapshot ? committedPoint(*snapshot) : task::PointView{}](
+                   const std::string& point, const std::atomic<bool>* cancel) {
+        return preview::planStopPoint(upstream, applied, point, cancel);
+    };
+    auto* dialog = new StopPointDialog(current, std::move(job), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setObjectName(QStringLiteral("stopPointDialog"));
+    connect(dialog, &QDialog::accepted, adapter_, [this, dialog] { adapter_->stopAt(dialog->checkedPoint()); });
+    dialog->open();
 }
 
 void MainWindow::resumeFromBrowser(const task::ResumeTarget& target, const QString& description) {

@@ -4,16 +4,23 @@
 // keeps one job.
 #include <QDir>
 #include <QFileInfo>
+#include <QLabel>
+#include <QStatusBar>
 
 #include "engine/binlog/location.h"
 #include "engine/preview/replay_sql_file.h"
 #include "engine/preview/task_window_preview.h"
+#include "ui/browse/event_browser_page.h"
 #include "ui/dialogs/window_preview_dialog.h"
 #include "ui/engine/engine_adapter.h"
 #include "ui/main/main_window.h"
 #include "ui/main/task_files_setup.h"
 
 namespace syncscope::ui {
+
+namespace {
+constexpr int kRefusalMessageMilliseconds = 8000;
+}  // namespace
 
 QString MainWindow::replaySqlPath(const std::string& taskName) const {
     const QString folder = files_.auditPath.isEmpty() ? QDir::tempPath() : QFileInfo(files_.auditPath).absolutePath();
@@ -60,16 +67,32 @@ void MainWindow::skipWithPreview() {
     dialog->open();
 }
 
+void MainWindow::refuseResumeFrom(const QString& text) {
+    commandState_->setText(text);
+    statusBar()->showMessage(text, kRefusalMessageMilliseconds);
+    if (browser_) {
+        browser_->showRefusal(text);
+    }
+    emit resumeFromRefused(text);
+}
+
 void MainWindow::resumeFromWithPreview(const task::ResumeTarget& target, const QString& description) {
     auto snapshot = adapter_->lastSnapshot();
+    const QString point = target.file.empty()
+                              ? QString::fromStdString(target.gtid)
+                              : QStringLiteral("%1:%2").arg(QString::fromStdString(target.file)).arg(target.pos);
+    const QString where = target.file.empty() ? QStringLiteral("GTID %1").arg(point) : point;
+    // The task takes a resume-from only when paused or stopped: say so before reading any binlog.
+    if (snapshot && snapshot->stage != task::Stage::Paused && snapshot->stage != task::Stage::Stopped) {
+        refuseResumeFrom(tr("Resume from %1 refused, nothing changed: the task is %2; pause or stop it first")
+                             .arg(where, QString::fromLatin1(task::stageName(snapshot->stage))));
+        return;
+    }
     const task::PointView global = snapshot ? snapshot->globalPersisted : task::PointView{};
     if ((target.file == global.file && target.pos == global.pos) || files_.taskPath.isEmpty()) {
         adapter_->resumeFrom(target);  // nothing is skipped or applied again, or no task files to preview with
         return;
     }
-    const QString where = target.file.empty()
-                              ? QStringLiteral("GTID %1").arg(QString::fromStdString(target.gtid))
-                              : QStringLiteral("%1:%2").arg(QString::fromStdString(target.file)).arg(target.pos);
     TaskFilesSetup task = readTaskFilesSetup(files_.taskPath, files_.sourcePath);
     bool skips = true;  // a GTID going nowhere comparable: save the rows rather than risk losing them
     std::string problem = task.problem;
@@ -103,6 +126,7 @@ void MainWindow::resumeFromWithPreview(const task::ResumeTarget& target, const Q
                     "audit log): the transactions below are <b>applied again</b>, in safe mode."))
             .arg(where, description, QString::fromStdString(global.text()));
     action.confirmText = tr("Resume");
+    action.typedConfirmation = point;  // the checkpoint moves: the DBA types where to
     action.skipsRows = skips;
     action.sqlPath = replaySqlPath(taskName);
     WindowPreviewDialog* dialog = previewDialog(std::move(job), std::move(action));

@@ -68,7 +68,7 @@ inline RowChange insert(std::shared_ptr<const schema::TableSchema> t, std::vecto
     change.op = RowOp::Insert;
     change.after = std::move(after);
     change.safeMode = safe;
-    change.source = {"mysql-bin.000001", 1000, ""};
+    change.setSource({"mysql-bin.000001", 1000, ""});
     return change;
 }
 

@@ -125,7 +125,7 @@ private slots:
         auto t = testing::table("shop", "orders", {"id", "c4"}, {0});
         ApplyFailure failure;
         failure.change = testing::insert(t, testing::ints({7, 1}));
-        failure.change.source = {"mysql-bin.000004", 2345, "0-1-99"};
+        failure.change.setSource({"mysql-bin.000004", 2345, "0-1-99"});
         failure.sql = "INSERT INTO `shop`.`orders` (`id`, `c4`) VALUES (?, ?) /* values: 7, 1 */";
         failure.code = 1054;
         failure.message = "Unknown column 'c4' in 'field list'";

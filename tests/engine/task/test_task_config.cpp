@@ -136,8 +136,8 @@ private slots:
 
         for (const char* key :
              {"full_task.yaml:6: key 'shard-mode'", "key 'online-ddl'", "key 'clean-dump-file'", "key 'timezone'",
-              "key 'collation_compatible'", "key 'ignore-checking-items'", "key 'mydumpers'",
-              "key 'mysql-instances[0].mydumper-thread'", "key 'syncers.bulk.max-retry'",
+              "key 'collation_compatible'", "key 'ignore-checking-items'", "key 'mydumpers.global': defined but no",
+              "key 'mysql-instances[0]': names mydumper or loader settings", "key 'syncers.bulk.max-retry'",
               "key 'filters.unused-rule': defined but no", "compact': changes of one key are not folded"}) {
             QVERIFY2(anyWarningContains(task.warnings, key), key);
         }

@@ -62,7 +62,7 @@ RowChange change(std::shared_ptr<const schema::TableSchema> table, RowOp op, std
     c.before = std::move(before);
     c.after = std::move(after);
     c.safeMode = safe;
-    c.source = {"mysql-bin.000007", pos, "0-1-" + std::to_string(pos)};
+    c.setSource({"mysql-bin.000007", pos, "0-1-" + std::to_string(pos)});
     c.transactionSeq = pos;
     return c;
 }
@@ -460,8 +460,8 @@ private slots:
         QCOMPARE(failure.code, 1054);
         QVERIFY(failure.rowIdentified);
         QCOMPARE(failure.errorClass, ErrorClass::NeedsDba);
-        QCOMPARE(failure.change.source.pos, uint64_t(1006));
-        QCOMPARE(failure.change.source.gtid, std::string("0-1-1006"));
+        QCOMPARE(failure.change.source().pos, uint64_t(1006));
+        QCOMPARE(failure.change.source().gtid, std::string("0-1-1006"));
         QCOMPARE(failure.change.after, ints({6, 6, 6, 66}));
         QVERIFY2(failure.sql.find("`c4`") != std::string::npos, failure.sql.c_str());
         QVERIFY2(failure.sql.find("66") != std::string::npos, failure.sql.c_str());
@@ -498,7 +498,7 @@ private slots:
         QCOMPARE(result.failure->code, 1062);
         QVERIFY(result.failure->rowIdentified);
         QCOMPARE(result.failure->change.after, ints({3, 30}));
-        QCOMPARE(result.failure->change.source.pos, uint64_t(2003));
+        QCOMPARE(result.failure->change.source().pos, uint64_t(2003));
         // The failing statement is the single-row replay of row 3, not the merged one.
         QVERIFY2(result.failure->sql.find("VALUES (?, ?) /*") != std::string::npos, result.failure->sql.c_str());
         QCOMPARE(count("dup"), 1L);  // only the row that was there before

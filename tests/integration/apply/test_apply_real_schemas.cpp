@@ -61,7 +61,7 @@ RowChange change(std::shared_ptr<const schema::TableSchema> table, RowOp op, std
     c.before = std::move(before);
     c.after = std::move(after);
     c.safeMode = safe;
-    c.source = {"mysql-bin.000009", position, ""};
+    c.setSource({"mysql-bin.000009", position, ""});
     c.transactionSeq = position;
     return c;
 }
@@ -122,6 +122,14 @@ class ApplyRealSchemasTest : public QObject {
     void recreate(const std::string& table, const std::string& definition) {
         exec("DROP TABLE IF EXISTS " + name(table));
         exec("CREATE TABLE " + name(table) + " " + definition);
+    }
+
+    // parent (id, v) and child (id, parent_id) whose foreign key fk_parent has `actions` (ON DELETE ...).
+    void recreateParentAndChild(const std::string& parentIdType, const std::string& actions) {
+        exec("DROP TABLE IF EXISTS " + name("child"));
+        recreate("parent", "(id INT PRIMARY KEY, v INT)");
+        exec("CREATE TABLE " + name("child") + " (id INT PRIMARY KEY, parent_id " + parentIdType +
+             ", CONSTRAINT fk_parent FOREIGN KEY (parent_id) REFERENCES " + name("parent") + " (id) " + actions + ")");
     }
 
     // As the schema tracker hands it to the workers: the downstream's structure, judged against itself.
@@ -397,6 +405,100 @@ private slots:
         }
     }
 
+    // Session 8 soak (seeds 80045, 80062): safe mode replays a parent's key move as a plain UPDATE by the old
+    // key, but the downstream already holds what came after it: a later row under the new key (1062), or the
+    // old key re-created with a child that an ON UPDATE RESTRICT protects (1451). The move was applied before
+    // the restart; it is skipped and the later changes, replayed after it, leave the upstream's rows.
+    void replayedKeyMoveOfACascadingParentFindsTheDownstreamPast_data() {
+        QTest::addColumn<QString>("onUpdate");
+        QTest::addColumn<bool>("newKeyReused");  // else the moved row is deleted and the old key re-created
+        for (const char* onUpdate : {"CASCADE", "RESTRICT"}) {
+            QTest::addRow("ON UPDATE %s, a later row holds the new key", onUpdate) << QString(onUpdate) << true;
+            QTest::addRow("ON UPDATE %s, the old key re-created with a child", onUpdate) << QString(onUpdate) << false;
+        }
+    }
+    void replayedKeyMoveOfACascadingParentFindsTheDownstreamPast() {
+        QFETCH(QString, onUpdate);
+        QFETCH(bool, newKeyReused);
+        recreateParentAndChild("INT", "ON DELETE CASCADE ON UPDATE " + onUpdate.toStdString());
+        auto parent = load("parent");
+        auto child = load("child");
+        QVERIFY(parent->cascadeFamily().cascadesToChildren);
+        // Upstream, all with foreign_key_checks=1: parent 1 moves to 2, then either parent 1 comes back with
+        // child 300 (2 stays), or 2 is deleted and parent 1 comes back with child 300.
+        std::vector<RowChange> replay;
+        replay.push_back(change(parent, RowOp::Update, {integer(1), integer(10)}, {integer(2), integer(11)}, true));
+        if (!newKeyReused) {
+            replay.push_back(change(parent, RowOp::Delete, {integer(2), integer(11)}, {}, true));
+        }
+        replay.push_back(change(parent, RowOp::Insert, {}, {integer(1), integer(20)}, true));
+        replay.push_back(change(child, RowOp::Insert, {}, {integer(300), integer(1)}, true));
+        // Everything was applied before the restart; the replay starts at the key move.
+        const Rows parents = newKeyReused ? Rows{{"1", "20"}, {"2", "11"}} : Rows{{"1", "20"}};
+        for (const auto& row : parents) {
+            exec("INSERT INTO " + name("parent") + " VALUES (" + row[0] + ", " + row[1] + ")");
+        }
+        exec("INSERT INTO " + name("child") + " VALUES (300, 1)");
+        auto settings = poolSettings(kManyWorkers);
+        settings.sessionVariables.emplace_back("foreign_key_checks", "1");
+        WorkerPool pool(settings);
+        for (auto& c : replay) {
+            QVERIFY(pool.dispatch(std::move(c)));
+        }
+        auto result = pool.barrier();
+        QVERIFY2(result.ok(), failureText(result).c_str());
+        QCOMPARE(rows("SELECT id, v FROM " + name("parent") + " ORDER BY id"), parents);
+        QCOMPARE(rows("SELECT id, parent_id FROM " + name("child") + " ORDER BY id"), (Rows{{"300", "1"}}));
+    }
+
+    // Soak seed 91000: a table without a key finds a row by every column, and under a _ci collation
+    // 'e45' = 'é45': the UPDATE of the upstream's 'e45' row changed the 'é45' row downstream. Text columns of
+    // such a table are compared in their character set's binary collation (the bytes, as MariaDB's replica
+    // compares whole records); a latin1 column's value comes as bytes from the binlog.
+    void withoutAKeyRowsEqualOnlyUnderACollationStayApart_data() {
+        QTest::addColumn<QString>("charset");
+        QTest::addColumn<bool>("asBytes");  // the value bound as the column's own bytes (a non-UTF-8 column)
+        QTest::addRow("utf8mb4_general_ci, text") << "utf8mb4 COLLATE utf8mb4_general_ci" << false;
+        QTest::addRow("latin1_swedish_ci, bytes") << "latin1 COLLATE latin1_swedish_ci" << true;
+    }
+    void withoutAKeyRowsEqualOnlyUnderACollationStayApart() {
+        QFETCH(QString, charset);
+        QFETCH(bool, asBytes);
+        recreate("keyless_ci", "(n INT, b VARCHAR(20) CHARACTER SET " + charset.toStdString() + ")");
+        exec("INSERT INTO " + name("keyless_ci") + " VALUES (8, 'é45'), (8, 'e45'), (7, 'É1'), (7, 'e1')");
+        auto table = load("keyless_ci");
+        QCOMPARE(int(table->rowKey().kind), int(schema::RowKeyKind::AllColumns));
+        auto value = [&](const std::string& utf8) {
+            if (!asBytes) {
+                return text(utf8);
+            }
+            std::string latin1;  // the two-byte UTF-8 of é and É as their one latin1 byte
+            for (size_t i = 0; i < utf8.size(); ++i) {
+                auto c = static_cast<unsigned char>(utf8[i]);
+                if (c == 0xC3 && i + 1 < utf8.size()) {
+                    latin1 += static_cast<char>(static_cast<unsigned char>(utf8[++i]) + 0x40);
+                } else {
+                    latin1 += static_cast<char>(c);
+                }
+            }
+            return SqlValue::bytes(latin1);
+        };
+        for (bool safe : {false, true}) {
+            WorkerPool pool(poolSettings(kManyWorkers));
+            long from = safe ? 9 : 8;
+            long to = safe ? 10 : 9;
+            QVERIFY(pool.dispatch(
+                change(table, RowOp::Update, {integer(from), value("e45")}, {integer(to), value("e45")}, safe)));
+            if (!safe) {
+                QVERIFY(pool.dispatch(change(table, RowOp::Delete, {integer(7), value("e1")}, {}, safe)));
+            }
+            auto result = pool.barrier();
+            QVERIFY2(result.ok(), failureText(result).c_str());
+        }
+        QCOMPARE(rows("SELECT n, b FROM " + name("keyless_ci") + " ORDER BY n, BINARY b"),
+                 (Rows{{"7", "É1"}, {"8", "é45"}, {"10", "e45"}}));
+    }
+
     // Cascading foreign keys downstream: the binlog has the parent's DELETE only. With the apply sessions'
     // foreign_key_checks=0 (DM's default) nothing would cascade, and a child row inserted before its
     // parent's delete could land after it on another worker. The family is one causality key and the
@@ -460,11 +562,7 @@ private slots:
         QFETCH(QString, onDelete);
         QFETCH(bool, multipleRows);
         QFETCH(QString, childrenAfter);
-        exec("DROP TABLE IF EXISTS " + name("child"));
-        recreate("parent", "(id INT PRIMARY KEY, v INT)");
-        exec("CREATE TABLE " + name("child") +
-             " (id INT PRIMARY KEY, parent_id INT NULL, CONSTRAINT fk_parent FOREIGN KEY (parent_id) REFERENCES " +
-             name("parent") + " (id) ON DELETE " + onDelete.toStdString() + ")");
+        recreateParentAndChild("INT NULL", "ON DELETE " + onDelete.toStdString());
         auto parent = load("parent");
         auto child = load("child");
         QVERIFY(child->cascadeFamily().changedByParents);

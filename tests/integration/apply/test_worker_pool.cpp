@@ -41,8 +41,7 @@ RowChange insert(const std::shared_ptr<const schema::TableSchema>& t, int id, co
     change.op = RowOp::Insert;
     change.after = {SqlValue::signedInt(id), SqlValue::text(v)};
     change.transactionSeq = seq;
-    change.source.file = "mariadb-bin.000001";
-    change.source.pos = static_cast<uint64_t>(id);
+    change.setSource({"mariadb-bin.000001", static_cast<uint64_t>(id), ""});
     return change;
 }
 

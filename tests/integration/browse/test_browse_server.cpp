@@ -390,6 +390,17 @@ private slots:
             run.err.constData());
         QCOMPARE(run.events.size(), 1);
         QCOMPARE(run.events[0].value("gtid").toString(), QString::fromStdString(inserts[3].gtid));
+        // --position-only prints where it starts and reads no events; it goes with a time only.
+        const QString thirdTime = QString::fromStdString(browse::formatLocalTime(inserts[3].timestamp));
+        Run where = events({"--from", thirdTime, "--position-only"});
+        QCOMPARE(where.exitCode, 0);
+        QCOMPARE(where.out.trimmed(),
+                 QByteArray::fromStdString(browse::BrowsePoint{inserts[3].file, inserts[3].pos}.toString() + " " +
+                                           inserts[3].gtid + " ") +
+                     thirdTime.toUtf8());
+        Run notATime = events({"--from", from, "--position-only"});
+        QCOMPARE(notATime.exitCode, 2);
+        QVERIFY2(notATime.err.contains("--position-only goes with --from"), notATime.err.constData());
 
         // Files purged by the upstream: a position in one, and a GTID position in one, are refused by name.
         root_->execute("PURGE BINARY LOGS TO '" + inserts[2].file + "'");

@@ -1,9 +1,10 @@
 // A DM task with two sources run by `syncscope-cli run TASK --source A --source B --listen`: both sources are
 // the test pair's upstream, each replicating its own database, so each subtask keeps its own checkpoint rows
 // (id = its source id). Proves: both tables equal after a workload; one source paused through the API while
-// the other keeps applying, then resumed; a restart continues each subtask from its own checkpoint (one left
-// behind while paused); a task whose sources would write one downstream table is refused naming the table and
-// the sources; a missing source file, or a source-id with no file, starts nothing.
+// the other keeps applying, then resumed; a restart continues each subtask from its own checkpoint, and a source
+// paused before the restart stays paused (remembered in the log folder, its status saying so) until it is resumed; a
+// task whose sources would write one downstream table is refused naming the table and the sources; a missing source
+// file, or a source-id with no file, starts nothing.
 #include <QtTest>
 
 #include <QProcess>
@@ -13,15 +14,17 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
-#include <fstream>
-#include <set>
-#include <sstream>
 
 #include "engine/source/upstream_connection.h"
+#include "tests/support/multi_source_files.h"
+#include "tests/support/sql_values.h"
 #include "tests/support/test_env.h"
 
 using nlohmann::json;
 using syncscope::source::UpstreamConnection;
+using syncscope::test::checksumOf;
+using syncscope::test::readTextFile;
+using syncscope::test::valueOf;
 
 namespace {
 
@@ -34,13 +37,6 @@ const char* const kSourceA = "ms-a";
 const char* const kSourceB = "ms-b";
 const char* const kDatabaseA = "ms_a";
 const char* const kDatabaseB = "ms_b";
-
-std::string readFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 struct CliResult {
     int exitCode = -1;
@@ -60,51 +56,22 @@ private:
     QProcess run_;
     int nextId_ = 1;
 
-    std::string value(UpstreamConnection& server, const std::string& sql) {
-        try {
-            return server.queryValue(sql).value_or("NULL");
-        } catch (const std::exception& e) {
-            return std::string("ERROR: ") + e.what();
-        }
-    }
-
     std::string sourceFile(const std::string& sourceId) { return configDir_ + "/" + sourceId + ".yaml"; }
 
     void writeSource(const std::string& sourceId) {
-        auto up = syncscope::test::upstreamReplication();
-        std::ofstream source(sourceFile(sourceId));
-        source << "source-id: \"" << sourceId << "\"\nflavor: mariadb\nenable-gtid: false\n"
-               << "from: {host: \"127.0.0.1\", port: " << up.port << ", user: \"" << up.user << "\", password: \""
-               << up.password << "\"}\n";
+        syncscope::test::writeSourceFile(configDir_, sourceId, syncscope::test::upstreamReplication());
     }
 
-    // One mysql-instances entry per (source id, database it replicates); `routes` is added to each entry.
+    // One mysql-instances entry per (source id, database it replicates), each starting at the upstream's end.
     std::string writeTask(const std::string& name, const std::vector<std::pair<std::string, std::string>>& sources,
                           const std::string& routeRules = "", const std::string& topLevel = "") {
-        auto down = syncscope::test::downstreamRoot();
         auto master = up_->query("SHOW MASTER STATUS");
-        std::string path = configDir_ + "/" + name + ".yaml";
-        std::ofstream task(path);
-        task << "name: " << name << "\ntask-mode: incremental\n"
-             << "target-database: {host: \"127.0.0.1\", port: " << down.port << ", user: \"" << down.user
-             << "\", password: \"" << down.password << "\"}\nmysql-instances:\n";
+        std::vector<syncscope::test::InstanceOfTask> instances;
         for (const auto& [sourceId, database] : sources) {
-            task << "  - source-id: \"" << sourceId << "\"\n"
-                 << "    meta: {binlog-name: \"" << *master.front()[0] << "\", binlog-pos: " << *master.front()[1]
-                 << "}\n"
-                 << "    block-allow-list: \"only-" << database << "\"\n"
-                 << "    syncer: {checkpoint-flush-interval: 1, worker-count: 2}\n"
-                 << routeRules;
+            instances.push_back({sourceId, database, *master.front()[0], std::stoull(*master.front()[1])});
         }
-        task << "block-allow-list:\n";
-        std::set<std::string> databases;
-        for (const auto& [sourceId, database] : sources) {
-            if (databases.insert(database).second) {
-                task << "  only-" << database << ": {do-dbs: [\"" << database << "\"]}\n";
-            }
-        }
-        task << topLevel;
-        return path;
+        return syncscope::test::writeMultiSourceTaskFile(configDir_, name, syncscope::test::downstreamRoot(), instances,
+                                                         routeRules, topLevel);
     }
 
     CliResult runToEnd(const QStringList& args) {
@@ -167,16 +134,11 @@ private:
         up_->execute(sql);
     }
 
-    std::string checksum(UpstreamConnection& server, const std::string& database) {
-        auto rows = server.query("CHECKSUM TABLE " + database + ".t");
-        return rows.empty() || !rows.front()[1] ? "NULL" : *rows.front()[1];
-    }
-
     bool equalSoon(const std::string& database) {
         return syncscope::test::waitFor([&] {
-            return value(*up_, "SELECT COUNT(*) FROM " + database + ".t") ==
-                       value(*down_, "SELECT COUNT(*) FROM " + database + ".t") &&
-                   checksum(*up_, database) == checksum(*down_, database);
+            return valueOf(*up_, "SELECT COUNT(*) FROM " + database + ".t") ==
+                       valueOf(*down_, "SELECT COUNT(*) FROM " + database + ".t") &&
+                   checksumOf(*up_, database + ".t") == checksumOf(*down_, database + ".t");
         });
     }
 
@@ -184,8 +146,8 @@ private:
 
     // (binlog_name, binlog_pos) of one source's global row, as "name:pos".
     std::string persistedGlobal(const std::string& sourceId) {
-        return value(*down_, "SELECT CONCAT(binlog_name, ':', binlog_pos) FROM " + checkpointTable(kTaskName) +
-                                 " WHERE id = '" + sourceId + "' AND is_global = 1");
+        return valueOf(*down_, "SELECT CONCAT(binlog_name, ':', binlog_pos) FROM " + checkpointTable(kTaskName) +
+                                   " WHERE id = '" + sourceId + "' AND is_global = 1");
     }
 
 private slots:
@@ -230,32 +192,32 @@ private slots:
         const std::string stderrFile = logDir_ + "/run-stderr.txt";
         QVERIFY2(
             syncscope::test::waitFor([&] { return stageOf(kSourceA) == "Running" && stageOf(kSourceB) == "Running"; }),
-            readFile(stderrFile).c_str());
+            readTextFile(stderrFile).c_str());
         for (int round = 0; round < 3; ++round) {
             insertRound(kDatabaseA);
             insertRound(kDatabaseB);
             up_->execute(std::string("UPDATE ") + kDatabaseA + ".t SET v = CONCAT(v, ' updated') WHERE id % 7 = 0");
             up_->execute(std::string("DELETE FROM ") + kDatabaseB + ".t WHERE id % 11 = 0");
         }
-        QVERIFY2(equalSoon(kDatabaseA), readFile(stderrFile).c_str());
-        QVERIFY2(equalSoon(kDatabaseB), readFile(stderrFile).c_str());
+        QVERIFY2(equalSoon(kDatabaseA), readTextFile(stderrFile).c_str());
+        QVERIFY2(equalSoon(kDatabaseB), readTextFile(stderrFile).c_str());
 
         // Each subtask's rows in the one checkpoint table: its own global row, its own database's table row.
         QVERIFY(syncscope::test::waitFor([&] {
-            return value(*down_, "SELECT COUNT(*) FROM " + checkpointTable(kTaskName) + " WHERE id = '" + kSourceA +
-                                     "' AND is_global = 0 AND cp_schema = '" + kDatabaseA + "'") == "1" &&
-                   value(*down_, "SELECT COUNT(*) FROM " + checkpointTable(kTaskName) + " WHERE id = '" + kSourceB +
-                                     "' AND is_global = 0 AND cp_schema = '" + kDatabaseB + "'") == "1";
+            return valueOf(*down_, "SELECT COUNT(*) FROM " + checkpointTable(kTaskName) + " WHERE id = '" + kSourceA +
+                                       "' AND is_global = 0 AND cp_schema = '" + kDatabaseA + "'") == "1" &&
+                   valueOf(*down_, "SELECT COUNT(*) FROM " + checkpointTable(kTaskName) + " WHERE id = '" + kSourceB +
+                                       "' AND is_global = 0 AND cp_schema = '" + kDatabaseB + "'") == "1";
         }));
         for (const char* source : {kSourceA, kSourceB}) {
-            QCOMPARE(value(*down_, "SELECT COUNT(*) FROM " + checkpointTable(kTaskName) + " WHERE id = '" + source +
-                                       "' AND is_global = 1"),
+            QCOMPARE(valueOf(*down_, "SELECT COUNT(*) FROM " + checkpointTable(kTaskName) + " WHERE id = '" + source +
+                                         "' AND is_global = 1"),
                      std::string("1"));
         }
-        QCOMPARE(value(*down_, "SELECT COUNT(*) FROM " + checkpointTable(kTaskName) + " WHERE id = '" + kSourceA +
-                                   "' AND cp_schema = '" + kDatabaseB + "'"),
+        QCOMPARE(valueOf(*down_, "SELECT COUNT(*) FROM " + checkpointTable(kTaskName) + " WHERE id = '" + kSourceA +
+                                     "' AND cp_schema = '" + kDatabaseB + "'"),
                  std::string("0"));
-        QCOMPARE(value(*down_, "SELECT COUNT(DISTINCT id) FROM " + checkpointTable(kTaskName)), std::string("2"));
+        QCOMPARE(valueOf(*down_, "SELECT COUNT(DISTINCT id) FROM " + checkpointTable(kTaskName)), std::string("2"));
 
         // The whole task's status lists both subtasks, each with its own source id and rows.
         json whole = get("/api/v1/status");
@@ -275,12 +237,12 @@ private slots:
         QCOMPARE(stageOf(kSourceB), std::string("Running"));
         QCOMPARE(get("/api/v1/status")["stage"].get<std::string>(), std::string("Running"));  // partly paused
 
-        const std::string downBefore = value(*down_, std::string("SELECT COUNT(*) FROM ") + kDatabaseA + ".t");
+        const std::string downBefore = valueOf(*down_, std::string("SELECT COUNT(*) FROM ") + kDatabaseA + ".t");
         insertRound(kDatabaseA);
         insertRound(kDatabaseB);
         QVERIFY(equalSoon(kDatabaseB));
         // B has applied everything written after A's rows; A, paused, has applied none of them.
-        QCOMPARE(value(*down_, std::string("SELECT COUNT(*) FROM ") + kDatabaseA + ".t"), downBefore);
+        QCOMPARE(valueOf(*down_, std::string("SELECT COUNT(*) FROM ") + kDatabaseA + ".t"), downBefore);
 
         // An unknown source is refused naming the task's sources, and changes nothing.
         auto [unknownStatus, unknown] = post("/api/v1/resume?source=nope");
@@ -305,11 +267,11 @@ private slots:
             syncscope::test::waitFor([&] { return stageOf(kSourceA) == "Running" && stageOf(kSourceB) == "Running"; }));
     }
 
-    void aRestartContinuesEachSubtaskFromItsOwnCheckpoint() {
+    void aRestartContinuesEachSubtaskFromItsOwnCheckpointAndKeepsAPausedSourcePaused() {
         // A is paused and left behind while B applies; then the process stops gracefully.
         QCOMPARE(post(std::string("/api/v1/pause?source=") + kSourceA).first, kHttpOk);
         QVERIFY(syncscope::test::waitFor([&] { return stageOf(kSourceA) == "Paused"; }));
-        const std::string aCountBefore = value(*down_, std::string("SELECT COUNT(*) FROM ") + kDatabaseA + ".t");
+        const std::string aCountBefore = valueOf(*down_, std::string("SELECT COUNT(*) FROM ") + kDatabaseA + ".t");
         insertRound(kDatabaseA);
         insertRound(kDatabaseB);
         QVERIFY(equalSoon(kDatabaseB));
@@ -317,25 +279,61 @@ private slots:
         const std::string pointA = persistedGlobal(kSourceA);
         const std::string pointB = persistedGlobal(kSourceB);
         QVERIFY2(pointA != pointB, (pointA + " vs " + pointB).c_str());  // A's checkpoint stayed at its pause
-        QCOMPARE(value(*down_, std::string("SELECT COUNT(*) FROM ") + kDatabaseA + ".t"), aCountBefore);
+        QCOMPARE(valueOf(*down_, std::string("SELECT COUNT(*) FROM ") + kDatabaseA + ".t"), aCountBefore);
+
+        // The pause is remembered beside the audit log, written when it was given.
+        const std::string pausedFile = logDir_ + "/" + kTaskName + "-paused-sources.json";
+        json remembered = json::parse(readTextFile(pausedFile), nullptr, false);
+        QVERIFY2(remembered.is_object() && remembered["paused"].size() == 1 &&
+                     remembered["paused"][0]["source_id"] == kSourceA,
+                 readTextFile(pausedFile).c_str());
+
+        // `status` shows it while nothing runs.
+        QProcess status;
+        status.start(QStringLiteral(SYNCSCOPE_BINARY_DIR "/bin/syncscope-cli"),
+                     {QStringLiteral("status"), QString::fromStdString(configDir_ + "/" + kTaskName + ".yaml"),
+                      QStringLiteral("--source"), QString::fromStdString(sourceFile(kSourceA)),
+                      QStringLiteral("--source"), QString::fromStdString(sourceFile(kSourceB)),
+                      QStringLiteral("--log-dir"), QString::fromStdString(logDir_), QStringLiteral("--json")});
+        QVERIFY(status.waitForFinished(kCliTimeoutMs));
+        json offline = json::parse(status.readAllStandardOutput().toStdString(), nullptr, false);
+        QVERIFY2(offline.is_object() && offline["sources"][0]["paused_by_dba_since"].is_string() &&
+                     offline["sources"][1]["paused_by_dba_since"].is_null(),
+                 offline.dump(2).c_str());
 
         // Written while nothing runs.
         insertRound(kDatabaseA);
         insertRound(kDatabaseB);
-        const size_t logBefore = readFile(logDir_ + "/" + kTaskName + ".log").size();
+        const size_t logBefore = readTextFile(logDir_ + "/" + kTaskName + ".log").size();
         startRun(configDir_ + "/" + kTaskName + ".yaml");
+        // B resumes from its own point; A, paused before the restart, stays paused and says why.
         QVERIFY(
-            syncscope::test::waitFor([&] { return stageOf(kSourceA) == "Running" && stageOf(kSourceB) == "Running"; }));
-        // Each subtask resumed from its own persisted global point.
+            syncscope::test::waitFor([&] { return stageOf(kSourceA) == "Paused" && stageOf(kSourceB) == "Running"; }));
         json a = get(std::string("/api/v1/status?source=") + kSourceA);
         QVERIFY2(a["source_id"].get<std::string>() == kSourceA, a.dump().c_str());
-        QVERIFY2(equalSoon(kDatabaseA), readFile(logDir_ + "/run-stderr.txt").c_str());
+        QVERIFY2(
+            a["stage_reason"].get<std::string>().find("paused by the DBA since") != std::string::npos &&
+                a["stage_reason"].get<std::string>().find("a restart keeps this source paused") != std::string::npos,
+            a.dump(2).c_str());
+        QVERIFY2(
+            get("/api/v1/status")["stage_reason"].get<std::string>().find("source ms-a: Paused") != std::string::npos,
+            get("/api/v1/status").dump(2).c_str());
         QVERIFY(equalSoon(kDatabaseB));
-        // A's rows written while it was paused are there: it did not start from B's (later) point.
-        const std::string log = readFile(logDir_ + "/" + kTaskName + ".log").substr(logBefore);
+        QCOMPARE(valueOf(*down_, std::string("SELECT COUNT(*) FROM ") + kDatabaseA + ".t"), aCountBefore);
+        QCOMPARE(persistedGlobal(kSourceA), pointA);
+
+        // Resumed: A applies from its own persisted point every row written while it was paused and while nothing
+        // ran, and the file no longer names it.
+        auto [resumed, resumeAnswer] = post(std::string("/api/v1/resume?source=") + kSourceA);
+        QVERIFY2(resumed == kHttpOk, resumeAnswer.dump(2).c_str());
+        QVERIFY2(equalSoon(kDatabaseA), readTextFile(logDir_ + "/run-stderr.txt").c_str());
+        remembered = json::parse(readTextFile(pausedFile), nullptr, false);
+        QVERIFY2(remembered.is_object() && remembered["paused"].empty(), readTextFile(pausedFile).c_str());
+        const std::string log = readTextFile(logDir_ + "/" + kTaskName + ".log").substr(logBefore);
         QVERIFY2(log.find("resuming from the persisted global point " + pointA) != std::string::npos &&
                      log.find("resuming from the persisted global point " + pointB) != std::string::npos,
                  log.c_str());
+        QVERIFY2(log.find("source ms-a stays paused: paused by the DBA since") != std::string::npos, log.c_str());
         stopRun();
     }
 
@@ -369,11 +367,11 @@ private slots:
                      result.err.find(std::string("source '") + kSourceB + "'") != std::string::npos,
                  result.err.c_str());
         // Nothing started: no checkpoint table, no row downstream.
-        QCOMPARE(value(*down_,
-                       "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'dm_meta' AND "
-                       "TABLE_NAME LIKE 'ms\\_shard\\_%'"),
+        QCOMPARE(valueOf(*down_,
+                         "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'dm_meta' AND "
+                         "TABLE_NAME LIKE 'ms\\_shard\\_%'"),
                  std::string("0"));
-        QCOMPARE(value(*down_, "SELECT COUNT(*) FROM ms_merged.t"), std::string("0"));
+        QCOMPARE(valueOf(*down_, "SELECT COUNT(*) FROM ms_merged.t"), std::string("0"));
     }
 
     void aMissingSourceFileStartsNothing_data() {
@@ -401,9 +399,9 @@ private slots:
         QCOMPARE(result.exitCode, 1);
         QVERIFY2(result.err.find(named.toStdString()) != std::string::npos, result.err.c_str());
         QVERIFY2(result.err.find("nothing was started") != std::string::npos, result.err.c_str());
-        QCOMPARE(value(*down_,
-                       "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'dm_meta' AND "
-                       "TABLE_NAME = 'ms_missing_syncer_checkpoint'"),
+        QCOMPARE(valueOf(*down_,
+                         "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'dm_meta' AND "
+                         "TABLE_NAME = 'ms_missing_syncer_checkpoint'"),
                  std::string("0"));
     }
 };

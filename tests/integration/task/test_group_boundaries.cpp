@@ -3,7 +3,8 @@
 // their group ends; an XA branch's rows reach the downstream only if it commits; the safe-mode window
 // after an unclean stop is exact (closed by a graceful stop, refused with safe-mode-duration 0s, and a
 // DDL conflict after it is not passed over); an idle rotation moves the checkpoint into the new file;
-// resume-from refuses a target the upstream does not have and changes nothing.
+// resume-from refuses a target the upstream does not have and changes nothing; a pause inside a transaction
+// reads it to its end first.
 #include <QtTest>
 
 #include <algorithm>
@@ -290,6 +291,41 @@ private slots:
                                                      .c_str());
         stopAndWait(running);
         QCOMPARE(persisted("grprot", "binlog_name") + ":" + persisted("grprot", "binlog_pos"), upstreamEnd);
+    }
+
+    // A pause while a large transaction is being read: the reader reads it to its end first, so the
+    // persisted global point covers it and the resume replays nothing. Before, the rows committed before
+    // the pause were read again in safe mode, and a table without a key got them twice.
+    void pauseInsideATransactionEndsItFirst() {
+        constexpr int kRows = 20000;
+        freshSchema("grppause");
+        for (UpstreamConnection* server : {up_.get(), down_.get()}) {
+            server->execute("SET SESSION sql_log_bin = 0");
+            server->execute("CREATE TABLE grppause.t (v INT)");
+            server->execute("SET SESSION sql_log_bin = 1");
+        }
+        task::TaskSetup setup = makeSetup("grppause");
+        setup.syncer.batch = 100;
+        task::Task running(setup);
+        QVERIFY(running.start().accepted);
+        QVERIFY(waitFor([&] { return hasPersistedPoint("grppause"); }));
+        up_->execute("INSERT INTO grppause.t SELECT seq FROM grppause.seq_1_to_" + std::to_string(kRows));
+        uint64_t transaction = sequenceOf(valueOf(*up_, "SELECT @@GLOBAL.gtid_binlog_pos"));
+        QVERIFY(waitFor([&] { return valueOf(*down_, "SELECT COUNT(*) FROM grppause.t") != "0"; }));
+        std::string atPause = valueOf(*down_, "SELECT COUNT(*) FROM grppause.t");
+        QVERIFY(running.pause().accepted);
+        QVERIFY(waitFor([&] { return running.stage() == task::Stage::Paused; }));
+        QVERIFY2(std::stoi(atPause) < kRows, atPause.c_str());  // the pause came inside the transaction
+        QCOMPARE(valueOf(*down_, "SELECT COUNT(*) FROM grppause.t"), std::to_string(kRows));
+        QCOMPARE(sequenceOf(persisted("grppause", "binlog_gtid")), transaction);
+        QCOMPARE(persisted("grppause", "exit_safe_binlog_pos"), persisted("grppause", "binlog_pos"));
+
+        QVERIFY(running.resume().accepted);
+        up_->execute("INSERT INTO grppause.t VALUES (-1)");
+        QVERIFY(waitFor([&] { return sequenceOf(persisted("grppause", "binlog_gtid")) > transaction; }));
+        QCOMPARE(valueOf(*down_, "SELECT COUNT(*) FROM grppause.t"), std::to_string(kRows + 1));
+        QCOMPARE(valueOf(*down_, "SELECT COUNT(DISTINCT v) FROM grppause.t"), std::to_string(kRows + 1));
+        stopAndWait(running);
     }
 
     // resume-from checks its target against the upstream before writing anything.

@@ -11,6 +11,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLayout>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -233,6 +235,9 @@ private slots:
         QCOMPARE(stateShown(*replay, "browse_gui.orders", "2"), QString("missing"));
         QCOMPARE(stateShown(*replay, "browse_gui.orders", "3"), QString("equal"));
         QCOMPARE(stateShown(*replay, "browse_gui.t1", "1"), QString());
+        QVERIFY(!replay->confirmButton()->isEnabled());  // until the point is typed
+        replay->confirmationEdit()->setText(replay->typedConfirmation());
+        replay->layout()->activate();  // the summary's new height, before the picture
         QVERIFY(replay->grab().save(screenshotPath("resume_from_preview.png")));
         replay->confirmButton()->click();
         QTRY_COMPARE_WITH_TIMEOUT(test::valueOf(*down_, "SELECT COUNT(*) FROM browse_gui.orders"), std::string("3"),
@@ -355,6 +360,7 @@ private slots:
         QVERIFY2(forward->preview().has_value(), qPrintable(forward->error()));
         QCOMPARE(stateShown(*forward, "browse_gui.orders", "7"), QString("missing"));
         QCOMPARE(stateShown(*forward, "browse_gui.orders", "1"), QString("different"));
+        forward->confirmationEdit()->setText(forward->typedConfirmation());
         forward->confirmButton()->click();
         QTRY_COMPARE_WITH_TIMEOUT(stageShown(window), QStringLiteral("Running"), kWaitMs);
         QJsonObject resumeEntry;

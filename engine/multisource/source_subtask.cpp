@@ -1,0 +1,66 @@
+#include "engine/multisource/source_subtask.h"
+
+#include <spdlog/spdlog.h>
+
+namespace syncscope::multisource {
+
+SourceSubtask::SourceSubtask(std::shared_ptr<task::Task> task, std::shared_ptr<PausedSources> paused)
+    : task_(std::move(task)), paused_(std::move(paused)) {}
+
+std::shared_ptr<const task::StatusSnapshot> SourceSubtask::status() const {
+    auto current = task_->status();
+    const std::string since = paused_->pausedSince(sourceId());
+    if (since.empty() || current->stage != task::Stage::Paused) {
+        return current;
+    }
+    std::lock_guard lock(statusMutex_);
+    if (current != taskStatus_) {
+        auto annotated = std::make_shared<task::StatusSnapshot>(*current);
+        annotated->stageReason = "paused by the DBA since " + since + " (remembered in " + paused_->file() +
+                                 ": a restart keeps this source paused until it is resumed); " + current->stageReason;
+        taskStatus_ = current;
+        status_ = std::move(annotated);
+    }
+    return status_;
+}
+
+task::CommandResult SourceSubtask::start() {
+    task::CommandResult started = task_->start();
+    if (!started.accepted || !pauseRemembered()) {
+        return started;
+    }
+    task::CommandResult paused = task_->pause();
+    const std::string why = "source " + sourceId() + " stays paused: paused by the DBA since " +
+                            paused_->pausedSince(sourceId()) + " (remembered in " + paused_->file() +
+                            "); resume it to run it";
+    spdlog::info("task {}: {}", task_->setup().taskName, why);
+    return {started.accepted, paused.accepted ? why : started.reason + "; " + why + ", but: " + paused.reason};
+}
+
+task::CommandResult SourceSubtask::pause() {
+    task::CommandResult answer = task_->pause();
+    if (answer.accepted) {
+        try {
+            paused_->remember(sourceId());
+        } catch (const std::exception& e) {
+            answer.reason +=
+                "; but the pause is not remembered, a restart would run this source: " + std::string(e.what());
+        }
+    }
+    return answer;
+}
+
+task::CommandResult SourceSubtask::resume() {
+    task::CommandResult answer = task_->resume();
+    if (answer.accepted) {
+        try {
+            paused_->forget(sourceId());
+        } catch (const std::exception& e) {
+            answer.reason +=
+                "; but the file still says paused, a restart would pause this source again: " + std::string(e.what());
+        }
+    }
+    return answer;
+}
+
+}  // namespace syncscope::multisource

@@ -1,0 +1,49 @@
+// One source's subtask of a task with several sources, as the front ends and the control API command it: the
+// engine's Task of that source, with its pause remembered (paused_sources.h). A pause of the source is written
+// down at once, a resume forgets it, and a start of a remembered source pauses it again right away, its status
+// saying since when and why, so that a restart never runs a source the DBA paused.
+#pragma once
+
+#include <memory>
+#include <mutex>
+
+#include "engine/multisource/paused_sources.h"
+#include "engine/task/evidenced_resume_from.h"
+#include "engine/task/task.h"
+
+namespace syncscope::multisource {
+
+class SourceSubtask final : public task::TaskControl, public task::EvidencedResumeFrom {
+public:
+    SourceSubtask(std::shared_ptr<task::Task> task, std::shared_ptr<PausedSources> paused);
+
+    std::shared_ptr<const task::StatusSnapshot> status() const override;
+    std::vector<task::Notice> drainNotices(size_t maxCount) override { return task_->drainNotices(maxCount); }
+    // Starts the source; a source remembered as paused is paused again at once (audited as a pause).
+    task::CommandResult start() override;
+    task::CommandResult pause() override;
+    task::CommandResult resume() override;
+    task::CommandResult stop() override { return task_->stop(); }
+    using TaskControl::skipFailedEvent;
+    task::CommandResult skipFailedEvent(const task::SkipEvidence& evidence) override {
+        return task_->skipFailedEvent(evidence);
+    }
+    task::CommandResult resumeFrom(const task::ResumeTarget& target) override { return task_->resumeFrom(target); }
+    task::CommandResult resumeFrom(const task::ResumeTarget& target, const task::SkipEvidence& evidence) override {
+        return task_->resumeFrom(target, evidence);
+    }
+    task::CommandResult stopAt(const std::string& point) override { return task_->stopAt(point); }
+
+    const std::string& sourceId() const { return task_->setup().sourceId; }
+    const std::shared_ptr<task::Task>& task() const { return task_; }
+    bool pauseRemembered() const { return paused_->isPaused(sourceId()); }
+
+private:
+    std::shared_ptr<task::Task> task_;
+    std::shared_ptr<PausedSources> paused_;
+    mutable std::mutex statusMutex_;
+    mutable std::shared_ptr<const task::StatusSnapshot> taskStatus_;  // the snapshot `status_` was made from
+    mutable std::shared_ptr<const task::StatusSnapshot> status_;
+};
+
+}  // namespace syncscope::multisource
