@@ -1,24 +1,22 @@
 // A DM task with two sources on two different upstream servers writing into one downstream (issue 14): the test
-// pair's upstream and a third MariaDB server, the upstream of a second pair that `scripts/dbpair` starts on the
-// ports after the test pair's (SYNCSCOPE_SECOND_UP_PORT / _DOWN_PORT, CTest sets them; its downstream only idles)
-// and stops at the end. Proves: both sources' rows equal downstream (count and CHECKSUM TABLE); each source's
-// global row is a point of its own upstream's binlog; `status` checks each source against its own upstream; the
-// second upstream paused through the API, restarted for maintenance while the first keeps applying, resumed:
-// everything written meanwhile on both arrives.
+// pair's upstream and a third MariaDB server (tests/support/second_pair.h: the upstream of a second pair that
+// `scripts/dbpair` starts on the ports after the test pair's; its downstream only idles), stopped at the end. Proves:
+// both sources' rows equal downstream (count and CHECKSUM TABLE); each source's global row is a point of its own
+// upstream's binlog; `status` checks each source against its own upstream; the second upstream paused through the API,
+// restarted for maintenance while the first keeps applying, resumed: everything written meanwhile on both arrives.
 #include <QtTest>
 
 #include <QProcess>
-#include <QProcessEnvironment>
 #include <QTemporaryDir>
 
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
-#include <cstdlib>
 #include <filesystem>
 
 #include "engine/source/upstream_connection.h"
 #include "tests/support/multi_source_files.h"
+#include "tests/support/second_pair.h"
 #include "tests/support/sql_values.h"
 #include "tests/support/test_env.h"
 
@@ -31,7 +29,6 @@ using syncscope::test::valueOf;
 namespace {
 
 constexpr int kCliTimeoutMs = 60000;
-constexpr int kDbpairTimeoutMs = 180000;
 constexpr int kHttpOk = 200;
 constexpr int kRows = 250;
 const char* const kTaskName = "ms3_task";
@@ -39,11 +36,6 @@ const char* const kSourceFirst = "ms3-first";
 const char* const kSourceSecond = "ms3-second";
 const char* const kDatabaseFirst = "ms3_first";
 const char* const kDatabaseSecond = "ms3_second";
-
-int portFromEnvironment(const char* name) {
-    const char* text = std::getenv(name);
-    return text != nullptr && *text != '\0' ? std::atoi(text) : 0;
-}
 
 class MultiSourceTwoUpstreamsTest : public QObject {
     Q_OBJECT
@@ -62,24 +54,7 @@ private:
     int port_ = 0;
     QProcess run_;
     int nextId_ = 1;
-    bool secondStarted_ = false;
-
-    // scripts/dbpair COMMAND [ARGS] for the second pair; false with its output when it fails.
-    bool secondPair(const QStringList& args, QString* output) {
-        QProcess script;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("SYNCSCOPE_DB_DIR"), QStringLiteral(SYNCSCOPE_BINARY_DIR "/test-db-second"));
-        env.insert(QStringLiteral("SYNCSCOPE_UP_PORT"), qEnvironmentVariable("SYNCSCOPE_SECOND_UP_PORT"));
-        env.insert(QStringLiteral("SYNCSCOPE_DOWN_PORT"), qEnvironmentVariable("SYNCSCOPE_SECOND_DOWN_PORT"));
-        env.insert(QStringLiteral("SYNCSCOPE_REPLICA_PORT"), qEnvironmentVariable("SYNCSCOPE_SECOND_REPLICA_PORT"));
-        script.setProcessEnvironment(env);
-        script.setProcessChannelMode(QProcess::MergedChannels);
-        script.start(QStringLiteral(SYNCSCOPE_SOURCE_DIR "/scripts/dbpair"), args);
-        const bool ok = script.waitForFinished(kDbpairTimeoutMs) && script.exitStatus() == QProcess::NormalExit &&
-                        script.exitCode() == 0;
-        *output = QString::fromUtf8(script.readAll());
-        return ok;
-    }
+    syncscope::test::SecondPair secondPair_;
 
     bool equalSoon(UpstreamConnection& upstream, const std::string& database) {
         return syncscope::test::waitFor([&] {
@@ -125,22 +100,15 @@ private:
 private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
-        const int secondUp = portFromEnvironment("SYNCSCOPE_SECOND_UP_PORT");
-        QVERIFY2(secondUp > 0, "SYNCSCOPE_SECOND_UP_PORT is not set (CTest sets it)");
         QString output;
-        secondPair({QStringLiteral("stop")}, &output);
-        QVERIFY2(secondPair({QStringLiteral("clean")}, &output), qPrintable(output));
-        secondStarted_ = true;
-        QVERIFY2(secondPair({QStringLiteral("start")}, &output), qPrintable(output));
+        QVERIFY2(secondPair_.start(&output), qPrintable(output));
 
         configDir_ = dir_.filePath(QStringLiteral("config")).toStdString();
         logDir_ = dir_.filePath(QStringLiteral("logs")).toStdString();
         std::filesystem::create_directories(configDir_);
         std::filesystem::create_directories(logDir_);
-        secondRoot_ = syncscope::test::upstreamRoot();
-        secondRoot_.port = secondUp;
-        auto secondReplication = syncscope::test::upstreamReplication();
-        secondReplication.port = secondUp;
+        secondRoot_ = syncscope::test::SecondPair::upstreamRoot();
+        const auto secondReplication = syncscope::test::SecondPair::upstreamReplication();
         up_ = std::make_unique<UpstreamConnection>(syncscope::test::engineSettings(syncscope::test::upstreamRoot()));
         second_ = std::make_unique<UpstreamConnection>(syncscope::test::engineSettings(secondRoot_));
         down_ =
@@ -158,6 +126,7 @@ private slots:
         }
         down_->execute("CREATE DATABASE IF NOT EXISTS dm_meta");
         down_->execute(std::string("DROP TABLE IF EXISTS dm_meta.`") + kTaskName + "_syncer_checkpoint`");
+        down_->execute(std::string("DROP TABLE IF EXISTS dm_meta.`") + kTaskName + "_syncscope_paused_sources`");
 
         firstSource_ =
             syncscope::test::writeSourceFile(configDir_, kSourceFirst, syncscope::test::upstreamReplication());
@@ -177,11 +146,8 @@ private slots:
             run_.terminate();
             run_.waitForFinished(kCliTimeoutMs);
         }
-        if (secondStarted_) {
-            QString output;
-            QVERIFY2(secondPair({QStringLiteral("stop")}, &output), qPrintable(output));
-            QVERIFY2(secondPair({QStringLiteral("clean")}, &output), qPrintable(output));
-        }
+        QString output;
+        QVERIFY2(secondPair_.stop(&output), qPrintable(output));
     }
 
     void bothUpstreamsApplyIntoOneDownstream() {
@@ -235,8 +201,7 @@ private slots:
         QVERIFY(syncscope::test::waitFor([&] { return stageOf(kSourceSecond) == "Paused"; }));
         second_.reset();
         QString output;
-        QVERIFY2(secondPair({QStringLiteral("restart"), QStringLiteral("up"), QStringLiteral("1")}, &output),
-                 qPrintable(output));
+        QVERIFY2(secondPair_.restartUpstream(1, &output), qPrintable(output));
         second_ = std::make_unique<UpstreamConnection>(syncscope::test::engineSettings(secondRoot_));
         insertRows(*up_, kDatabaseFirst);
         insertRows(*second_, kDatabaseSecond);
