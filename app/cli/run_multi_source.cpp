@@ -74,9 +74,10 @@ int runMultiSourceTask(const RunOptions& options) {
     }
     multisource::refuseShardMerge(plan.subtasks, plan.task.caseSensitive);
 
-    // Sources paused by the DBA stay paused across a restart (DIR/<task>-paused-sources.json).
-    multisource::MultiSourceTask runningTask(plan.subtasks,
-                                             multisource::pausedSourcesFileBeside(auditLogPath, taskName));
+    // Sources paused by the DBA stay paused across a restart: kept in the downstream beside the checkpoint, whatever
+    // --log-dir a restart is given, with a copy in DIR/<task>-paused-sources.json.
+    multisource::MultiSourceTask runningTask(
+        plan.subtasks, {multisource::pausedSourcesFileBeside(auditLogPath, taskName), /*inDownstream=*/true});
     std::unique_ptr<control::ControlServer> controlServer;
     if (!options.listen.empty()) {
         control::ControlServerOptions serverOptions = controlServerOptions(options, taskName);

@@ -33,8 +33,9 @@ const char* const kStatusUsage =
     "a resume would skip. Reads the checkpoint table and the upstream read-only.\n"
     "A task with several sources (one --source file per mysql-instances entry) gets a line for the\n"
     "whole task, then one section per source, each checked against that source's own upstream, and\n"
-    "whether the DBA paused it (DIR/<task>-paused-sources.json, which `run` with the same --log-dir keeps:\n"
-    "a start leaves such a source paused; DIR defaults to `run`'s).\n"
+    "whether the DBA paused it (kept in <meta-schema>.<task>_syncscope_paused_sources on the downstream, and a\n"
+    "copy in DIR/<task>-paused-sources.json for a pause the downstream did not get: a start leaves such a\n"
+    "source paused; DIR defaults to `run`'s).\n"
     "Exit 0 when both were read (anomalies are reported, not failed), 1 when the configs, the\n"
     "downstream or an upstream could not be read, 2 on bad usage.\n";
 
@@ -223,9 +224,13 @@ std::vector<std::string> pausedSince(const std::vector<StatusReport>& reports, c
     std::vector<std::string> since(reports.size());
     const std::string taskName = reports.front().setup.taskName;
     try {
-        multisource::PausedSources paused(logDir + "/" + taskName + "-paused-sources.json");
+        const task::TaskSetup& first = reports.front().setup;
+        const multisource::PausedSourcesTable table(first.downstream, first.metaSchema, taskName);
+        const std::map<std::string, std::string> paused =
+            multisource::PausedSources::readWithoutWriting(logDir + "/" + taskName + "-paused-sources.json", &table);
         for (size_t i = 0; i < reports.size(); ++i) {
-            since[i] = paused.pausedSince(reports[i].setup.sourceId);
+            auto found = paused.find(reports[i].setup.sourceId);
+            since[i] = found == paused.end() ? std::string() : found->second;
         }
     } catch (const std::exception& e) {
         warnings << "syncscope-cli status: " << e.what() << '\n';

@@ -40,10 +40,12 @@ OpenedTask openMultiSourceTask(const QString& taskPath, const QStringList& sourc
             setup.auditLogPath = opened.auditPath.toStdString();  // one audit log; each entry names its source
         }
         opened.setup = plan.subtasks.front();  // the precheck reads the first source and the target
-        // A source the DBA paused stays paused when the task is opened again (remembered beside the audit log).
+        // A source the DBA paused stays paused when the task is opened again, also when `syncscope-cli run` paused
+        // it (kept in the downstream beside the checkpoint, a copy beside the audit log).
         opened.task = std::make_shared<multisource::MultiSourceTask>(
             std::move(plan.subtasks),
-            multisource::pausedSourcesFileBeside(opened.auditPath.toStdString(), plan.task.name));
+            multisource::PauseMemory{
+                multisource::pausedSourcesFileBeside(opened.auditPath.toStdString(), plan.task.name), true});
     } catch (const std::exception& e) {
         opened.error = QString::fromUtf8(e.what());
     }

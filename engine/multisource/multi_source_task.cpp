@@ -4,8 +4,22 @@
 
 namespace syncscope::multisource {
 
-MultiSourceTask::MultiSourceTask(std::vector<task::TaskSetup> subtasks, std::string pausedSourcesFile)
-    : paused_(std::make_shared<PausedSources>(std::move(pausedSourcesFile))) {
+namespace {
+
+std::shared_ptr<const PausedSourcesTable> pausedSourcesTable(const std::vector<task::TaskSetup>& subtasks,
+                                                             bool inDownstream) {
+    if (!inDownstream || subtasks.empty()) {
+        return nullptr;
+    }
+    const task::TaskSetup& first = subtasks.front();  // every subtask writes the one downstream
+    return std::make_shared<PausedSourcesTable>(first.downstream, first.metaSchema, first.taskName);
+}
+
+}  // namespace
+
+MultiSourceTask::MultiSourceTask(std::vector<task::TaskSetup> subtasks, PauseMemory memory)
+    : paused_(
+          std::make_shared<PausedSources>(std::move(memory.file), pausedSourcesTable(subtasks, memory.inDownstream))) {
     if (!subtasks.empty()) {
         taskName_ = subtasks.front().taskName;
     }

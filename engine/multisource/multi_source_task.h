@@ -18,12 +18,18 @@
 
 namespace syncscope::multisource {
 
+// Where the sources the DBA paused are remembered across restarts (paused_sources.h).
+struct PauseMemory {
+    std::string file;           // the copy beside the audit log ("": none)
+    bool inDownstream = false;  // the truth: `<meta-schema>`.`<task>_syncscope_paused_sources` on the downstream
+};
+
 class MultiSourceTask final : public task::TaskControl, public control::SubtaskDirectory {
 public:
     // One subtask per setup, in that order; every setup names the same task and its own source id.
-    // `pausedSourcesFile`: where the sources the DBA paused are remembered across restarts (paused_sources.h;
-    // "" remembers nothing); throws MultiSourceError when that file cannot be read.
-    explicit MultiSourceTask(std::vector<task::TaskSetup> subtasks, std::string pausedSourcesFile = "");
+    // `memory`: where the sources the DBA paused are remembered across restarts (none: nothing is); throws
+    // MultiSourceError when the file or the downstream's table cannot be read.
+    explicit MultiSourceTask(std::vector<task::TaskSetup> subtasks, PauseMemory memory = {});
     ~MultiSourceTask() override;
     MultiSourceTask(const MultiSourceTask&) = delete;
     MultiSourceTask& operator=(const MultiSourceTask&) = delete;

@@ -1,5 +1,6 @@
 #include "engine/multisource/paused_sources.h"
 
+#include <spdlog/spdlog.h>
 #include <nlohmann/json.hpp>
 
 #include <chrono>
@@ -27,62 +28,190 @@ std::string utcNow() {
 
 }  // namespace
 
-PausedSources::PausedSources(std::string file) : file_(std::move(file)) {
-    if (file_.empty() || !std::filesystem::exists(file_)) {
-        return;
+PausedSources::Pauses PausedSources::merge(const Pauses& inFile, const std::map<std::string, std::string>& inTable,
+                                           bool hasTable) {
+    Pauses paused;
+    for (const auto& [sourceId, pause] : inFile) {
+        if (!hasTable || !pause.inDownstream || inTable.count(sourceId)) {
+            paused[sourceId] = {pause.since, hasTable && inTable.count(sourceId) > 0};
+        }
     }
-    std::ifstream in(file_);
+    for (const auto& [sourceId, since] : inTable) {
+        paused.emplace(sourceId, Pause{since, true});  // the file's since is kept when both name it: one pause
+    }
+    return paused;
+}
+
+PausedSources::PausedSources(std::string file, std::shared_ptr<const PausedSourcesTable> table)
+    : file_(std::move(file)), table_(std::move(table)) {
+    const std::map<std::string, std::string> inTable = table_ ? table_->read() : std::map<std::string, std::string>{};
+    const Pauses inFile = file_.empty() || !std::filesystem::exists(file_) ? Pauses{} : readFile(file_);
+    paused_ = merge(inFile, inTable, table_ != nullptr);
+    for (const auto& [sourceId, pause] : inFile) {
+        if (table_ && pause.inDownstream && !paused_.count(sourceId)) {
+            spdlog::info("source {}: {} says paused since {}, but {} no longer does: it was resumed from elsewhere",
+                         sourceId, file_, pause.since, table_->describe());
+        }
+    }
+    for (auto& [sourceId, pause] : paused_) {
+        if (table_ && !pause.inDownstream) {
+            try {
+                table_->remember(sourceId, pause.since);  // a pause the downstream did not get when it was given
+                pause.inDownstream = true;
+            } catch (const std::exception& e) {
+                spdlog::warn("source {} stays paused (named in {}), but: {}", sourceId, file_, e.what());
+            }
+        }
+    }
+    bool fileChanged = inFile.size() != paused_.size();
+    for (const auto& [sourceId, pause] : paused_) {
+        auto found = inFile.find(sourceId);
+        fileChanged = fileChanged || found == inFile.end() || found->second.inDownstream != pause.inDownstream;
+    }
+    if (fileChanged && (!inFile.empty() || !paused_.empty())) {
+        try {
+            saveFile(paused_);
+        } catch (const std::exception& e) {
+            spdlog::warn("{}", e.what());  // the table holds the truth; the file is its copy
+        }
+    }
+}
+
+std::map<std::string, std::string> PausedSources::readWithoutWriting(const std::string& file,
+                                                                     const PausedSourcesTable* table) {
+    const std::map<std::string, std::string> inTable = table ? table->read() : std::map<std::string, std::string>{};
+    const Pauses inFile = file.empty() || !std::filesystem::exists(file) ? Pauses{} : readFile(file);
+    std::map<std::string, std::string> since;
+    for (const auto& [sourceId, pause] : merge(inFile, inTable, table != nullptr)) {
+        since[sourceId] = pause.since;
+    }
+    return since;
+}
+
+PausedSources::Pauses PausedSources::readFile(const std::string& file) {
+    std::ifstream in(file);
     std::stringstream text;
     text << in.rdbuf();
     const nlohmann::json saved = nlohmann::json::parse(text.str(), nullptr, false);
     if (!in || !saved.is_object() || !saved.contains("paused") || !saved["paused"].is_array()) {
-        throw MultiSourceError("the paused sources file " + file_ +
+        throw MultiSourceError("the paused sources file " + file +
                                " cannot be read as {\"paused\": [{\"source_id\": ..., \"since\": ...}]}: fix or "
-                               "remove it (a removed file starts every source); nothing was started");
+                               "remove it (a removed file starts every source the downstream does not name as "
+                               "paused); nothing was started");
     }
+    Pauses pauses;
     for (const nlohmann::json& entry : saved["paused"]) {
         if (!entry.is_object() || !entry.contains("source_id") || !entry["source_id"].is_string()) {
-            throw MultiSourceError("the paused sources file " + file_ + " has an entry without a source_id: " +
+            throw MultiSourceError("the paused sources file " + file + " has an entry without a source_id: " +
                                    entry.dump() + "; fix or remove it; nothing was started");
         }
-        since_[entry["source_id"].get<std::string>()] = entry.value("since", std::string());
+        const nlohmann::json inDownstream = entry.value("in_downstream", nlohmann::json(false));
+        pauses[entry["source_id"].get<std::string>()] = {entry.value("since", std::string()),
+                                                         inDownstream.is_boolean() && inDownstream.get<bool>()};
     }
+    return pauses;
 }
 
 bool PausedSources::isPaused(const std::string& sourceId) const {
     std::lock_guard lock(mutex_);
-    return since_.count(sourceId) > 0;
+    return paused_.count(sourceId) > 0;
 }
 
 std::string PausedSources::pausedSince(const std::string& sourceId) const {
     std::lock_guard lock(mutex_);
-    auto found = since_.find(sourceId);
-    return found == since_.end() ? std::string() : found->second;
+    auto found = paused_.find(sourceId);
+    return found == paused_.end() ? std::string() : found->second.since;
 }
 
 void PausedSources::remember(const std::string& sourceId) {
-    std::lock_guard lock(mutex_);
-    if (since_.count(sourceId)) {
-        return;
+    std::lock_guard writing(writeMutex_);
+    Pauses pauses;
+    {
+        std::lock_guard lock(mutex_);
+        if (paused_.count(sourceId)) {
+            return;
+        }
+        paused_[sourceId] = {utcNow(), false};
+        pauses = paused_;
     }
-    since_[sourceId] = utcNow();
-    save();
+    write(sourceId, true, std::move(pauses));
 }
 
 void PausedSources::forget(const std::string& sourceId) {
-    std::lock_guard lock(mutex_);
-    if (since_.erase(sourceId) > 0) {
-        save();
+    std::lock_guard writing(writeMutex_);
+    Pauses pauses;
+    {
+        std::lock_guard lock(mutex_);
+        if (paused_.erase(sourceId) == 0) {
+            return;
+        }
+        pauses = paused_;
     }
+    write(sourceId, false, std::move(pauses));
 }
 
-void PausedSources::save() const {
+std::string PausedSources::where() const {
+    if (table_ && !file_.empty()) {
+        return table_->describe() + " and " + file_;
+    }
+    return table_ ? table_->describe() : file_;
+}
+
+void PausedSources::write(const std::string& sourceId, bool paused, Pauses pauses) {
+    std::string tableError;
+    std::string fileError;
+    if (table_) {
+        try {
+            if (paused) {
+                table_->remember(sourceId, pauses.at(sourceId).since);
+                pauses[sourceId].inDownstream = true;
+                std::lock_guard lock(mutex_);
+                if (auto found = paused_.find(sourceId); found != paused_.end()) {
+                    found->second.inDownstream = true;
+                }
+            } else {
+                table_->forget(sourceId);
+            }
+        } catch (const std::exception& e) {
+            tableError = e.what();
+        }
+    }
+    try {
+        saveFile(pauses);
+    } catch (const std::exception& e) {
+        fileError = e.what();
+    }
+    if (tableError.empty() && fileError.empty()) {
+        return;
+    }
+    const bool tableKeepsIt = table_ && tableError.empty();
+    const bool fileKeepsIt = !file_.empty() && fileError.empty();
+    const std::string problem = tableError.empty()  ? fileError
+                                : fileError.empty() ? tableError
+                                                    : tableError + "; and " + fileError;
+    if (!paused) {
+        throw Error(problem + ": a restart " + (tableKeepsIt || fileKeepsIt ? "may" : "would") +
+                    " pause this source again");
+    }
+    if (tableKeepsIt) {
+        throw Error(problem + "; the pause is kept in " + table_->describe());
+    }
+    if (fileKeepsIt) {
+        throw Error(problem + "; the pause is kept in " + file_ +
+                    " only: a restart with another log folder (or the GUI, or on another machine) would run this "
+                    "source");
+    }
+    throw Error(problem + ": the pause is not remembered, a restart would run this source");
+}
+
+void PausedSources::saveFile(const Pauses& pauses) const {
     if (file_.empty()) {
         return;
     }
     nlohmann::json saved{{"paused", nlohmann::json::array()}};
-    for (const auto& [sourceId, since] : since_) {
-        saved["paused"].push_back({{"source_id", sourceId}, {"since", since}});
+    for (const auto& [sourceId, pause] : pauses) {
+        saved["paused"].push_back(
+            {{"source_id", sourceId}, {"since", pause.since}, {"in_downstream", pause.inDownstream}});
     }
     const std::string temporary = file_ + ".new";
     std::error_code error;

@@ -1,34 +1,65 @@
-// Which sources of a task with several sources the DBA has paused, kept in a small JSON file beside the task's
-// audit log (<dir>/<task>-paused-sources.json), so that a restart of the task leaves them paused (as DM keeps a
-// paused subtask paused): a source paused before its upstream's maintenance must not start applying because the
-// process was restarted in between. Written at once on every pause and resume (a new file renamed over the old).
+// Which sources of a task with several sources the DBA has paused, so that a restart of the task leaves them paused
+// (as DM keeps a paused subtask paused): a source paused before its upstream's maintenance must not start applying
+// because the process was restarted in between. The truth is kept in the downstream beside the task's checkpoint
+// (paused_sources_table.h), so that a restart from another log folder, machine or front end sees it; a copy goes to
+// a small JSON file beside the task's audit log (<dir>/<task>-paused-sources.json, written whole then renamed), so
+// that a pause given while the downstream is unreachable is still kept by a restart with the same log folder. Both
+// are written at once on every pause and resume. A source is paused when the table names it, or when the file
+// names it and the pause never reached the table; a file entry that reached the table but is gone from it was
+// resumed from elsewhere (the table is the truth).
 #pragma once
 
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
+
+#include "engine/multisource/paused_sources_table.h"
 
 namespace syncscope::multisource {
 
 class PausedSources {
 public:
-    // `file` empty: nothing is remembered. Reads the file: a missing one is "none paused"; one that cannot be read
-    // or parsed throws MultiSourceError naming it (nothing is started on a guess).
-    explicit PausedSources(std::string file);
+    // `file` empty: no file; `table` null: nothing in the downstream. Reads both: a missing file or table is "none
+    // paused"; one that cannot be read or parsed throws MultiSourceError naming it (nothing is started on a guess).
+    // A pause only the file has (given while the downstream was unreachable, or before pauses were kept there) is
+    // written to the table.
+    explicit PausedSources(std::string file, std::shared_ptr<const PausedSourcesTable> table = nullptr);
+
+    // What a start would take as paused (source id -> since), reading both and writing neither (for `status`).
+    static std::map<std::string, std::string> readWithoutWriting(const std::string& file,
+                                                                 const PausedSourcesTable* table);
 
     bool isPaused(const std::string& sourceId) const;
     std::string pausedSince(const std::string& sourceId) const;  // "YYYY-MM-DD HH:MM:SS UTC"; "" when not paused
-    // Throw Error naming the file when it cannot be written (the command itself has been done).
+    // Throw Error naming what could not be written and where the pause still is (the command itself has been
+    // done). The writes run without the lock that isPaused() and pausedSince() take: a status never waits on them.
     void remember(const std::string& sourceId);
     void forget(const std::string& sourceId);
     const std::string& file() const { return file_; }
+    // Where the pause is kept, for messages: "`dm_meta`.`shop_syncscope_paused_sources` on root@... and FILE".
+    std::string where() const;
 
 private:
-    void save() const;  // with mutex_ held
+    struct Pause {
+        std::string since;          // when it was paused
+        bool inDownstream = false;  // the table has it (as the file records it)
+    };
+    using Pauses = std::map<std::string, Pause>;  // by source id
+
+    static Pauses readFile(const std::string& file);  // throws MultiSourceError naming the file
+    // Paused: what the table names, and what the file names unless it reached the table and is gone from it.
+    static Pauses merge(const Pauses& inFile, const std::map<std::string, std::string>& inTable, bool hasTable);
+    // Writes the pause or resume of `sourceId` to the table, then `pauses` (a copy) to the file; throws naming what
+    // failed and where the pause still is.
+    void write(const std::string& sourceId, bool paused, Pauses pauses);
+    void saveFile(const Pauses& pauses) const;
 
     std::string file_;
+    std::shared_ptr<const PausedSourcesTable> table_;
+    std::mutex writeMutex_;  // one pause or resume written at a time, in the order given
     mutable std::mutex mutex_;
-    std::map<std::string, std::string> since_;  // source id -> when it was paused
+    Pauses paused_;
 };
 
 // <directory of the audit log>/<task>-paused-sources.json; "" when the audit log path is empty.

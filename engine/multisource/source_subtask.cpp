@@ -15,9 +15,14 @@ std::shared_ptr<const task::StatusSnapshot> SourceSubtask::status() const {
     }
     std::lock_guard lock(statusMutex_);
     if (current != taskStatus_) {
-        auto annotated = std::make_shared<task::StatusSnapshot>(*current);
-        annotated->stageReason = "paused by the DBA since " + since + " (remembered in " + paused_->file() +
-                                 ": a restart keeps this source paused until it is resumed); " + current->stageReason;
+        // Until the Task has read its checkpoint (its first session), the one read at start is shown.
+        const bool fromStart = pausedCheckpoint_ && !current->globalPersisted.known();
+        auto annotated = fromStart ? withPersistedPoints(*current, pausedCheckpoint_->persisted)
+                                   : std::make_shared<task::StatusSnapshot>(*current);
+        annotated->stageReason =
+            "paused by the DBA since " + since + " (remembered in " + paused_->where() +
+            ": a restart keeps this source paused until it is resumed); " +
+            (fromStart ? describePausedCheckpoint(*pausedCheckpoint_, task_->setup()) : current->stageReason);
         taskStatus_ = current;
         status_ = std::move(annotated);
     }
@@ -30,9 +35,15 @@ task::CommandResult SourceSubtask::start() {
         return started;
     }
     task::CommandResult paused = task_->pause();
+    PausedCheckpoint checkpoint = readPausedCheckpoint(task_->setup());
     const std::string why = "source " + sourceId() + " stays paused: paused by the DBA since " +
-                            paused_->pausedSince(sourceId()) + " (remembered in " + paused_->file() +
-                            "); resume it to run it";
+                            paused_->pausedSince(sourceId()) + " (remembered in " + paused_->where() + "); " +
+                            describePausedCheckpoint(checkpoint, task_->setup()) + "; resume it to run it";
+    {
+        std::lock_guard lock(statusMutex_);
+        pausedCheckpoint_ = std::move(checkpoint);
+        taskStatus_.reset();  // the next status() shows the points
+    }
     spdlog::info("task {}: {}", task_->setup().taskName, why);
     return {started.accepted, paused.accepted ? why : started.reason + "; " + why + ", but: " + paused.reason};
 }
@@ -43,8 +54,7 @@ task::CommandResult SourceSubtask::pause() {
         try {
             paused_->remember(sourceId());
         } catch (const std::exception& e) {
-            answer.reason +=
-                "; but the pause is not remembered, a restart would run this source: " + std::string(e.what());
+            answer.reason += "; but " + std::string(e.what());  // names what failed and where the pause still is
         }
     }
     return answer;
@@ -53,11 +63,15 @@ task::CommandResult SourceSubtask::pause() {
 task::CommandResult SourceSubtask::resume() {
     task::CommandResult answer = task_->resume();
     if (answer.accepted) {
+        {
+            std::lock_guard lock(statusMutex_);
+            pausedCheckpoint_.reset();  // the Task reads its own checkpoint now
+            taskStatus_.reset();
+        }
         try {
             paused_->forget(sourceId());
         } catch (const std::exception& e) {
-            answer.reason +=
-                "; but the file still says paused, a restart would pause this source again: " + std::string(e.what());
+            answer.reason += "; but " + std::string(e.what());
         }
     }
     return answer;

@@ -1,12 +1,15 @@
 // One source's subtask of a task with several sources, as the front ends and the control API command it: the
 // engine's Task of that source, with its pause remembered (paused_sources.h). A pause of the source is written
 // down at once, a resume forgets it, and a start of a remembered source pauses it again right away, its status
-// saying since when and why, so that a restart never runs a source the DBA paused.
+// saying since when and why, so that a restart never runs a source the DBA paused. Such a source's persisted
+// checkpoint is read at that start (paused_checkpoint.h), so its view has its points before it is resumed.
 #pragma once
 
 #include <memory>
 #include <mutex>
+#include <optional>
 
+#include "engine/multisource/paused_checkpoint.h"
 #include "engine/multisource/paused_sources.h"
 #include "engine/task/evidenced_resume_from.h"
 #include "engine/task/task.h"
@@ -19,7 +22,8 @@ public:
 
     std::shared_ptr<const task::StatusSnapshot> status() const override;
     std::vector<task::Notice> drainNotices(size_t maxCount) override { return task_->drainNotices(maxCount); }
-    // Starts the source; a source remembered as paused is paused again at once (audited as a pause).
+    // Starts the source; a source remembered as paused is paused again at once (audited as a pause) and its
+    // persisted checkpoint is read for its status.
     task::CommandResult start() override;
     task::CommandResult pause() override;
     task::CommandResult resume() override;
@@ -42,6 +46,7 @@ private:
     std::shared_ptr<task::Task> task_;
     std::shared_ptr<PausedSources> paused_;
     mutable std::mutex statusMutex_;
+    std::optional<PausedCheckpoint> pausedCheckpoint_;                // read at a start that kept the source paused
     mutable std::shared_ptr<const task::StatusSnapshot> taskStatus_;  // the snapshot `status_` was made from
     mutable std::shared_ptr<const task::StatusSnapshot> status_;
 };

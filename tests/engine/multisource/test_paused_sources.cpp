@@ -22,6 +22,10 @@ private:
     QTemporaryDir dir_;
 
     std::string file(const char* name) const { return dir_.filePath(QString::fromUtf8(name)).toStdString(); }
+    static std::string readAll(const std::string& path) {
+        std::ifstream in(path);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    }
 
 private slots:
     void aPauseIsReadBackByTheNextProcessAndAResumeForgetsIt() {
@@ -41,6 +45,26 @@ private slots:
         QVERIFY(again.isPaused("mysql-eu"));
         QVERIFY(!again.isPaused("mysql-us"));
         QVERIFY(!std::filesystem::exists(path + ".new"));  // written whole, then renamed over the old one
+    }
+
+    void theFileRecordsWhetherThePauseReachedTheDownstream() {
+        // Without a table (a task run with no downstream memory), a pause is not in the downstream; an older file
+        // without the flag, or one whose pause did reach the downstream, still pauses: the file is all there is.
+        const std::string path = file("flag-paused-sources.json");
+        {
+            PausedSources first(path);
+            first.remember("mysql-eu");
+        }
+        const std::string written = readAll(path);
+        QVERIFY2(written.find("\"in_downstream\": false") != std::string::npos, written.c_str());
+        std::ofstream(path)
+            << R"({"paused": [{"source_id": "old", "since": "2026-12-01 10:00:00 UTC"},)"
+            << R"( {"source_id": "copied", "since": "2026-12-01 11:00:00 UTC", "in_downstream": true}]})";
+        PausedSources restarted(path);
+        QVERIFY(restarted.isPaused("old"));
+        QVERIFY(restarted.isPaused("copied"));
+        QCOMPARE(restarted.pausedSince("old"), std::string("2026-12-01 10:00:00 UTC"));
+        QCOMPARE(PausedSources::readWithoutWriting(path, nullptr).size(), size_t(2));
     }
 
     void noFileAndNoPathRememberNothing() {

@@ -2,7 +2,9 @@
 // the test pair's upstream, each replicating its own database, so each subtask keeps its own checkpoint rows
 // (id = its source id). Proves: both tables equal after a workload; one source paused through the API while
 // the other keeps applying, then resumed; a restart continues each subtask from its own checkpoint, and a source
-// paused before the restart stays paused (remembered in the log folder, its status saying so) until it is resumed; a
+// paused before the restart stays paused (remembered in the downstream beside the checkpoint, so also by a restart
+// with another --log-dir; its status saying so, with its persisted points and where a resume starts) until it is
+// resumed, after which a restart from the first log folder runs it (the old copy there is not taken for a pause); a
 // task whose sources would write one downstream table is refused naming the table and the sources; a missing source
 // file, or a source-id with no file, starts nothing.
 #include <QtTest>
@@ -52,6 +54,7 @@ private:
     QTemporaryDir dir_;
     std::string configDir_;
     std::string logDir_;
+    std::string otherLogDir_;  // a restart with another --log-dir
     int port_ = 0;
     QProcess run_;
     int nextId_ = 1;
@@ -89,13 +92,14 @@ private:
         return result;
     }
 
-    void startRun(const std::string& taskFile) {
-        run_.setStandardErrorFile(QString::fromStdString(logDir_ + "/run-stderr.txt"), QIODevice::Append);
+    void startRun(const std::string& taskFile, std::string logDir = {}) {
+        logDir = logDir.empty() ? logDir_ : logDir;
+        run_.setStandardErrorFile(QString::fromStdString(logDir + "/run-stderr.txt"), QIODevice::Append);
         run_.start(
             QStringLiteral(SYNCSCOPE_BINARY_DIR "/bin/syncscope-cli"),
             {QStringLiteral("run"), QString::fromStdString(taskFile), QStringLiteral("--source"),
              QString::fromStdString(sourceFile(kSourceA)), QStringLiteral("--source"),
-             QString::fromStdString(sourceFile(kSourceB)), QStringLiteral("--log-dir"), QString::fromStdString(logDir_),
+             QString::fromStdString(sourceFile(kSourceB)), QStringLiteral("--log-dir"), QString::fromStdString(logDir),
              QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(port_)});
         QVERIFY(run_.waitForStarted());
     }
@@ -143,6 +147,7 @@ private:
     }
 
     std::string checkpointTable(const std::string& task) { return "dm_meta.`" + task + "_syncer_checkpoint`"; }
+    std::string pausedTable(const std::string& task) { return "dm_meta.`" + task + "_syncscope_paused_sources`"; }
 
     // (binlog_name, binlog_pos) of one source's global row, as "name:pos".
     std::string persistedGlobal(const std::string& sourceId) {
@@ -157,6 +162,8 @@ private slots:
         logDir_ = dir_.filePath(QStringLiteral("logs")).toStdString();
         std::filesystem::create_directories(configDir_);
         std::filesystem::create_directories(logDir_);
+        otherLogDir_ = dir_.filePath(QStringLiteral("other-logs")).toStdString();
+        std::filesystem::create_directories(otherLogDir_);
         up_ = std::make_unique<UpstreamConnection>(syncscope::test::engineSettings(syncscope::test::upstreamRoot()));
         down_ =
             std::make_unique<UpstreamConnection>(syncscope::test::engineSettings(syncscope::test::downstreamRoot()));
@@ -172,6 +179,7 @@ private slots:
         down_->execute("CREATE DATABASE IF NOT EXISTS dm_meta");
         for (const char* task : {kTaskName, "ms_shard_same", "ms_shard_route", "ms_missing"}) {
             down_->execute("DROP TABLE IF EXISTS " + checkpointTable(task));
+            down_->execute("DROP TABLE IF EXISTS " + pausedTable(task));
         }
         writeSource(kSourceA);
         writeSource(kSourceB);
@@ -281,40 +289,58 @@ private slots:
         QVERIFY2(pointA != pointB, (pointA + " vs " + pointB).c_str());  // A's checkpoint stayed at its pause
         QCOMPARE(valueOf(*down_, std::string("SELECT COUNT(*) FROM ") + kDatabaseA + ".t"), aCountBefore);
 
-        // The pause is remembered beside the audit log, written when it was given.
+        // The pause is kept in the downstream beside the checkpoint, and copied beside the audit log, when given.
+        QCOMPARE(valueOf(*down_, "SELECT GROUP_CONCAT(source_id) FROM " + pausedTable(kTaskName)),
+                 std::string(kSourceA));
         const std::string pausedFile = logDir_ + "/" + kTaskName + "-paused-sources.json";
         json remembered = json::parse(readTextFile(pausedFile), nullptr, false);
         QVERIFY2(remembered.is_object() && remembered["paused"].size() == 1 &&
-                     remembered["paused"][0]["source_id"] == kSourceA,
+                     remembered["paused"][0]["source_id"] == kSourceA &&
+                     remembered["paused"][0]["in_downstream"] == true,
                  readTextFile(pausedFile).c_str());
 
-        // `status` shows it while nothing runs.
+        // `status` shows it while nothing runs, from the downstream (another log folder has no copy).
         QProcess status;
         status.start(QStringLiteral(SYNCSCOPE_BINARY_DIR "/bin/syncscope-cli"),
                      {QStringLiteral("status"), QString::fromStdString(configDir_ + "/" + kTaskName + ".yaml"),
                       QStringLiteral("--source"), QString::fromStdString(sourceFile(kSourceA)),
                       QStringLiteral("--source"), QString::fromStdString(sourceFile(kSourceB)),
-                      QStringLiteral("--log-dir"), QString::fromStdString(logDir_), QStringLiteral("--json")});
+                      QStringLiteral("--log-dir"), QString::fromStdString(otherLogDir_), QStringLiteral("--json")});
         QVERIFY(status.waitForFinished(kCliTimeoutMs));
         json offline = json::parse(status.readAllStandardOutput().toStdString(), nullptr, false);
         QVERIFY2(offline.is_object() && offline["sources"][0]["paused_by_dba_since"].is_string() &&
                      offline["sources"][1]["paused_by_dba_since"].is_null(),
                  offline.dump(2).c_str());
 
-        // Written while nothing runs.
+        // Written while nothing runs; restarted with another --log-dir.
         insertRound(kDatabaseA);
         insertRound(kDatabaseB);
-        const size_t logBefore = readTextFile(logDir_ + "/" + kTaskName + ".log").size();
-        startRun(configDir_ + "/" + kTaskName + ".yaml");
-        // B resumes from its own point; A, paused before the restart, stays paused and says why.
+        startRun(configDir_ + "/" + kTaskName + ".yaml", otherLogDir_);
+        // B resumes from its own point; A, paused before the restart, stays paused and says why and where it stands.
         QVERIFY(
             syncscope::test::waitFor([&] { return stageOf(kSourceA) == "Paused" && stageOf(kSourceB) == "Running"; }));
-        json a = get(std::string("/api/v1/status?source=") + kSourceA);
+        json a;
+        QVERIFY2(syncscope::test::waitFor([&] {
+                     a = get(std::string("/api/v1/status?source=") + kSourceA);
+                     return a.is_object() && !a["upstream_files"].empty();  // the upstream polled once
+                 }),
+                 a.dump(2).c_str());
+        const std::string reason = a["stage_reason"].get<std::string>();
         QVERIFY2(a["source_id"].get<std::string>() == kSourceA, a.dump().c_str());
-        QVERIFY2(
-            a["stage_reason"].get<std::string>().find("paused by the DBA since") != std::string::npos &&
-                a["stage_reason"].get<std::string>().find("a restart keeps this source paused") != std::string::npos,
-            a.dump(2).c_str());
+        QVERIFY2(reason.find("paused by the DBA since") != std::string::npos &&
+                     reason.find("a restart keeps this source paused") != std::string::npos &&
+                     reason.find("_syncscope_paused_sources") != std::string::npos,
+                 a.dump(2).c_str());
+        // Its persisted checkpoint, read at start while it stays paused: the ruler's points and the reason's position.
+        QVERIFY2(reason.find("checkpoint at " + pointA) != std::string::npos, a.dump(2).c_str());
+        const json& global = a["points"]["global_persisted"];
+        QVERIFY2(global.is_object() && global["text"] == pointA && global["axis_bytes"].is_number(), a.dump(2).c_str());
+        QVERIFY2(a["points"]["exit_safe"].is_object(), a.dump(2).c_str());
+        bool tablePoint = false;
+        for (const json& table : a["tables"]) {
+            tablePoint = tablePoint || (table["schema"] == kDatabaseA && table["persisted"].is_object());
+        }
+        QVERIFY2(tablePoint, a.dump(2).c_str());
         QVERIFY2(
             get("/api/v1/status")["stage_reason"].get<std::string>().find("source ms-a: Paused") != std::string::npos,
             get("/api/v1/status").dump(2).c_str());
@@ -323,17 +349,28 @@ private slots:
         QCOMPARE(persistedGlobal(kSourceA), pointA);
 
         // Resumed: A applies from its own persisted point every row written while it was paused and while nothing
-        // ran, and the file no longer names it.
+        // ran, and neither the downstream nor this log folder names it any more.
         auto [resumed, resumeAnswer] = post(std::string("/api/v1/resume?source=") + kSourceA);
         QVERIFY2(resumed == kHttpOk, resumeAnswer.dump(2).c_str());
-        QVERIFY2(equalSoon(kDatabaseA), readTextFile(logDir_ + "/run-stderr.txt").c_str());
-        remembered = json::parse(readTextFile(pausedFile), nullptr, false);
-        QVERIFY2(remembered.is_object() && remembered["paused"].empty(), readTextFile(pausedFile).c_str());
-        const std::string log = readTextFile(logDir_ + "/" + kTaskName + ".log").substr(logBefore);
+        QVERIFY2(equalSoon(kDatabaseA), readTextFile(otherLogDir_ + "/run-stderr.txt").c_str());
+        QCOMPARE(valueOf(*down_, "SELECT COUNT(*) FROM " + pausedTable(kTaskName)), std::string("0"));
+        const std::string otherFile = otherLogDir_ + "/" + kTaskName + "-paused-sources.json";
+        remembered = json::parse(readTextFile(otherFile), nullptr, false);
+        QVERIFY2(remembered.is_object() && remembered["paused"].empty(), readTextFile(otherFile).c_str());
+        const std::string log = readTextFile(otherLogDir_ + "/" + kTaskName + ".log");
         QVERIFY2(log.find("resuming from the persisted global point " + pointA) != std::string::npos &&
                      log.find("resuming from the persisted global point " + pointB) != std::string::npos,
                  log.c_str());
         QVERIFY2(log.find("source ms-a stays paused: paused by the DBA since") != std::string::npos, log.c_str());
+        stopRun();
+
+        // Back in the first log folder, whose copy still names A: that pause reached the downstream and was resumed
+        // from elsewhere, so A runs.
+        startRun(configDir_ + "/" + kTaskName + ".yaml");
+        QVERIFY(
+            syncscope::test::waitFor([&] { return stageOf(kSourceA) == "Running" && stageOf(kSourceB) == "Running"; }));
+        insertRound(kDatabaseA);
+        QVERIFY(equalSoon(kDatabaseA));
         stopRun();
     }
 
