@@ -19,7 +19,9 @@
 #include "engine/control/file_tail.h"
 #include "engine/control/listen_address.h"
 #include "engine/control/metrics_page.h"
+#include "engine/control/status_history.h"
 #include "engine/control/status_json.h"
+#include "engine/control/status_json_reader.h"
 #include "engine/control/verify_status.h"
 #include "engine/task/evidenced_resume_from.h"
 
@@ -44,7 +46,8 @@ constexpr int kJsonIndent = 2;
 const char* const kJsonType = "application/json";
 // Revision 2: /api/v1/version, /api/v1/audit, /api/v1/log, HTTPS, a JSON reason in every 4xx.
 // Revision 3: subtasks of a task with several sources (status "subtasks", ?source=ID).
-constexpr int kApiRevision = 3;
+// Revision 4: GET /api/v1/history?since=TIME (the charts' last ten minutes).
+constexpr int kApiRevision = 4;
 constexpr size_t kDefaultTailLines = 100;
 constexpr size_t kMaxTailLines = 5000;
 constexpr size_t kMaxTailDigits = 4;
@@ -91,6 +94,7 @@ struct ControlServer::Impl {
     ControlServerOptions options;
     std::unique_ptr<httplib::Server> server;  // an SSLServer when TLS is configured
     ErrorTally errors;
+    StatusHistory history;            // sampled by the watching thread
     std::set<std::string> postPaths;  // the POST routes, filled before serving starts
     int port = 0;
     std::thread serving;
@@ -422,16 +426,19 @@ struct ControlServer::Impl {
             reply(res, kHttpOk, status);
         });
         server->Get("/api/v1/version", [this](const httplib::Request&, httplib::Response& res) {
-            reply(res, kHttpOk,
-                  {{"api", "v1"},
-                   {"revision", kApiRevision},
-                   {"tls", !options.tlsCertFile.empty()},
-                   {"endpoints",
-                    {"GET /api/v1/status", "GET /api/v1/version", "GET /api/v1/audit?tail=N", "GET /api/v1/log?tail=N",
-                     "GET /metrics", "POST /api/v1/start", "POST /api/v1/pause", "POST /api/v1/resume",
-                     "POST /api/v1/stop", "POST /api/v1/skip", "POST /api/v1/resume-from", "POST /api/v1/until",
-                     "GET /api/v1/preview/skip", "GET /api/v1/preview/resume-from"}}});
+            reply(
+                res, kHttpOk,
+                {{"api", "v1"},
+                 {"revision", kApiRevision},
+                 {"tls", !options.tlsCertFile.empty()},
+                 {"endpoints",
+                  {"GET /api/v1/status", "GET /api/v1/version", "GET /api/v1/audit?tail=N", "GET /api/v1/log?tail=N",
+                   "GET /metrics", "POST /api/v1/start", "POST /api/v1/pause", "POST /api/v1/resume",
+                   "POST /api/v1/stop", "POST /api/v1/skip", "POST /api/v1/resume-from", "POST /api/v1/until",
+                   "GET /api/v1/preview/skip", "GET /api/v1/preview/resume-from", "GET /api/v1/history?since=TIME"}}});
         });
+        server->Get("/api/v1/history",
+                    [this](const httplib::Request& req, httplib::Response& res) { serveHistory(req, res); });
         server->Get("/api/v1/audit", [this](const httplib::Request& req, httplib::Response& res) {
             auto tail = tailCount(req, res);
             if (!tail) {
@@ -536,12 +543,46 @@ struct ControlServer::Impl {
             });
     }
 
-    // Counts errors between scrapes too, so that a short retryable error is not missed.
+    // ?since=TIME (ISO, as status's taken_at; default: all that is kept), ?source=ID for one subtask's.
+    void serveHistory(const httplib::Request& req, httplib::Response& res) {
+        task::Clock::time_point since{};
+        if (req.has_param("since")) {
+            std::optional<task::Clock::time_point> parsed = parseIsoTime(req.get_param_value("since"));
+            if (!parsed) {
+                replyError(res, kHttpBadRequest,
+                           req.path +
+                               ": since must be a UTC time as the status's taken_at (2026-12-02T06:00:00.000Z), "
+                               "got '" +
+                               req.get_param_value("since") + "'");
+                return;
+            }
+            since = *parsed;
+        }
+        task::TaskControl* target = targetOf(req, res);
+        if (target == nullptr) {
+            return;
+        }
+        const std::string channel = target == &task ? std::string() : req.get_param_value("source");
+        nlohmann::json body = historyJson(history.since(channel, since));
+        body["window_seconds"] = std::chrono::duration_cast<std::chrono::seconds>(history.window()).count();
+        reply(res, kHttpOk, body);
+    }
+
+    // Counts errors between scrapes too, so that a short retryable error is not missed; samples the history.
     void watchErrors() {
         std::unique_lock lock(mutex);
         while (!stopping) {
             lock.unlock();
-            errors.observe(*task.status());
+            auto status = task.status();
+            errors.observe(*status);
+            history.record({}, *status);
+            if (options.subtasks != nullptr) {
+                for (const std::string& id : options.subtasks->sourceIds()) {
+                    if (task::TaskControl* subtask = options.subtasks->subtask(id)) {
+                        history.record(id, *subtask->status());
+                    }
+                }
+            }
             lock.lock();
             wake.wait_for(lock, kErrorWatchInterval, [this] { return stopping; });
         }

@@ -1,5 +1,5 @@
 // The local HTTP control API of one task (cpp-httplib, on its own threads): GET /api/v1/{status,version,
-// audit,log}, POST /api/v1/{start,pause,resume,stop,skip,resume-from,until}, GET /api/v1/preview/{skip,
+// audit,log,history}, POST /api/v1/{start,pause,resume,stop,skip,resume-from,until}, GET /api/v1/preview/{skip,
 // resume-from}, GET /metrics (docs/api.md); ?source=ID addresses one subtask of a task with several sources. It binds
 // to loopback unless told otherwise; any other address needs a bearer token, which every request must then carry. With
 // a certificate and key it serves HTTPS, so that a GUI on another machine can verify it against its CA.

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "engine/common/thread_priority.h"
+#include "engine/control/status_json.h"
 #include "engine/control/status_json_reader.h"
 
 namespace syncscope::remote {
@@ -17,6 +18,7 @@ namespace {
 
 constexpr int kHttpOk = 200;
 constexpr int kHttpUnauthorized = 401;
+constexpr int kHttpNotFound = 404;
 constexpr size_t kMaxNotices = 256;
 const char* const kJsonType = "application/json";
 
@@ -157,6 +159,26 @@ void RemoteTask::pollOnce() {
     connection_.connected = false;
     connection_.error = problem;
     ++connection_.failedPolls;
+}
+
+std::vector<control::HistoryPoint> RemoteTask::history(std::chrono::system_clock::time_point since) const {
+    const std::string path = "/api/v1/history?since=" + control::isoTime(since);
+    Answer answer = request("GET", path, {});
+    if (!answer.error.empty()) {
+        throw RemoteEngineError("history not read: " + answer.error);
+    }
+    if (answer.status == kHttpNotFound) {
+        return {};  // API revision 3 or older keeps no history
+    }
+    if (answer.status != kHttpOk) {
+        throw RemoteEngineError(options_.url() + path + " answered HTTP " + std::to_string(answer.status) + ": " +
+                                answer.body);
+    }
+    try {
+        return control::historyFromJson(nlohmann::json::parse(answer.body));
+    } catch (const std::exception& e) {
+        throw RemoteEngineError(options_.url() + path + ": the answer is not a SyncScope history: " + e.what());
+    }
 }
 
 RemoteConnection RemoteTask::connection() const {

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "engine/common/error.h"
+#include "engine/control/status_history.h"
 #include "engine/task/task_control.h"
 
 namespace syncscope::remote {
@@ -57,6 +58,10 @@ public:
 
     const RemoteEngineOptions& options() const { return options_; }
     RemoteConnection connection() const;
+    // The engine's samples taken after `since` (GET /api/v1/history, API revision 4), for charts that start before
+    // the GUI connected; an engine too old to keep them answers none. Throws RemoteEngineError naming the engine
+    // and what went wrong. Blocks for one request: call it off the GUI thread.
+    std::vector<control::HistoryPoint> history(std::chrono::system_clock::time_point since) const;
 
     std::shared_ptr<const task::StatusSnapshot> status() const override;
     std::vector<task::Notice> drainNotices(size_t maxCount) override;

@@ -198,6 +198,7 @@ void MainWindow::openChannel(int row) {
               spec.kind == ChannelKind::NativeReplica ? spec.auditPath : QString()};
     taskView_->clear();
     taskView_->setAuditPath(files_.auditPath);
+    taskView_->loadHistoryOf(channel.task);  // a remote engine's charts start with its own last minutes
     shown_ = channel.task;
     adapter_->attachTask(channel.task);
     stack_->setCurrentWidget(taskView_);

@@ -6,6 +6,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "ui/engine/remote_history_loader.h"
 #include "ui/engine/verify_runner.h"
 #include "ui/models/audit_model.h"
 #include "ui/models/history_recorder.h"
@@ -49,6 +50,7 @@ TaskView::TaskView(QWidget* parent)
       logModel_(new LogModel(this)),
       auditModel_(new AuditModel(this)),
       history_(new HistoryRecorder(this)),
+      historyLoader_(new RemoteHistoryLoader(history_, this)),
       loadModel_(new LoadProgressModel(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -218,8 +220,13 @@ void TaskView::refreshAge() {
     header_->refreshAge();
 }
 
+void TaskView::loadHistoryOf(const std::shared_ptr<task::TaskControl>& task) {
+    historyLoader_->load(task);
+}
+
 void TaskView::clear() {
     setSnapshot(nullptr);
+    historyLoader_->load(nullptr);  // an answer still on its way for the channel shown before is dropped
     history_->clear();
     logModel_->clear();
     showVerifications({});

@@ -24,6 +24,7 @@ class LoadProgressModel;
 class LogModel;
 class LogPage;
 class PositionRuler;
+class RemoteHistoryLoader;
 class StatusHeader;
 class TableCheckpointModel;
 class TableCheckpointsPage;
@@ -41,6 +42,8 @@ public:
     void setAuditPath(const QString& path);
     void refreshAge();
     void clear();
+    // A remote engine's charts start with its own history (RemoteHistoryLoader); other tasks start empty.
+    void loadHistoryOf(const std::shared_ptr<task::TaskControl>& task);
     // The last verify of each table, on the table checkpoints page and the ruler (the Verify page's
     // finished runs come here by themselves).
     void showVerifications(const TableVerifications& verifications);
@@ -53,6 +56,7 @@ public:
     FailedEventPanel* failedEventPanel() const { return failedPanel_; }
     HistoryRecorder* history() const { return history_; }
     HistoryPage* historyPage() const { return historyPage_; }
+    RemoteHistoryLoader* historyLoader() const { return historyLoader_; }
     LogModel* logModel() const { return logModel_; }
     LogPage* logPage() const { return logPage_; }
     AuditModel* auditModel() const { return auditModel_; }
@@ -73,6 +77,7 @@ private:
     LogModel* logModel_;
     AuditModel* auditModel_;
     HistoryRecorder* history_;
+    RemoteHistoryLoader* historyLoader_;
     LoadProgressModel* loadModel_;
     StatusHeader* header_ = nullptr;
     PositionRuler* ruler_ = nullptr;

@@ -1,5 +1,7 @@
 #include "ui/models/history_recorder.h"
 
+#include <limits>
+
 namespace syncscope::ui {
 
 HistoryRecorder::HistoryRecorder(QObject* parent, qint64 windowMsecs, qint64 sampleIntervalMsecs)
@@ -22,6 +24,23 @@ bool HistoryRecorder::record(const task::StatusSnapshot& snapshot) {
     }
     emit samplesChanged();
     return true;
+}
+
+int HistoryRecorder::addEarlier(const std::vector<HistorySample>& earlier) {
+    const qint64 newest = samples_.empty() ? (earlier.empty() ? 0 : earlier.back().atMsecs) : samples_.back().atMsecs;
+    const qint64 firstKept = samples_.empty() ? std::numeric_limits<qint64>::max() : samples_.front().atMsecs;
+    std::vector<HistorySample> added;
+    for (const HistorySample& sample : earlier) {
+        const bool spaced = added.empty() || sample.atMsecs - added.back().atMsecs >= sampleIntervalMsecs_;
+        if (sample.atMsecs < firstKept && newest - sample.atMsecs <= windowMsecs_ && spaced) {
+            added.push_back(sample);
+        }
+    }
+    samples_.insert(samples_.begin(), added.begin(), added.end());
+    if (!added.empty()) {
+        emit samplesChanged();
+    }
+    return static_cast<int>(added.size());
 }
 
 void HistoryRecorder::clear() {

@@ -5,6 +5,7 @@
 #include <QObject>
 #include <deque>
 #include <optional>
+#include <vector>
 
 #include "engine/task/status_snapshot.h"
 
@@ -30,6 +31,9 @@ public:
 
     // Adds a sample when the snapshot is at least one interval newer than the last; true if added.
     bool record(const task::StatusSnapshot& snapshot);
+    // Adds samples taken before the first recorded one (a remote engine's own history, oldest first); the ones at
+    // or after it, and those older than the window, are left out. Returns how many were added.
+    int addEarlier(const std::vector<HistorySample>& earlier);
     void clear();
 
     const std::deque<HistorySample>& samples() const { return samples_; }

@@ -149,6 +149,32 @@ private slots:
         QVERIFY(test::waitFor([&] { return engine.status()->stage == task::Stage::Running; }, kWaitMs));
     }
 
+    void revisionFourServesTheHistoryOverHttpsWithAToken() {
+        task_.setStage(task::Stage::Running);
+        auto server = serve(true);
+        remote::RemoteTask engine(
+            remote(server->port(), true, certs_ + "/ca.pem", dir_.filePath("token").toStdString()));
+        std::vector<control::HistoryPoint> history;
+        QVERIFY(test::waitFor(
+            [&] {
+                history = engine.history({});
+                return !history.empty();
+            },
+            kWaitMs));
+        QCOMPARE(history.front().lagSeconds, test::sampleStatus().lagSeconds);
+        QCOMPARE(history.front().upstreamAxis, test::sampleStatus().upstream.axis);
+        QVERIFY(engine.history(test::sampleStatus().takenAt).empty());  // taken at, not after, that time
+
+        remote::RemoteTask wrongToken(
+            remote(server->port(), true, certs_ + "/ca.pem", dir_.filePath("wrong-token").toStdString()));
+        try {
+            wrongToken.history({});
+            QFAIL("a refused token read a history");
+        } catch (const remote::RemoteEngineError& e) {
+            QVERIFY2(std::string(e.what()).find("401") != std::string::npos, e.what());
+        }
+    }
+
     void revisionTwoServesVersionAuditAndLogTails() {
         auto server = serve(false);
         httplib::Client client("127.0.0.1", server->port());
