@@ -9,6 +9,9 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QThread>
+
+#include <atomic>
 
 #include "tests/support/test_env.h"
 #include "tests/ui/support/simulated_task.h"
@@ -39,6 +42,42 @@ ChannelSpec remoteSpec(int port) {
     spec.port = port;
     return spec;
 }
+
+// A task whose snapshots say on which thread they were freed.
+class ReleaseWatchingTask : public syncscope::task::TaskControl {
+public:
+    ReleaseWatchingTask() { publishNext(); }
+    std::shared_ptr<const syncscope::task::StatusSnapshot> status() const override { return snapshot_; }
+    std::vector<syncscope::task::Notice> drainNotices(size_t) override { return {}; }
+    syncscope::task::CommandResult start() override { return {false, "not here"}; }
+    syncscope::task::CommandResult pause() override { return {false, "not here"}; }
+    syncscope::task::CommandResult resume() override { return {false, "not here"}; }
+    syncscope::task::CommandResult stop() override { return {false, "not here"}; }
+    syncscope::task::CommandResult skipFailedEvent(const syncscope::task::SkipEvidence&) override {
+        return {false, "not here"};
+    }
+    syncscope::task::CommandResult resumeFrom(const syncscope::task::ResumeTarget&) override {
+        return {false, "not here"};
+    }
+
+    // The engine publishes a new snapshot and lets go of its old one.
+    void publishNext() {
+        auto next = std::make_unique<syncscope::task::StatusSnapshot>();
+        next->sequence = ++sequence_;
+        next->stage = syncscope::task::Stage::Running;
+        snapshot_ = std::shared_ptr<const syncscope::task::StatusSnapshot>(
+            next.release(), [this](const syncscope::task::StatusSnapshot* freed) {
+                freedOn_ = QThread::currentThread();
+                delete freed;
+            });
+    }
+    QThread* freedOn() const { return freedOn_; }
+
+private:
+    std::atomic<QThread*> freedOn_{nullptr};  // before snapshot_: still there when the last one is freed
+    uint64_t sequence_ = 0;
+    std::shared_ptr<const syncscope::task::StatusSnapshot> snapshot_;
+};
 
 QStringList column(const QAbstractItemModel& model, int columnIndex) {
     QStringList values;
@@ -72,6 +111,18 @@ private:
     }
 
 private slots:
+    // A snapshot with thousands of table points cost the GUI thread most of a fleet tick to free (bench_gui_fleet).
+    void aReplacedSnapshotIsFreedOffTheGuiThread() {
+        auto task = std::make_shared<ReleaseWatchingTask>();
+        FleetModel model;
+        model.addGroup(localTaskGroup(localSpec(QStringLiteral("watched")), task));
+        model.refresh();      // the row holds the first snapshot
+        task->publishNext();  // the engine lets go of it: the row holds the last reference
+        model.refresh();      // the row takes the second one
+        QTRY_VERIFY(task->freedOn() != nullptr);
+        QVERIFY(task->freedOn() != QThread::currentThread());
+    }
+
     void initTestCase() {
         QCoreApplication::setOrganizationName(QStringLiteral("SyncScopeTests"));
         QCoreApplication::setApplicationName(QStringLiteral("test_fleet_model"));
