@@ -22,6 +22,9 @@ ApplyWorker::ApplyWorker(size_t index, WorkerSettings settings, std::unique_ptr<
     if (executor_) {
         executor_->setSessionForeignKeyChecks(settings_.foreignKeyChecks);
     }
+    if (!settings_.appliedMarks.taskName.empty()) {
+        marks_.emplace(settings_.appliedMarks, settings_.sourceId);
+    }
     if (settings_.batch == 0) {
         settings_.batch = 1;
     }
@@ -228,6 +231,10 @@ void ApplyWorker::executePending(std::map<schema::TableName, uint64_t>& unmatche
                 if (affected < statement.mustMatch) {
                     unmatched[statement.table->name()] += statement.mustMatch - affected;
                 }
+            }
+            // In the same transaction: a table without a key is marked applied exactly when its rows are.
+            if (marks_ && marks_->build(pending_, marksStatement_)) {
+                executor_->execute(marksStatement_);
             }
             executor_->commit();
             return;

@@ -13,10 +13,12 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 #include "engine/apply/ring_queue.h"
 
+#include "engine/apply/applied_marks.h"
 #include "engine/apply/apply_counters.h"
 #include "engine/apply/apply_failure.h"
 #include "engine/apply/commit_slots.h"
@@ -51,6 +53,10 @@ struct WorkerSettings {
     bool foreignKeyChecks = false;
     int lockRetries = kDefaultLockRetries;
     std::chrono::milliseconds lockRetryPause = kDefaultLockRetryPause;
+    // Where batches record the applied marks of tables without a key, for source `sourceId`
+    // (applied_marks.h); an empty task name records none.
+    AppliedMarksTable appliedMarks;
+    std::string sourceId;
 };
 
 class ApplyWorker {
@@ -111,6 +117,8 @@ private:
     size_t index_;
     WorkerSettings settings_;
     DmlBuilder builder_;
+    std::optional<AppliedMarkWriter> marks_;
+    DmlStatement marksStatement_;
     FailedCheck failed_;
     FailureSink report_;
     CommitSlots& slots_;

@@ -46,6 +46,10 @@ struct RowChange {
     // The upstream session had foreign_key_checks on (the rows event's flags): a DELETE or UPDATE of a
     // parent row cascaded to its children there, so it must cascade downstream too.
     bool upstreamForeignKeyChecks = true;
+    // A table without a key: the worker records this row as its table's applied mark in the transaction
+    // that commits it (applied_marks.h). Not for rows applied out of binlog order (an XA branch's).
+    bool recordApplied = false;
+    uint32_t rowInEvent = 0;  // the row's index in its rows event (0 for the first)
 
     // Where in the upstream's binlog it came from (an empty point when unknown).
     const SourcePoint& source() const;

@@ -3,6 +3,7 @@
 #include <cppconn/connection.h>
 
 #include "engine/apply/downstream_connection.h"
+#include "engine/checkpoint/applied_marks_store.h"
 #include "engine/schema/downstream_schema_loader.h"
 #include "engine/task/start_point.h"
 
@@ -17,12 +18,16 @@ public:
           connection_(apply::connectDownstream(setup.downstream)),
           table_(*connection_, setup.metaSchema, setup.taskName),
           writer_(table_, setup.sourceId),
+          marks_(*connection_, setup.metaSchema, setup.taskName),
           schemas_(*connection_) {}
 
     binlog::Location start(checkpoint::PersistedCheckpoint& persisted) override {
         table_.ensureTable();
+        marks_.ensureTable();
         return chooseStartPoint(setup_, table_, persisted);
     }
+
+    apply::AppliedMarks appliedMarks() override { return marks_.load(setup_.sourceId); }
 
     CheckpointWriter& checkpoints() override { return writer_; }
 
@@ -43,6 +48,7 @@ private:
     std::unique_ptr<sql::Connection> connection_;
     checkpoint::CheckpointTable table_;
     TableCheckpointWriter writer_;
+    checkpoint::AppliedMarksStore marks_;
     schema::DownstreamSchemaLoader schemas_;
 };
 

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 
+#include "engine/apply/applied_marks.h"
 #include "engine/binlog/location.h"
 #include "engine/checkpoint/checkpoint_table.h"
 #include "engine/schema/table_schema.h"
@@ -25,6 +26,8 @@ public:
     // Reads the persisted checkpoint of the task's source into `persisted` (creating the table the first
     // time) and returns where the session starts (start_point.h).
     virtual binlog::Location start(checkpoint::PersistedCheckpoint& persisted) = 0;
+    // The applied marks of the task's source (engine/apply/applied_marks.h), read after start().
+    virtual apply::AppliedMarks appliedMarks() = 0;
     // Writes every flush and exit-safe mark of the session.
     virtual CheckpointWriter& checkpoints() = 0;
     // Runs a DDL downstream (ddl_applier.h).

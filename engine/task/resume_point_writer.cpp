@@ -4,6 +4,7 @@
 
 #include "engine/apply/downstream_connection.h"
 #include "engine/binlog/location.h"
+#include "engine/checkpoint/applied_marks_store.h"
 #include "engine/checkpoint/checkpoint_table.h"
 #include "engine/source/upstream_connection.h"
 
@@ -113,6 +114,7 @@ void removeTaskMeta(const TaskSetup& setup) {
     auto connection = apply::connectDownstream(setup.downstream);
     checkpoint::CheckpointTable table(*connection, setup.metaSchema, setup.taskName);
     table.removeMeta(setup.sourceId);
+    checkpoint::AppliedMarksStore(*connection, setup.metaSchema, setup.taskName).remove(setup.sourceId);
 }
 
 }  // namespace syncscope::task

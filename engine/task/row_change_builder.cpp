@@ -121,6 +121,7 @@ void RowChangeBuilder::build(const binlog::RowsEvent& rows, const apply::SourceP
         change.transactionSeq = transactionSeq;
         change.safeMode = safeMode;
         change.upstreamForeignKeyChecks = rows.foreignKeyChecks();
+        change.rowInEvent = static_cast<uint32_t>(row);
         if (rows.hasBefore(row)) {
             change.before = convert(rows.before(row), rows.presentBefore, "before");
         }

@@ -377,6 +377,7 @@ void SyncPipeline::onRows(const binlog::Event& event, const binlog::RowsEvent& r
     bool safeMode = safeModeAt(at);
     changes_.clear();
     rowChanges_->build(rows, source, groupSeq, safeMode, changes_);
+    appliedMarks_.filter(changes_, at.position(), inSafeMode_);
     for (apply::RowChange& change : changes_) {
         if (!workers_->dispatch(std::move(change))) {
             checkWorkers();

@@ -26,6 +26,7 @@
 #include "engine/binlog/location.h"
 #include "engine/checkpoint/checkpoint_tracker.h"
 #include "engine/task/applied_frontier.h"
+#include "engine/task/applied_marks_filter.h"
 #include "engine/task/binlog_stream.h"
 #include "engine/task/flush_coordinator.h"
 #include "engine/task/pipeline_control.h"
@@ -150,8 +151,9 @@ private:
     std::vector<checkpoint::TableName> branchTables_;
 
     std::unique_ptr<CommitFrontier> commitFrontier_;
-    std::unique_ptr<FlushCoordinator> flushes_;  // when the checkpoint is written, and safe mode's window
-    bool inSafeMode_ = false;                    // the last event dispatched was inside the window
+    std::unique_ptr<FlushCoordinator> flushes_;         // when the checkpoint is written, and safe mode's window
+    bool inSafeMode_ = false;                           // the last event dispatched was inside the window
+    AppliedMarksFilter appliedMarks_{setup_.taskName};  // rows of tables without a key: exactly once
     uint32_t lastEventTimestamp_ = 0;
 
     StopPointCheck stopPoint_{setup_.stopPoint, setup_.taskName};  // the DBA's run --until / POST /api/v1/until

@@ -79,6 +79,8 @@ Location SyncPipeline::prepare() {
     for (const auto& [name, value] : setup_.downstreamSession) {
         pool.sessionVariables.emplace_back(name, value);
     }
+    pool.worker.appliedMarks = {setup_.metaSchema, setup_.taskName};
+    pool.worker.sourceId = setup_.sourceId;
     pool.connect = ports_.connectWorker;
     workers_ = std::make_unique<apply::WorkerPool>(pool);
     live_.attach(workers_.get());
@@ -96,6 +98,7 @@ Location SyncPipeline::prepare() {
             live_.flushed(milliseconds);
         });
     openSafeModeWindow(persisted.globalPoint, persisted.exitSafePoint);
+    appliedMarks_.reset(control_->appliedMarks(), persisted.globalPoint);
 
     // The schema tracker runs on this (the reader's) thread, as does the control connection.
     schemas_ = std::make_unique<schema::SchemaTracker>(

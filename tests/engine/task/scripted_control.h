@@ -28,6 +28,7 @@ struct ControlScript {
     int ddlErrorCode = 0;                       // a DDL fails downstream with this code (0: it runs)
     std::vector<std::string> ddlsRun;           // every DDL the pipeline ran (also the failed ones)
     std::function<void()> whenDdlRuns;          // called (without the lock) as a DDL runs downstream
+    apply::AppliedMarks appliedMarks;           // what the marks table holds (applied_marks.h)
 
     // Every persisted position: the global point's and each table point's, in the synthetic file.
     std::vector<uint64_t> persistedPositions() {
@@ -73,6 +74,11 @@ public:
         }
         persisted = script_->persisted;
         return persisted.globalPoint;
+    }
+
+    apply::AppliedMarks appliedMarks() override {
+        std::lock_guard lock(script_->mutex);
+        return script_->appliedMarks;
     }
 
     task::CheckpointWriter& checkpoints() override { return writer_; }
