@@ -55,8 +55,8 @@ struct WorkerSettings {
     std::chrono::milliseconds lockRetryPause = kDefaultLockRetryPause;
     // Where batches record the applied marks of tables without a key, for source `sourceId`
     // (applied_marks.h); an empty task name records none.
-    AppliedMarksTable appliedMarks;
-    std::string sourceId;
+    AppliedMarksTable appliedMarks{};
+    std::string sourceId{};
 };
 
 class ApplyWorker {
