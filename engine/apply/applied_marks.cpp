@@ -85,8 +85,9 @@ bool AppliedMarkWriter::build(std::span<const RowChange> batch, DmlStatement& st
         values_.push_back(SqlValue::text(sourceId_));
         values_.push_back(SqlValue::text(change.target().schema));
         values_.push_back(SqlValue::text(change.target().table));
-        values_.push_back(SqlValue::text(change.source().file));
-        values_.push_back(SqlValue::unsignedInt(change.source().pos));
+        const SourcePoint& at = change.markAt ? *change.markAt : change.source();
+        values_.push_back(SqlValue::text(at.file));
+        values_.push_back(SqlValue::unsignedInt(at.pos));
         values_.push_back(SqlValue::unsignedInt(change.rowInEvent));
     }
     statement.sql += kUpsertAssignments;

@@ -47,9 +47,13 @@ struct RowChange {
     // parent row cascaded to its children there, so it must cascade downstream too.
     bool upstreamForeignKeyChecks = true;
     // A table without a key: the worker records this row as its table's applied mark in the transaction
-    // that commits it (applied_marks.h). Not for rows applied out of binlog order (an XA branch's).
+    // that commits it (applied_marks.h), at `markAt` (null: where it was read, source()) and rowInEvent.
     bool recordApplied = false;
-    uint32_t rowInEvent = 0;  // the row's index in its rows event (0 for the first)
+    // The row's index in its rows event (0 for the first); for an XA branch's row, its index in the branch.
+    uint32_t rowInEvent = 0;
+    // Where the row is applied when that is not where it was read: an XA branch's rows at its XA COMMIT,
+    // so that a table's marks follow the order its rows commit in.
+    std::shared_ptr<const SourcePoint> markAt;
 
     // Where in the upstream's binlog it came from (an empty point when unknown).
     const SourcePoint& source() const;

@@ -1,6 +1,7 @@
 #include "engine/task/applied_marks_filter.h"
 
 #include <algorithm>
+#include <memory>
 
 #include <spdlog/spdlog.h>
 
@@ -23,35 +24,68 @@ void AppliedMarksFilter::reset(apply::AppliedMarks marks, const binlog::Location
 
 size_t AppliedMarksFilter::filter(std::vector<apply::RowChange>& changes, const binlog::BinlogPosition& eventEnd,
                                   bool inReplayWindow) {
-    if (changes.empty() || changes.front().table->rowKey().kind != schema::RowKeyKind::AllColumns) {
-        return 0;  // one event's rows are of one table
-    }
-    for (apply::RowChange& change : changes) {
-        change.recordApplied = true;
-    }
-    if (marks_.empty()) {
-        return 0;
-    }
-    auto table = marks_.find(changes.front().target());
-    if (table == marks_.end()) {
-        return 0;
-    }
-    if (!inReplayWindow) {
-        passed(table);
-        return 0;
-    }
-    const apply::AppliedMark& mark = table->second.mark;
-    auto applied = [&](const apply::RowChange& change) {
-        return apply::AppliedMark{eventEnd, change.rowInEvent} <= mark;
+    auto keyless = [](const apply::RowChange& change) {
+        return change.table->rowKey().kind == schema::RowKeyKind::AllColumns;
     };
-    size_t before = changes.size();
-    changes.erase(std::remove_if(changes.begin(), changes.end(), applied), changes.end());
-    size_t removed = before - changes.size();
-    table->second.skipped += removed;
-    if (eventEnd > mark.event) {
-        passed(table);
+    bool any = false;
+    for (apply::RowChange& change : changes) {
+        change.recordApplied = keyless(change);
+        any = any || change.recordApplied;
+    }
+    if (!any || marks_.empty()) {
+        return 0;
+    }
+    // The tables of these changes that have a mark, looked up once each (an event has one table; a branch few).
+    std::vector<std::map<schema::TableName, Replay>::iterator> seen;
+    auto markOf = [&](const apply::RowChange& change) -> Replay* {
+        for (auto table : seen) {
+            if (table->first == change.target()) {
+                return &table->second;
+            }
+        }
+        auto table = marks_.find(change.target());
+        if (table == marks_.end()) {
+            return nullptr;
+        }
+        seen.push_back(table);
+        return &table->second;
+    };
+    size_t removed = 0;
+    if (inReplayWindow) {
+        auto applied = [&](const apply::RowChange& change) {
+            Replay* replay = change.recordApplied ? markOf(change) : nullptr;
+            if (replay == nullptr || apply::AppliedMark{eventEnd, change.rowInEvent} > replay->mark) {
+                return false;
+            }
+            ++replay->skipped;
+            return true;
+        };
+        size_t before = changes.size();
+        changes.erase(std::remove_if(changes.begin(), changes.end(), applied), changes.end());
+        removed = before - changes.size();
+    } else {
+        for (const apply::RowChange& change : changes) {
+            if (change.recordApplied) {
+                markOf(change);
+            }
+        }
+    }
+    for (auto table : seen) {
+        if (!inReplayWindow || eventEnd > table->second.mark.event) {
+            passed(table);
+        }
     }
     return removed;
+}
+
+size_t AppliedMarksFilter::filterBranch(std::vector<apply::RowChange>& changes, const apply::SourcePoint& commit,
+                                        bool inReplayWindow) {
+    auto at = std::make_shared<const apply::SourcePoint>(commit);
+    for (size_t i = 0; i < changes.size(); ++i) {
+        changes[i].rowInEvent = static_cast<uint32_t>(i);
+        changes[i].markAt = at;
+    }
+    return filter(changes, binlog::BinlogPosition(commit.file, commit.pos), inReplayWindow);
 }
 
 void AppliedMarksFilter::passed(std::map<schema::TableName, Replay>::iterator table) {

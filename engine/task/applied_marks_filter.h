@@ -26,6 +26,9 @@ public:
     // mark; inside the replay window, those at or before their table's mark are removed (committed
     // before the stop). Returns how many were removed.
     size_t filter(std::vector<apply::RowChange>& changes, const binlog::BinlogPosition& eventEnd, bool inReplayWindow);
+    // The same for an XA branch's changes, applied at its XA COMMIT `commit`: their marks are taken there,
+    // numbered in the branch, so a table's marks follow the order its rows commit in.
+    size_t filterBranch(std::vector<apply::RowChange>& changes, const apply::SourcePoint& commit, bool inReplayWindow);
 
     size_t marksLeft() const { return marks_.size(); }
 

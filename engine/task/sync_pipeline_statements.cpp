@@ -90,6 +90,7 @@ void SyncPipeline::dispatchBranch(std::vector<apply::RowChange>& changes,
     flushes_->beforeDispatch(at.position());
     bool safeMode = safeModeAt(at);
     uint64_t groupSeq = groups_.group() != nullptr ? groups_.group()->seq : groups_.lastSeq();
+    appliedMarks_.filterBranch(changes, {at.position().file(), at.position().offset(), ""}, inSafeMode_);
     for (apply::RowChange& change : changes) {
         change.transactionSeq = groupSeq;
         change.safeMode = safeMode;

@@ -79,7 +79,7 @@ private slots:
         for (auto& row : batch) {
             row.recordApplied = true;
         }
-        batch.back().recordApplied = false;  // an XA branch's row: applied out of order, never a mark
+        batch.back().recordApplied = false;  // not marked by the pipeline: never a mark
         apply::AppliedMarkWriter writer({"dm_meta", "task"}, "source-1");
         apply::DmlStatement statement;
         QVERIFY(writer.build(batch, statement));
@@ -95,6 +95,41 @@ private slots:
         QCOMPARE(QString::fromStdString(std::string(statement.params[8]->asString())), QStringLiteral("k2"));
         QCOMPARE(statement.params[10]->asUnsigned(), uint64_t(200));
         QCOMPARE(statement.params[11]->asUnsigned(), uint64_t(1));
+    }
+
+    void anXaBranchRowIsMarkedWhereItsCommitIs() {
+        auto keyless = tableOf("k", false);
+        std::vector<apply::RowChange> branch = eventRows(keyless, "bin.000003", 100, 3);  // read at XA PREPARE
+        task::AppliedMarksFilter filter("task");
+        filter.reset({}, at("bin.000003", 4));
+        QCOMPARE(filter.filterBranch(branch, {"bin.000004", 700, ""}, false), size_t(0));
+        apply::AppliedMarkWriter writer({"dm_meta", "task"}, "source-1");
+        apply::DmlStatement statement;
+        QVERIFY(writer.build(branch, statement));
+        // The XA COMMIT after a rotation: the mark is there, numbered in the branch.
+        QCOMPARE(QString::fromStdString(std::string(statement.params[3]->asString())), QStringLiteral("bin.000004"));
+        QCOMPARE(statement.params[4]->asUnsigned(), uint64_t(700));
+        QCOMPARE(statement.params[5]->asUnsigned(), uint64_t(2));
+        QCOMPARE(QString::fromStdString(branch.front().source().text()), QStringLiteral("bin.000003:100"));
+    }
+
+    void aReplayedXaBranchDropsItsCommittedRowsOnly() {
+        auto keyless = tableOf("k", false);
+        auto keyed = tableOf("t", true);
+        std::vector<apply::RowChange> branch = eventRows(keyless, "bin.000003", 100, 2);
+        for (auto& row : eventRows(keyed, "bin.000003", 200, 1)) {
+            branch.push_back(std::move(row));
+        }
+        for (auto& row : eventRows(keyless, "bin.000003", 300, 2)) {
+            branch.push_back(std::move(row));
+        }
+        // Before the stop a batch committed the branch up to its fourth row (index 3: row 0 of the event at 300).
+        task::AppliedMarksFilter filter("task");
+        filter.reset({{keyless->name(), {binlog::BinlogPosition("bin.000004", 700), 3}}}, at("bin.000003", 4));
+        QCOMPARE(filter.filterBranch(branch, {"bin.000004", 700, ""}, true), size_t(3));
+        QCOMPARE(branch.size(), size_t(2));
+        QCOMPARE(branch[0].target().table, std::string("t"));  // a keyed row stays (safe mode makes it exact)
+        QCOMPARE(branch[1].rowInEvent, uint32_t(4));
     }
 
     void aBatchWithoutKeylessRowsRecordsNothing() {
