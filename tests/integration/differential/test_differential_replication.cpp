@@ -51,8 +51,9 @@ private slots:
         QTest::addRow("position_mode_seed_102") << qulonglong(102) << QStringLiteral("stable,-gtid");
         QTest::addRow("gtid_or_position_seed_103") << qulonglong(103) << QStringLiteral("stable");
         QTest::addRow("gtid_or_position_seed_104") << qulonglong(104) << QStringLiteral("stable");
-        // Keyless tables without faults: any interruption may replay rows, which may double a keyless row
-        // (README, known gaps).
+        // Keyless tables with SIGKILLs, cut streams and downstream restarts: replays that only the applied
+        // marks keep from doubling rows (engine/apply/applied_marks.h); and without faults.
+        QTest::addRow("keyless_tables_with_faults_seed_107") << qulonglong(107) << QStringLiteral("stable,no-key");
         QTest::addRow("keyless_tables_no_faults_seed_105") << qulonglong(105)
                                                            << QStringLiteral(
                                                                   "stable,no-key,-kill,-stream-cut,-downstream-restart,"
