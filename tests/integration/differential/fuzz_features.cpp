@@ -65,9 +65,8 @@ std::string featureName(Feature feature) {
 
 FeatureSet stableFeatures() {
     // Every class the engine is expected to keep exact (README, "Differential replication test", has the
-    // soak that put each here). Left out: tables without any key, which any replay (after a SIGKILL, a cut
-    // stream, a downstream restart, a resume-from, or a pause or stop that cut a transaction short) may
-    // double (README, known gaps).
+    // soak that put each here). Left out: tables without any key, which replays doubled until the applied
+    // marks (engine/apply/applied_marks.h); test_differential_replication runs them by name (stable,no-key).
     FeatureSet all(allFeatures().begin(), allFeatures().end());
     all.erase(Feature::NoKey);
     return all;
