@@ -14,13 +14,16 @@ ActivityMeter::Rates ActivityMeter::rates(uint64_t rowsApplied, bool running, Cl
     if (running && !firstRun_) {
         firstRun_ = std::make_pair(now, rowsApplied);
     }
+    if (!running) {
+        samples_.clear();  // paused or stopped: nothing is applied now (not the last window's rate fading out)
+    }
     samples_.emplace_back(now, rowsApplied);
     while (samples_.size() > 1 && now - samples_.front().first > kRecentWindow) {
         samples_.pop_front();
     }
     Rates rates;
     const auto& [oldestTime, oldestRows] = samples_.front();
-    if (double span = seconds(now - oldestTime); span > 0 && rowsApplied >= oldestRows) {
+    if (double span = seconds(now - oldestTime); running && span > 0 && rowsApplied >= oldestRows) {
         rates.recent = static_cast<double>(rowsApplied - oldestRows) / span;
     }
     if (firstRun_) {

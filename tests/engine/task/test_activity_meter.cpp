@@ -29,8 +29,11 @@ private slots:
         auto rates = meter.rates(1000, true, at(111));
         QCOMPARE(rates.recent, 100.0);
         QCOMPARE(rates.total, 100.0);
-        // Paused for 10 s: recent falls to 0, total falls with the time that passes.
-        for (int second = 1; second <= 10; ++second) {
+        // Paused: recent is 0 from the first sample (not decaying over the window), total falls with the
+        // time that passes.
+        rates = meter.rates(1000, false, at(112));
+        QCOMPARE(rates.recent, 0.0);
+        for (int second = 2; second <= 10; ++second) {
             rates = meter.rates(1000, false, at(111 + second));
         }
         QCOMPARE(rates.recent, 0.0);
