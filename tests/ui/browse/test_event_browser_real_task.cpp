@@ -22,6 +22,7 @@
 
 #include "tests/support/task_files.h"
 #include "tests/support/test_env.h"
+#include "tests/ui/browse/real_task_window.h"
 #include "tests/ui/support/real_task.h"
 #include "ui/browse/event_browser_links.h"
 #include "ui/browse/event_browser_page.h"
@@ -32,27 +33,14 @@
 #include "ui/main/task_view.h"
 #include "ui/models/event_browser_model.h"
 #include "ui/pages/failed_event_panel.h"
-#include "ui/pages/status_header.h"
 #include "ui/widgets/position_ruler.h"
-#include "ui/widgets/stage_badge.h"
 
 using namespace syncscope;
 using namespace syncscope::ui;
+using namespace syncscope::test::real_gui;
 using source::UpstreamConnection;
 
 namespace {
-
-constexpr int kWaitMs = 60000;
-constexpr int kWidth = 1280;
-constexpr int kHeight = 800;
-
-QString screenshotPath(const char* name) {
-    return QString::fromStdString(test::outputDir("ui")) + "/" + name;
-}
-
-QString stageShown(MainWindow& window) {
-    return window.taskView()->header()->badge()->text();
-}
 
 // The page's transaction holding a row of `table` with key `key`, or -1.
 int transactionWithKey(const EventBrowserModel& model, const std::string& table, const std::string& key) {
@@ -67,17 +55,6 @@ int transactionWithKey(const EventBrowserModel& model, const std::string& table,
         }
     }
     return -1;
-}
-
-// The Downstream state the preview dialog shows for `table`'s row with key `key`; empty when not listed.
-QString stateShown(WindowPreviewDialog& dialog, const char* table, const char* key) {
-    QTableWidget* rows = dialog.rowsTable();
-    for (int row = 0; row < rows->rowCount(); ++row) {
-        if (rows->item(row, 0)->text() == QLatin1String(table) && rows->item(row, 1)->text() == QLatin1String(key)) {
-            return rows->item(row, 2)->text();
-        }
-    }
-    return {};
 }
 
 }  // namespace
@@ -102,28 +79,15 @@ class EventBrowserRealTaskTest : public QObject {
 
 private slots:
     void initTestCase() {
-        QCoreApplication::setOrganizationName(QStringLiteral("SyncScopeTests"));
-        QCoreApplication::setApplicationName(QStringLiteral("test_event_browser_real_task"));
         QVERIFY(dir_.isValid());
-        up_ = test::connectUpstream();
-        down_ = test::connectDownstream();
+        connectSuite("test_event_browser_real_task", up_, down_);
     }
 
     void browseAroundTheFailedEventAndResumeFromAnEarlierTransaction() {
-        for (UpstreamConnection* server : {up_.get(), down_.get()}) {
-            server->execute("SET SESSION sql_log_bin = 0");
-            server->execute("DROP DATABASE IF EXISTS browse_gui");
-            server->execute("CREATE DATABASE browse_gui");
-            server->execute("CREATE TABLE browse_gui.orders (id INT PRIMARY KEY, qty INT)");
-            server->execute("CREATE TABLE browse_gui.t1 (c INT PRIMARY KEY, c2 INT)");
-            server->execute("SET SESSION sql_log_bin = 1");
-        }
-        down_->execute("DROP DATABASE IF EXISTS dm_meta");
-        const auto [file, pos] = test::masterPosition(*up_);
-        test::TaskFileOptions options;
-        options.name = "browse-gui";
-        options.binlogName = file;
-        options.binlogPos = pos;
+        freshDatabase(*up_, *down_, "browse_gui",
+                      {"CREATE TABLE browse_gui.orders (id INT PRIMARY KEY, qty INT)",
+                       "CREATE TABLE browse_gui.t1 (c INT PRIMARY KEY, c2 INT)"});
+        test::TaskFileOptions options = taskFromNow(*up_, "browse-gui");
         options.instanceExtra =
             "    block-allow-list: \"ba-rule1\"\n"
             "    filter-rules: [\"filter-rule-1\"]\n";
@@ -137,13 +101,10 @@ private slots:
         const QString audit = dir_.filePath("browse-gui-audit.jsonl");
 
         MainWindow window;
-        window.resize(kWidth, kHeight);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        auto task = test::openRealTask(files.task, files.source, audit.toStdString());
-        window.attachTask(task, {QString::fromStdString(files.task), QString::fromStdString(files.source), audit});
-        window.actions()->start()->trigger();
-        QTRY_COMPARE_WITH_TIMEOUT(stageShown(window), QStringLiteral("Running"), kWaitMs);
+        startTaskIn(window, files, audit);
+        if (QTest::currentTestFailed()) {
+            return;
+        }
         for (int id = 1; id <= 3; ++id) {
             up_->execute("INSERT INTO browse_gui.orders VALUES (" + std::to_string(id) + ", 1)");
         }

@@ -21,45 +21,23 @@
 #include "engine/browse/browse_time.h"
 #include "tests/support/task_files.h"
 #include "tests/support/test_env.h"
+#include "tests/ui/browse/real_task_window.h"
 #include "tests/ui/support/real_task.h"
 #include "ui/browse/event_browser_page.h"
 #include "ui/dialogs/window_preview_dialog.h"
 #include "ui/engine/engine_adapter.h"
 #include "ui/main/main_window.h"
 #include "ui/main/task_actions.h"
-#include "ui/main/task_view.h"
 #include "ui/models/event_browser_model.h"
-#include "ui/pages/status_header.h"
-#include "ui/widgets/stage_badge.h"
 
 using namespace syncscope;
 using namespace syncscope::ui;
+using namespace syncscope::test::real_gui;
 using source::UpstreamConnection;
 
 namespace {
 
-constexpr int kWaitMs = 60000;
-constexpr int kWidth = 1280;
-constexpr int kHeight = 800;
 constexpr auto kPoll = std::chrono::milliseconds(50);
-
-QString screenshotPath(const char* name) {
-    return QString::fromStdString(test::outputDir("ui")) + "/" + name;
-}
-
-QString stageShown(MainWindow& window) {
-    return window.taskView()->header()->badge()->text();
-}
-
-QString stateShown(WindowPreviewDialog& dialog, const char* table, const char* key) {
-    QTableWidget* rows = dialog.rowsTable();
-    for (int row = 0; row < rows->rowCount(); ++row) {
-        if (rows->item(row, 0)->text() == QLatin1String(table) && rows->item(row, 1)->text() == QLatin1String(key)) {
-            return rows->item(row, 2)->text();
-        }
-    }
-    return {};
-}
 
 // The page's first transaction (not a marker between transactions), or -1.
 int firstTransactionRow(const EventBrowserModel& model) {
@@ -128,40 +106,23 @@ class ResumeFromTimeTest : public QObject {
 
 private slots:
     void initTestCase() {
-        QCoreApplication::setOrganizationName(QStringLiteral("SyncScopeTests"));
-        QCoreApplication::setApplicationName(QStringLiteral("test_resume_from_time"));
         QVERIFY(dir_.isValid());
-        up_ = test::connectUpstream();
-        down_ = test::connectDownstream();
+        connectSuite("test_resume_from_time", up_, down_);
     }
 
     void aTimeIsResumedFromOnlyPausedAndOnlyOnceThePointIsTyped() {
-        for (UpstreamConnection* server : {up_.get(), down_.get()}) {
-            server->execute("SET SESSION sql_log_bin = 0");
-            server->execute("DROP DATABASE IF EXISTS resume_time");
-            server->execute("CREATE DATABASE resume_time");
-            server->execute("CREATE TABLE resume_time.orders (id INT PRIMARY KEY, qty INT)");
-            server->execute("SET SESSION sql_log_bin = 1");
-        }
-        down_->execute("DROP DATABASE IF EXISTS dm_meta");
-        const auto [file, pos] = test::masterPosition(*up_);
-        test::TaskFileOptions options;
-        options.name = "resume-time";
-        options.binlogName = file;
-        options.binlogPos = pos;
+        freshDatabase(*up_, *down_, "resume_time", {"CREATE TABLE resume_time.orders (id INT PRIMARY KEY, qty INT)"});
+        test::TaskFileOptions options = taskFromNow(*up_, "resume-time");
         options.instanceExtra = "    block-allow-list: \"only-resume-time\"\n";
         options.topLevelExtra = "block-allow-list:\n  only-resume-time: {do-dbs: [\"resume_time\"]}\n";
         const test::TaskFiles files = test::writeTaskFiles(dir_.path().toStdString(), options);
         const QString audit = dir_.filePath("resume-time-audit.jsonl");
 
         MainWindow window;
-        window.resize(kWidth, kHeight);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        auto task = test::openRealTask(files.task, files.source, audit.toStdString());
-        window.attachTask(task, {QString::fromStdString(files.task), QString::fromStdString(files.source), audit});
-        window.actions()->start()->trigger();
-        QTRY_COMPARE_WITH_TIMEOUT(stageShown(window), QStringLiteral("Running"), kWaitMs);
+        startTaskIn(window, files, audit);
+        if (QTest::currentTestFailed()) {
+            return;
+        }
         up_->execute("INSERT INTO resume_time.orders VALUES (1, 1), (2, 1)");
         const uint32_t replayFrom = nextSecond();
         up_->execute("INSERT INTO resume_time.orders VALUES (3, 1)");

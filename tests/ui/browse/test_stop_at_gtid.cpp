@@ -15,34 +15,17 @@
 
 #include "tests/support/task_files.h"
 #include "tests/support/test_env.h"
+#include "tests/ui/browse/real_task_window.h"
 #include "tests/ui/support/real_task.h"
 #include "ui/dialogs/stop_point_dialog.h"
 #include "ui/engine/engine_adapter.h"
 #include "ui/main/main_window.h"
 #include "ui/main/task_actions.h"
-#include "ui/main/task_view.h"
-#include "ui/pages/status_header.h"
-#include "ui/widgets/stage_badge.h"
 
 using namespace syncscope;
 using namespace syncscope::ui;
+using namespace syncscope::test::real_gui;
 using source::UpstreamConnection;
-
-namespace {
-
-constexpr int kWaitMs = 60000;
-constexpr int kWidth = 1280;
-constexpr int kHeight = 800;
-
-QString screenshotPath(const char* name) {
-    return QString::fromStdString(test::outputDir("ui")) + "/" + name;
-}
-
-QString stageShown(MainWindow& window) {
-    return window.taskView()->header()->badge()->text();
-}
-
-}  // namespace
 
 class StopAtGtidTest : public QObject {
     Q_OBJECT
@@ -71,28 +54,14 @@ class StopAtGtidTest : public QObject {
 
 private slots:
     void initTestCase() {
-        QCoreApplication::setOrganizationName(QStringLiteral("SyncScopeTests"));
-        QCoreApplication::setApplicationName(QStringLiteral("test_stop_at_gtid"));
         QVERIFY(dir_.isValid());
-        up_ = test::connectUpstream();
-        down_ = test::connectDownstream();
+        connectSuite("test_stop_at_gtid", up_, down_);
     }
 
     void aGtidAheadIsCheckedConfirmedAndReachedAPassedOneRefused() {
-        for (UpstreamConnection* server : {up_.get(), down_.get()}) {
-            server->execute("SET SESSION sql_log_bin = 0");
-            server->execute("DROP DATABASE IF EXISTS stop_gtid");
-            server->execute("CREATE DATABASE stop_gtid");
-            server->execute("CREATE TABLE stop_gtid.orders (id INT PRIMARY KEY, qty INT)");
-            server->execute("SET SESSION sql_log_bin = 1");
-        }
-        down_->execute("DROP DATABASE IF EXISTS dm_meta");
-        const auto [file, pos] = test::masterPosition(*up_);
-        test::TaskFileOptions options;
-        options.name = "stop-gtid";
+        freshDatabase(*up_, *down_, "stop_gtid", {"CREATE TABLE stop_gtid.orders (id INT PRIMARY KEY, qty INT)"});
+        test::TaskFileOptions options = taskFromNow(*up_, "stop-gtid");
         options.gtidMode = true;
-        options.binlogName = file;
-        options.binlogPos = pos;
         options.binlogGtid = gtidNow();
         options.instanceExtra = "    block-allow-list: \"only-stop-gtid\"\n";
         options.topLevelExtra = "block-allow-list:\n  only-stop-gtid: {do-dbs: [\"stop_gtid\"]}\n";
@@ -100,13 +69,10 @@ private slots:
         const QString audit = dir_.filePath("stop-gtid-audit.jsonl");
 
         MainWindow window;
-        window.resize(kWidth, kHeight);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        auto task = test::openRealTask(files.task, files.source, audit.toStdString());
-        window.attachTask(task, {QString::fromStdString(files.task), QString::fromStdString(files.source), audit});
-        window.actions()->start()->trigger();
-        QTRY_COMPARE_WITH_TIMEOUT(stageShown(window), QStringLiteral("Running"), kWaitMs);
+        startTaskIn(window, files, audit);
+        if (QTest::currentTestFailed()) {
+            return;
+        }
         up_->execute("INSERT INTO stop_gtid.orders VALUES (1, 1)");
         const std::string applied = gtidNow();
         QTRY_COMPARE_WITH_TIMEOUT(test::valueOf(*down_, "SELECT COUNT(*) FROM stop_gtid.orders"), std::string("1"),
