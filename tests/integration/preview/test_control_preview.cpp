@@ -18,10 +18,14 @@
 #include <sstream>
 
 #include "engine/source/upstream_connection.h"
+#include "tests/integration/preview/control_run.h"
+#include "tests/support/sql_values.h"
 #include "tests/support/test_env.h"
 
 using nlohmann::json;
 using syncscope::source::UpstreamConnection;
+using syncscope::test::readTextFile;
+using namespace syncscope::test::control_run;
 
 namespace {
 
@@ -37,19 +41,6 @@ struct Answer {
     std::string body;
     json parsed() const { return json::parse(body, nullptr, false); }
 };
-
-struct CliResult {
-    int exitCode = -1;
-    std::string out;
-    std::string err;
-};
-
-std::string readFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 }  // namespace
 
@@ -87,20 +78,7 @@ class ControlPreviewTest : public QObject {
     bool waitForStage(const std::string& wanted) {
         return syncscope::test::waitFor([&] { return stage() == wanted; });
     }
-    CliResult cli(const QStringList& args) {
-        QProcess process;
-        process.start(QStringLiteral(SYNCSCOPE_BINARY_DIR "/bin/syncscope-cli"), args);
-        CliResult result;
-        if (process.waitForFinished(kCliTimeoutMs)) {
-            result.exitCode = process.exitCode();
-        } else {
-            process.kill();
-            process.waitForFinished();
-        }
-        result.out = process.readAllStandardOutput().toStdString();
-        result.err = process.readAllStandardError().toStdString();
-        return result;
-    }
+    static CliResult cli(const QStringList& args) { return runCli(args, kCliTimeoutMs); }
     QString control() const { return QStringLiteral("127.0.0.1:%1").arg(port_); }
     std::vector<std::string> savedSqlFiles() {
         std::vector<std::string> files;
@@ -119,34 +97,15 @@ class ControlPreviewTest : public QObject {
         }
         return lines;
     }
-    std::string checksum(UpstreamConnection& server, const std::string& table) {
-        return server.query("CHECKSUM TABLE " + table).front()[1].value_or("NULL");
-    }
-    void runSql(const std::string& sql) {
-        std::istringstream lines(sql);
-        for (std::string line; std::getline(lines, line);) {
-            if (!line.empty() && !line.starts_with("--")) {
-                down_->execute(line);
-            }
-        }
-    }
+    void runSql(const std::string& sql) { runSqlLines(*down_, sql); }
 
 private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
-        up_ = std::make_unique<UpstreamConnection>(syncscope::test::engineSettings(syncscope::test::upstreamRoot()));
-        down_ =
-            std::make_unique<UpstreamConnection>(syncscope::test::engineSettings(syncscope::test::downstreamRoot()));
-        for (UpstreamConnection* server : {up_.get(), down_.get()}) {
-            server->execute("SET SESSION sql_log_bin = 0");
-            server->execute("DROP DATABASE IF EXISTS prv");
-            server->execute("CREATE DATABASE prv");
-            server->execute("CREATE TABLE prv.t1 (id INT PRIMARY KEY, v INT)");
-            server->execute("CREATE TABLE prv.t2 (id INT PRIMARY KEY, v VARCHAR(20))");
-            server->execute("SET SESSION sql_log_bin = 1");
-        }
-        down_->execute("CREATE DATABASE IF NOT EXISTS dm_meta");
-        down_->execute(std::string("DROP TABLE IF EXISTS dm_meta.`") + kTaskName + "_syncer_checkpoint`");
+        connectFresh(up_, down_, "prv",
+                     {"CREATE TABLE prv.t1 (id INT PRIMARY KEY, v INT)",
+                      "CREATE TABLE prv.t2 (id INT PRIMARY KEY, v VARCHAR(20))"},
+                     kTaskName);
         auto master = up_->query("SHOW MASTER STATUS");
         auto up = syncscope::test::upstreamReplication();
         auto down = syncscope::test::downstreamRoot();
@@ -169,13 +128,11 @@ private slots:
                                    << "from: {host: \"127.0.0.1\", port: " << up.port << ", user: \"" << up.user
                                    << "\", password: \"" << up.password << "\"}\n";
         port_ = syncscope::test::freeLoopbackPort();
-        run_.setStandardErrorFile(QString::fromStdString(logDir_ + "/run-stderr.txt"));
-        run_.start(QStringLiteral(SYNCSCOPE_BINARY_DIR "/bin/syncscope-cli"),
-                   {QStringLiteral("run"), QString::fromStdString(taskFile_), QStringLiteral("--source"),
-                    QString::fromStdString(sourceFile_), QStringLiteral("--log-dir"), QString::fromStdString(logDir_),
-                    QStringLiteral("--listen"), control()});
-        QVERIFY(run_.waitForStarted());
-        QVERIFY2(waitForStage("Running"), readFile(logDir_ + "/run-stderr.txt").c_str());
+        startRun(run_, taskFile_, sourceFile_, logDir_, control());
+        if (QTest::currentTestFailed()) {
+            return;
+        }
+        QVERIFY2(waitForStage("Running"), readTextFile(logDir_ + "/run-stderr.txt").c_str());
     }
 
     void withoutAFailedEventNothingIsPreviewedOrSaved() {
@@ -293,7 +250,7 @@ private slots:
         QVERIFY2(skipEntry["details"]["preview"]["rows_missing"].get<int>() >= 1, skipEntry.dump(2).c_str());
 
         // After the DBA's fix, the saved SQL restores what the skip left out; run twice, nothing changes.
-        const std::string sql = readFile(sqlFile);
+        const std::string sql = readTextFile(sqlFile);
         QVERIFY2(sql.find("`prv`.`t1`") != std::string::npos, sql.c_str());
         QCOMPARE(down_->queryValue("SELECT COUNT(*) FROM prv.t1 WHERE id = 5").value_or(""), std::string("0"));
         down_->execute("ALTER TABLE prv.t1 ADD c INT");
@@ -398,7 +355,7 @@ private slots:
             [&] { return down_->queryValue("SELECT COUNT(*) FROM prv.t2 WHERE id = 3").value_or("") == "1"; }));
         QCOMPARE(down_->queryValue("SELECT COUNT(*) FROM prv.t1 WHERE id = 7").value_or(""), std::string("0"));
         QVERIFY(checksum(*down_, "prv.t2") != checksum(*up_, "prv.t2"));
-        const std::string sql = readFile(sqlFile);
+        const std::string sql = readTextFile(sqlFile);
         QVERIFY2(sql.find("resume-from " + target) != std::string::npos, sql.c_str());
         for (int run = 0; run < 2; ++run) {
             runSql(sql);

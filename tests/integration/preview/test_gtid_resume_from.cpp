@@ -16,11 +16,15 @@
 #include <sstream>
 
 #include "engine/source/upstream_connection.h"
+#include "tests/integration/preview/control_run.h"
+#include "tests/support/sql_values.h"
 #include "tests/support/task_files.h"
 #include "tests/support/test_env.h"
 
 using nlohmann::json;
 using syncscope::source::UpstreamConnection;
+using syncscope::test::readTextFile;
+using namespace syncscope::test::control_run;
 
 namespace {
 
@@ -28,19 +32,6 @@ constexpr int kCliTimeoutMs = 120000;
 constexpr int kHttpOk = 200;
 constexpr int kReadTimeoutSeconds = 60;
 const char* const kTaskName = "gtidrf";
-
-struct CliResult {
-    int exitCode = -1;
-    std::string out;
-    std::string err;
-};
-
-std::string readFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 // The first domain's GTID of a position, a hundred transactions further than the upstream has written.
 std::string beyondHistory(const std::string& gtidPosition) {
@@ -81,20 +72,7 @@ class GtidResumeFromTest : public QObject {
     bool waitForStage(const std::string& wanted) {
         return syncscope::test::waitFor([&] { return stage() == wanted; });
     }
-    CliResult cli(const QStringList& args) {
-        QProcess process;
-        process.start(QStringLiteral(SYNCSCOPE_BINARY_DIR "/bin/syncscope-cli"), args);
-        CliResult result;
-        if (process.waitForFinished(kCliTimeoutMs)) {
-            result.exitCode = process.exitCode();
-        } else {
-            process.kill();
-            process.waitForFinished();
-        }
-        result.out = process.readAllStandardOutput().toStdString();
-        result.err = process.readAllStandardError().toStdString();
-        return result;
-    }
+    static CliResult cli(const QStringList& args) { return runCli(args, kCliTimeoutMs); }
     QString control() const { return QStringLiteral("127.0.0.1:%1").arg(port_); }
     size_t savedSqlFileCount() {
         size_t count = 0;
@@ -114,9 +92,6 @@ class GtidResumeFromTest : public QObject {
         }
         return found;
     }
-    std::string checksum(UpstreamConnection& server, const std::string& table) {
-        return server.query("CHECKSUM TABLE " + table).front()[1].value_or("NULL");
-    }
     std::string downValue(const std::string& sql) { return down_->queryValue(sql).value_or("NULL"); }
     std::string masterPosition() {
         auto master = up_->query("SHOW MASTER STATUS");
@@ -133,31 +108,15 @@ class GtidResumeFromTest : public QObject {
         }
         return "no GTID event after " + from;
     }
-    void runSql(const std::string& sql) {
-        std::istringstream lines(sql);
-        for (std::string line; std::getline(lines, line);) {
-            if (!line.empty() && !line.starts_with("--")) {
-                down_->execute(line);
-            }
-        }
-    }
+    void runSql(const std::string& sql) { runSqlLines(*down_, sql); }
 
 private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
-        up_ = std::make_unique<UpstreamConnection>(syncscope::test::engineSettings(syncscope::test::upstreamRoot()));
-        down_ =
-            std::make_unique<UpstreamConnection>(syncscope::test::engineSettings(syncscope::test::downstreamRoot()));
-        for (UpstreamConnection* server : {up_.get(), down_.get()}) {
-            server->execute("SET SESSION sql_log_bin = 0");
-            server->execute("DROP DATABASE IF EXISTS gtidrf");
-            server->execute("CREATE DATABASE gtidrf");
-            server->execute("CREATE TABLE gtidrf.t1 (id INT PRIMARY KEY, v INT)");
-            server->execute("CREATE TABLE gtidrf.t2 (id INT PRIMARY KEY, v VARCHAR(20))");
-            server->execute("SET SESSION sql_log_bin = 1");
-        }
-        down_->execute("CREATE DATABASE IF NOT EXISTS dm_meta");
-        down_->execute(std::string("DROP TABLE IF EXISTS dm_meta.`") + kTaskName + "_syncer_checkpoint`");
+        connectFresh(up_, down_, "gtidrf",
+                     {"CREATE TABLE gtidrf.t1 (id INT PRIMARY KEY, v INT)",
+                      "CREATE TABLE gtidrf.t2 (id INT PRIMARY KEY, v VARCHAR(20))"},
+                     kTaskName);
         logDir_ = dir_.filePath(QStringLiteral("logs")).toStdString();
         std::filesystem::create_directories(logDir_);
         auto master = up_->query("SHOW MASTER STATUS");
@@ -172,13 +131,11 @@ private slots:
         options.topLevelExtra = "block-allow-list:\n  only-gtidrf: {do-dbs: [\"gtidrf\"]}\n";
         auto files = syncscope::test::writeTaskFiles(dir_.path().toStdString(), options);
         port_ = syncscope::test::freeLoopbackPort();
-        run_.setStandardErrorFile(QString::fromStdString(logDir_ + "/run-stderr.txt"));
-        run_.start(QStringLiteral(SYNCSCOPE_BINARY_DIR "/bin/syncscope-cli"),
-                   {QStringLiteral("run"), QString::fromStdString(files.task), QStringLiteral("--source"),
-                    QString::fromStdString(files.source), QStringLiteral("--log-dir"), QString::fromStdString(logDir_),
-                    QStringLiteral("--listen"), control()});
-        QVERIFY(run_.waitForStarted());
-        QVERIFY2(waitForStage("Running"), readFile(logDir_ + "/run-stderr.txt").c_str());
+        startRun(run_, files.task, files.source, logDir_, control());
+        if (QTest::currentTestFailed()) {
+            return;
+        }
+        QVERIFY2(waitForStage("Running"), readTextFile(logDir_ + "/run-stderr.txt").c_str());
     }
 
     void aGtidForwardResumeFromSavesTheSkippedRowsAndAppliesWhatFollows() {
@@ -236,7 +193,7 @@ private slots:
         QVERIFY2(entryText.find(target) != std::string::npos, entryText.c_str());
 
         // The SQL's header names the skipped window: up to the end of the GTID's transaction.
-        const std::string sql = readFile(sqlFile);
+        const std::string sql = readTextFile(sqlFile);
         QVERIFY2(sql.find("resume-from " + nextStart + " (gtid " + target + ")") != std::string::npos, sql.c_str());
         QVERIFY2(sql.find(" up to " + nextStart + ": 2 transaction(s)") != std::string::npos,
                  (nextStart + "\n" + sql).c_str());
