@@ -73,6 +73,17 @@ inline void startRun(QProcess& run, const std::string& taskFile, const std::stri
     QVERIFY(run.waitForStarted());
 }
 
+// For cleanupTestCase: a run still going stopped gracefully (SIGTERM), killed when it takes over `timeoutMs`.
+inline void stopRun(QProcess& run, int timeoutMs) {
+    if (run.state() == QProcess::Running) {
+        run.terminate();  // SIGTERM: a graceful stop
+        if (!run.waitForFinished(timeoutMs)) {
+            run.kill();
+            run.waitForFinished();
+        }
+    }
+}
+
 // CHECKSUM TABLE's value for `table` (DB.TABLE); throws when the server refuses.
 inline std::string checksum(source::UpstreamConnection& server, const std::string& table) {
     return server.query("CHECKSUM TABLE " + table).front()[1].value_or("NULL");

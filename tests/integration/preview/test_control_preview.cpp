@@ -364,15 +364,7 @@ private slots:
         }
     }
 
-    void cleanupTestCase() {
-        if (run_.state() == QProcess::Running) {
-            run_.terminate();  // SIGTERM: a graceful stop
-            if (!run_.waitForFinished(kCliTimeoutMs)) {
-                run_.kill();
-                run_.waitForFinished();
-            }
-        }
-    }
+    void cleanupTestCase() { stopRun(run_, kCliTimeoutMs); }
 };
 
 QTEST_MAIN(ControlPreviewTest)
