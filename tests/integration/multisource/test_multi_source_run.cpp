@@ -18,6 +18,7 @@
 #include <filesystem>
 
 #include "engine/source/upstream_connection.h"
+#include "tests/integration/multisource/multi_source_pair.h"
 #include "tests/support/multi_source_files.h"
 #include "tests/support/sql_values.h"
 #include "tests/support/test_env.h"
@@ -164,19 +165,7 @@ private slots:
         std::filesystem::create_directories(logDir_);
         otherLogDir_ = dir_.filePath(QStringLiteral("other-logs")).toStdString();
         std::filesystem::create_directories(otherLogDir_);
-        up_ = std::make_unique<UpstreamConnection>(syncscope::test::engineSettings(syncscope::test::upstreamRoot()));
-        down_ =
-            std::make_unique<UpstreamConnection>(syncscope::test::engineSettings(syncscope::test::downstreamRoot()));
-        for (UpstreamConnection* server : {up_.get(), down_.get()}) {
-            server->execute("SET SESSION sql_log_bin = 0");
-            for (const char* database : {kDatabaseA, kDatabaseB, "ms_shared", "ms_merged"}) {
-                server->execute(std::string("DROP DATABASE IF EXISTS ") + database);
-                server->execute(std::string("CREATE DATABASE ") + database);
-                server->execute(std::string("CREATE TABLE ") + database + ".t (id INT PRIMARY KEY, v VARCHAR(40))");
-            }
-            server->execute("SET SESSION sql_log_bin = 1");
-        }
-        down_->execute("CREATE DATABASE IF NOT EXISTS dm_meta");
+        syncscope::test::connectWithFreshDatabases(up_, down_, {kDatabaseA, kDatabaseB, "ms_shared", "ms_merged"});
         for (const char* task : {kTaskName, "ms_shard_same", "ms_shard_route", "ms_missing"}) {
             down_->execute("DROP TABLE IF EXISTS " + checkpointTable(task));
             down_->execute("DROP TABLE IF EXISTS " + pausedTable(task));

@@ -14,6 +14,7 @@
 #include <filesystem>
 
 #include "engine/source/upstream_connection.h"
+#include "tests/integration/multisource/multi_source_pair.h"
 #include "tests/support/multi_source_files.h"
 #include "tests/support/sql_values.h"
 #include "tests/support/test_env.h"
@@ -91,19 +92,7 @@ private slots:
         logDir_ = dir_.filePath(QStringLiteral("logs")).toStdString();
         std::filesystem::create_directories(configDir_ + "/unreachable");
         std::filesystem::create_directories(logDir_);
-        up_ = std::make_unique<UpstreamConnection>(syncscope::test::engineSettings(syncscope::test::upstreamRoot()));
-        down_ =
-            std::make_unique<UpstreamConnection>(syncscope::test::engineSettings(syncscope::test::downstreamRoot()));
-        for (UpstreamConnection* server : {up_.get(), down_.get()}) {
-            server->execute("SET SESSION sql_log_bin = 0");
-            for (const char* database : {kDatabaseA, kDatabaseB}) {
-                server->execute(std::string("DROP DATABASE IF EXISTS ") + database);
-                server->execute(std::string("CREATE DATABASE ") + database);
-                server->execute(std::string("CREATE TABLE ") + database + ".t (id INT PRIMARY KEY, v VARCHAR(40))");
-            }
-            server->execute("SET SESSION sql_log_bin = 1");
-        }
-        down_->execute("CREATE DATABASE IF NOT EXISTS dm_meta");
+        syncscope::test::connectWithFreshDatabases(up_, down_, {kDatabaseA, kDatabaseB});
         down_->execute("DROP TABLE IF EXISTS " + checkpointTable());
         sourceA_ = syncscope::test::writeSourceFile(configDir_, kSourceA, syncscope::test::upstreamReplication());
         sourceB_ = syncscope::test::writeSourceFile(configDir_, kSourceB, syncscope::test::upstreamReplication());
