@@ -328,7 +328,9 @@ void MainWindow::updateActions() {
     if (adapter_->hasTask()) {
         stage = snapshot ? snapshot->stage : task::Stage::New;
     }
-    actions_->updateFor(stage, snapshot && snapshot->failedEvent.has_value(), adapter_->commandsInFlight() > 0);
+    const bool loading = snapshot && snapshot->load && !snapshot->load->finished;
+    actions_->updateFor(stage, snapshot && snapshot->failedEvent.has_value(), adapter_->commandsInFlight() > 0,
+                        loading);
     if (!adapter_->hasTask()) {
         statusBar()->showMessage(tr("No task open"));
     }

@@ -1,6 +1,7 @@
 // The task commands as actions (menu, toolbar, shortcuts), enabled by the task's stage: Start when
 // New or Stopped, Pause when Running, Resume when Paused or on an error, Stop unless stopped, Resume
-// from and Skip only where the engine accepts them.
+// from and Skip only where the engine accepts them. While a snapshot load copies chunks, Start, Pause,
+// Resume and Stop say what they do to the load (chunks in flight rolled back, committed chunks kept).
 #pragma once
 
 #include <QObject>
@@ -18,8 +19,9 @@ class TaskActions : public QObject {
 public:
     explicit TaskActions(QObject* parent);
 
-    // nullopt: no task is open. busy: a command is on its way to the engine.
-    void updateFor(std::optional<task::Stage> stage, bool hasFailedEvent, bool busy);
+    // nullopt: no task is open. busy: a command is on its way to the engine. loading: the task's
+    // snapshot load (task-mode all/full) has not finished, so the commands act on the load.
+    void updateFor(std::optional<task::Stage> stage, bool hasFailedEvent, bool busy, bool loading = false);
 
     QAction* start() const { return start_; }
     QAction* pause() const { return pause_; }
@@ -31,6 +33,8 @@ public:
 
 private:
     QAction* make(const QString& text, const QKeySequence& shortcut, const QString& tip);
+    // Sets the text and tips of the four commands for replication or for the snapshot load.
+    void describe(bool loading);
 
     QAction* start_;
     QAction* pause_;
@@ -38,6 +42,7 @@ private:
     QAction* stop_;
     QAction* resumeFrom_;
     QAction* skip_;
+    std::optional<bool> describedLoading_;
 };
 
 }  // namespace syncscope::ui
