@@ -8,6 +8,7 @@
 #include "engine/apply/error_class.h"
 #include "engine/load/literal_row_reader.h"
 #include "engine/load/load_error.h"
+#include "engine/load/snapshot_ddl.h"
 
 namespace syncscope::load {
 
@@ -57,7 +58,13 @@ std::optional<LoadMethod> loadMethodNamed(const std::string& name) {
 }
 
 const char* loadMethodName(LoadMethod method) {
-    return method == LoadMethod::LoadData ? "load-data" : "insert";
+    switch (method) {
+        case LoadMethod::LoadData:
+            return "load-data";
+        case LoadMethod::Insert:
+            break;
+    }
+    return "insert";
 }
 
 std::optional<DuplicateRule> duplicateRuleNamed(const std::string& name) {
@@ -94,6 +101,18 @@ ChunkCopier::ChunkCopier(TargetSession& downstream, const LoaderCheckpoint& chec
     }
 }
 
+std::string ChunkCopier::insertVerb() const {
+    switch (options_.onDuplicate) {
+        case DuplicateRule::Replace:
+            return "REPLACE INTO ";
+        case DuplicateRule::Ignore:
+            return "INSERT IGNORE INTO ";
+        case DuplicateRule::Error:
+            break;
+    }
+    return "INSERT INTO ";
+}
+
 void ChunkCopier::execute(const std::string& sql, const LoadChunk& chunk) {
     try {
         downstream_.execute(sql);
@@ -108,10 +127,7 @@ void ChunkCopier::execute(const std::string& sql, const LoadChunk& chunk) {
 void ChunkCopier::insertRows(source::UpstreamConnection& upstream, const std::string& select, const LoadTable& table,
                              LoadChunk& chunk, const std::atomic<bool>& interrupt, LoadProgress& progress,
                              Copied& copied) {
-    const char* verb = options_.onDuplicate == DuplicateRule::Replace  ? "REPLACE INTO "
-                       : options_.onDuplicate == DuplicateRule::Ignore ? "INSERT IGNORE INTO "
-                                                                       : "INSERT INTO ";
-    const std::string head = verb + chunk.target.quoted() + " (" + columnList(table.columns) + ") VALUES ";
+    const std::string head = insertVerb() + chunk.target.quoted() + " (" + columnList(table.columns) + ") VALUES ";
     std::string statement = head;
     uint64_t pendingRows = 0;
     uint64_t pendingBytes = 0;
@@ -277,6 +293,9 @@ bool ChunkCopier::copy(source::UpstreamConnection& upstream, const LoadTable& ta
     } catch (const source::UpstreamError& e) {
         downstream_.rollback();
         progress.chunkEnded(chunk, false, copied.rows, copied.bytes);
+        if (changedAfterSnapshot(e.code())) {
+            throw changedAfterSnapshotError(table.upstream, snapshotPoint, "chunk " + chunk.name, e.what());
+        }
         throw LoadError("load: chunk " + chunk.name + ": reading " + table.upstream.quoted() + " failed: " + e.what(),
                         retryable(static_cast<int>(e.code())));
     } catch (const apply::DownstreamError& e) {

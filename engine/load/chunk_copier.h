@@ -30,9 +30,9 @@ std::optional<LoadMethod> loadMethodNamed(const std::string& name);
 const char* loadMethodName(LoadMethod method);
 
 // What a copied row does when the target already holds a row with the same primary or unique key
-// (DM's loaders.on-duplicate-logical): Error (the default here: a load fills empty tables, so a
-// duplicate means the target was not empty), Replace (REPLACE: the upstream's row wins, as DM's
-// default), Ignore (INSERT IGNORE: the target's row stays).
+// (DM's loaders.on-duplicate-logical): Replace (REPLACE: the upstream's row wins; DM's default, so an
+// unchanged DM task file loads as under DM), Ignore (INSERT IGNORE: the target's row stays), Error
+// (the task stops at the first duplicate: for a DBA who wants a non-empty target to be noticed).
 enum class DuplicateRule { Error, Replace, Ignore };
 // "error", "replace" or "ignore"; nullopt for anything else.
 std::optional<DuplicateRule> duplicateRuleNamed(const std::string& name);
@@ -41,7 +41,7 @@ const char* duplicateRuleName(DuplicateRule rule);
 // How one worker writes its chunks.
 struct CopyOptions {
     LoadMethod method = LoadMethod::Insert;
-    DuplicateRule onDuplicate = DuplicateRule::Error;
+    DuplicateRule onDuplicate = DuplicateRule::Replace;  // DM's default
     size_t statementBytes = kMaxInsertBytes;  // a multi-row INSERT stops growing here (mydumper's statement-size)
 };
 
@@ -68,6 +68,8 @@ private:
     void loadDataRows(source::UpstreamConnection& upstream, const std::string& select, const LoadTable& table,
                       LoadChunk& chunk, const std::atomic<bool>& interrupt, LoadProgress& progress, Copied& copied);
     void execute(const std::string& sql, const LoadChunk& chunk);
+    // "INSERT INTO ", "REPLACE INTO " or "INSERT IGNORE INTO " by the duplicate rule.
+    std::string insertVerb() const;
 
     TargetSession& downstream_;
     const LoaderCheckpoint& checkpoint_;

@@ -28,7 +28,8 @@ void prepareSession(source::UpstreamConnection& connection) {
 
 }  // namespace
 
-ConsistentSnapshot openConsistentSnapshot(const ServerSettings& upstream, size_t count, bool withGtid) {
+ConsistentSnapshot openConsistentSnapshot(const ServerSettings& upstream, size_t count, bool withGtid,
+                                          const UnderSnapshotLock& underLock) {
     ConsistentSnapshot snapshot;
     for (size_t i = 0; i < count; ++i) {
         snapshot.connections.push_back(std::make_unique<source::UpstreamConnection>(upstream));
@@ -84,6 +85,9 @@ ConsistentSnapshot openConsistentSnapshot(const ServerSettings& upstream, size_t
                        .value_or("");
         }
         snapshot.point = binlog::Location::fromParts(file, position, gtid);
+        if (underLock) {
+            underLock(lock);
+        }
     } catch (...) {
         lock.execute("UNLOCK TABLES");
         throw;
@@ -91,8 +95,9 @@ ConsistentSnapshot openConsistentSnapshot(const ServerSettings& upstream, size_t
     lock.execute("UNLOCK TABLES");
     auto unlocked = std::chrono::steady_clock::now();
     snapshot.writersBlocked = std::chrono::duration_cast<std::chrono::microseconds>(unlocked - locked);
-    spdlog::info("snapshot at {} for {} connections; upstream commits waited {:.1f} ms (lock taken in {:.1f} ms)",
-                 snapshot.point.toString(), count, static_cast<double>(snapshot.writersBlocked.count()) / 1000.0,
+    spdlog::info("snapshot at {} for {} connections{}; upstream commits waited {:.1f} ms (lock taken in {:.1f} ms)",
+                 snapshot.point.toString(), count, underLock ? ", table definitions read under the lock" : "",
+                 static_cast<double>(snapshot.writersBlocked.count()) / 1000.0,
                  std::chrono::duration<double, std::milli>(locked - lockedAt).count());
     return snapshot;
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -24,8 +25,14 @@ struct ConsistentSnapshot {
 // for them to finish, and writers queue behind it meanwhile).
 inline constexpr int kSnapshotLockWaitSeconds = 10;
 
+// Runs while the lock is held, after the snapshot is open: no DDL can commit meanwhile, so what it reads
+// from the data dictionary (table definitions) is what the snapshot sees. Every millisecond here is
+// one the upstream's writers wait.
+using UnderSnapshotLock = std::function<void(source::UpstreamConnection& lockConnection)>;
+
 // Opens `count` connections inside one snapshot. Throws LoadError naming the missing privilege
 // (RELOAD for the lock, SELECT for the rows) with the GRANT to run; nothing is left locked on failure.
-ConsistentSnapshot openConsistentSnapshot(const ServerSettings& upstream, size_t count, bool withGtid);
+ConsistentSnapshot openConsistentSnapshot(const ServerSettings& upstream, size_t count, bool withGtid,
+                                          const UnderSnapshotLock& underLock = {});
 
 }  // namespace syncscope::load

@@ -20,6 +20,7 @@
 #include "engine/load/load_error.h"
 #include "engine/load/loader_checkpoint.h"
 #include "engine/load/schema_objects.h"
+#include "engine/load/snapshot_ddl.h"
 #include "engine/load/table_catalog.h"
 #include "engine/load/target_schema_writer.h"
 
@@ -147,6 +148,26 @@ void SnapshotLoader::requirePointKept(const ServerSettings& upstreamSettings, co
                     "target tables and run it again with --remove-meta (and keep binlogs longer than a load takes)");
 }
 
+void SnapshotLoader::warnAboutTargetsHoldingRows(const std::vector<TableName>& targets) const {
+    if (targets.empty()) {
+        return;
+    }
+    std::string list;
+    for (const TableName& target : targets) {
+        list += (list.empty() ? "" : ", ") + target.quoted();
+    }
+    const char* meaning = settings_.copy.onDuplicate == DuplicateRule::Replace
+                              ? "a copied row replaces the target's row with the same key"
+                          : settings_.copy.onDuplicate == DuplicateRule::Ignore
+                              ? "the target's row with the same key stays and the copied one is dropped"
+                              : "a copied row with the key of a target row stops the load";
+    spdlog::warn(
+        "task {}: target tables already hold rows before the load: {}. on-duplicate-logical is {}: {}; a row "
+        "only the target has stays, and a table without a key gets the copied rows beside its own, so these "
+        "tables will not equal the upstream unless emptied before the load",
+        settings_.taskName, list, duplicateRuleName(settings_.copy.onDuplicate), meaning);
+}
+
 LoadResult SnapshotLoader::summarize(const std::vector<LoadChunk>& chunks) const {
     LoadResult result;
     result.finished = true;
@@ -173,21 +194,34 @@ LoadResult SnapshotLoader::summarize(const std::vector<LoadChunk>& chunks) const
     return result;
 }
 
-std::vector<LoadChunk> SnapshotLoader::planTables(const std::vector<LoadTable>& tables) const {
+std::vector<LoadChunk> SnapshotLoader::planTables(const std::vector<LoadTable>& tables,
+                                                  const binlog::Location& snapshotPoint) const {
     // Tables whose key must be walked (each walk reads the table's whole key in order) are planned in
     // parallel on connections of their own: the Dump stage waits for the slowest walk, not their sum.
+    // Not on the snapshot's connections: a table a snapshot transaction has read holds back every DDL
+    // on it (metadata lock) until the load ends, and the writers queued behind that DDL with it.
     std::vector<std::vector<LoadChunk>> perTable(tables.size());
     std::atomic<size_t> next{0};
     std::mutex mutex;
     std::exception_ptr failure;
     std::atomic<bool> failed{false};
     auto planner = [&] {
+        size_t i = 0;
         try {
             source::UpstreamConnection upstream(settings_.upstream);
-            for (size_t i = next++; i < tables.size() && !failed; i = next++) {
+            for (i = next++; i < tables.size() && !failed; i = next++) {
                 perTable[i] =
                     planChunks(upstream, tables[i], rowsPerChunk(tables[i], settings_.chunkRows, settings_.chunkBytes));
             }
+        } catch (const source::UpstreamError& e) {
+            std::lock_guard lock(mutex);
+            if (!failure) {
+                failure = changedAfterSnapshot(e.code()) && i < tables.size()
+                              ? std::make_exception_ptr(changedAfterSnapshotError(tables[i].upstream, snapshotPoint,
+                                                                                  "planning its chunks", e.what()))
+                              : std::current_exception();
+            }
+            failed = true;
         } catch (...) {
             std::lock_guard lock(mutex);
             if (!failure) {
@@ -213,14 +247,59 @@ std::vector<LoadChunk> SnapshotLoader::planTables(const std::vector<LoadTable>& 
     return chunks;
 }
 
+namespace {
+
+std::map<std::string, LoadTable> byQuotedName(const std::vector<LoadTable>& tables) {
+    std::map<std::string, LoadTable> named;
+    for (const LoadTable& table : tables) {
+        named.emplace(table.upstream.quoted(), table);
+    }
+    return named;
+}
+
+// The tables whose targets are created or checked before copying: all of a new plan, else those
+// with chunks left. A table whose chunks are all committed may have changed upstream since: the DDL
+// is in the binlog after its snapshot and incremental replication replays it onto the target.
+std::vector<LoadTable> tablesToWrite(const std::vector<LoadTable>& tables, const std::vector<LoadChunk>& chunks) {
+    if (chunks.empty()) {
+        return tables;
+    }
+    std::set<std::string> pending;
+    for (const LoadChunk& chunk : chunks) {
+        if (!chunk.done) {
+            pending.insert(chunk.upstream.quoted());
+        }
+    }
+    std::vector<LoadTable> wanted;
+    for (const LoadTable& table : tables) {
+        if (pending.contains(table.upstream.quoted())) {
+            wanted.push_back(table);
+        }
+    }
+    return wanted;
+}
+
+// Upstream tables (quoted) with a chunk committed at an earlier snapshot.
+std::vector<std::string> tablesCopiedBefore(const std::vector<LoadChunk>& chunks) {
+    std::set<std::string> copied;
+    for (const LoadChunk& chunk : chunks) {
+        if (chunk.done) {
+            copied.insert(chunk.upstream.quoted());
+        }
+    }
+    return {copied.begin(), copied.end()};
+}
+
+}  // namespace
+
 LoadResult SnapshotLoader::run(const std::atomic<bool>& interrupt) {
     try {
         progress_.setUnit(kUnitDump);
         source::UpstreamConnection upstream(settings_.upstream);
         bool globalSelect = requireGlobalPrivileges(upstream);
-        std::vector<LoadTable> tables = discoverTables(upstream, *settings_.blockAllow, *settings_.router);
-        requireSelect(upstream, globalSelect, tables);
-        if (std::vector<std::string> skipped = objectsNotCopied(upstream, tables); !skipped.empty()) {
+        std::vector<LoadTable> visible = discoverTables(upstream, *settings_.blockAllow, *settings_.router);
+        requireSelect(upstream, globalSelect, visible);
+        if (std::vector<std::string> skipped = objectsNotCopied(upstream, visible); !skipped.empty()) {
             std::string list;
             for (const std::string& object : skipped) {
                 list += (list.empty() ? "" : ", ") + object;
@@ -232,22 +311,46 @@ LoadResult SnapshotLoader::run(const std::atomic<bool>& interrupt) {
                 settings_.taskName, list);
             progress_.setNotCopied(std::move(skipped));
         }
-        std::map<std::string, LoadTable> tablesByName;
-        for (const LoadTable& table : tables) {
-            tablesByName.emplace(table.upstream.quoted(), table);
-        }
 
         auto downstream = apply::connectDownstream(settings_.downstream);
         LoaderCheckpoint checkpoint(*downstream, settings_.metaSchema, settings_.taskName);
         checkpoint.ensureTable();
         std::vector<LoadChunk> chunks = checkpoint.load(settings_.sourceId);
-        bool anyPending =
-            chunks.empty() || std::any_of(chunks.begin(), chunks.end(), [](const LoadChunk& c) { return !c.done; });
-        if (anyPending) {
-            writeTargetSchemas(upstream, *downstream, tables);
+        const bool newPlan = chunks.empty();
+        size_t pendingCount = static_cast<size_t>(
+            std::count_if(chunks.begin(), chunks.end(), [](const LoadChunk& c) { return !c.done; }));
+        if (!newPlan && pendingCount == 0) {
+            progress_.setPlan(chunks, byQuotedName(visible));
+            LoadResult result = summarize(chunks);
+            progress_.setFinished();
+            return result;
         }
-        if (chunks.empty()) {
-            chunks = planTables(tables);
+
+        // The tables, their definitions and the plan as of the snapshot: a DDL just before it is in the
+        // targets, one after it is in the binlog that incremental replication replays onto them.
+        std::vector<LoadTable> tables;
+        TableDefinitions definitions;
+        size_t workers = std::max<size_t>(1, std::min(settings_.threads, newPlan ? settings_.threads : pendingCount));
+        ConsistentSnapshot snapshot = openConsistentSnapshot(
+            settings_.upstream, workers, settings_.enableGtid, [&](source::UpstreamConnection& locked) {
+                tables = discoverTables(locked, *settings_.blockAllow, *settings_.router);
+                definitions = readTableDefinitions(locked, tablesToWrite(tables, chunks));
+            });
+        progress_.setSnapshot(snapshot.point.toString(), static_cast<double>(snapshot.writersBlocked.count()) / 1000.0);
+        std::map<std::string, LoadTable> tablesByName = byQuotedName(tables);
+        for (const LoadChunk& chunk : chunks) {
+            if (!chunk.done && !tablesByName.contains(chunk.upstream.quoted())) {
+                throw LoadError("load: the saved plan has chunks left of " + chunk.upstream.quoted() + " (chunk " +
+                                chunk.name + "), which the upstream no longer has at the snapshot " +
+                                snapshot.point.toString() +
+                                " (dropped or renamed since the load began, or no longer allowed by the block-allow "
+                                "list): start the load over with --remove-meta and empty target tables");
+            }
+        }
+        writeTargetSchemas(*downstream, tablesToWrite(tables, chunks), definitions, tablesCopiedBefore(chunks));
+        if (newPlan) {
+            warnAboutTargetsHoldingRows(targetsHoldingRows(*downstream, tables));
+            chunks = planTables(tables, snapshot.point);
             checkpoint.savePlan(settings_.sourceId, chunks);
             spdlog::info("task {}: load plan saved: {} tables in {} chunks of about {} in {}", settings_.taskName,
                          tables.size(), chunks.size(),
@@ -260,12 +363,6 @@ LoadResult SnapshotLoader::run(const std::atomic<bool>& interrupt) {
         std::vector<size_t> pending;
         for (size_t i = 0; i < chunks.size(); ++i) {
             if (!chunks[i].done) {
-                if (!tablesByName.contains(chunks[i].upstream.quoted())) {
-                    throw LoadError("load: the saved plan has chunk " + chunks[i].name + " of " +
-                                    chunks[i].upstream.quoted() +
-                                    ", which the upstream no longer has (or the block-allow list no longer allows); "
-                                    "start over with --remove-meta");
-                }
                 pending.push_back(i);
             }
         }
@@ -273,11 +370,8 @@ LoadResult SnapshotLoader::run(const std::atomic<bool>& interrupt) {
         std::stable_sort(pending.begin(), pending.end(),
                          [&](size_t a, size_t b) { return chunks[a].estimatedRows > chunks[b].estimatedRows; });
         if (!pending.empty()) {
-            size_t workers = std::max<size_t>(1, std::min(settings_.threads, pending.size()));
-            ConsistentSnapshot snapshot = openConsistentSnapshot(settings_.upstream, workers, settings_.enableGtid);
-            progress_.setSnapshot(snapshot.point.toString(),
-                                  static_cast<double>(snapshot.writersBlocked.count()) / 1000.0);
             progress_.setUnit(kUnitLoad);
+            workers = std::min(workers, pending.size());
 
             std::atomic<size_t> next{0};
             std::atomic<bool> halt{false};

@@ -76,8 +76,10 @@ private:
     // user may not read is invisible to it, and would be missing from the load without an error.
     void requireSelect(source::UpstreamConnection& upstream, bool globalSelect,
                        const std::vector<LoadTable>& tables) const;
-    std::vector<LoadChunk> planTables(const std::vector<LoadTable>& tables) const;
+    std::vector<LoadChunk> planTables(const std::vector<LoadTable>& tables,
+                                      const binlog::Location& snapshotPoint) const;
     LoadResult summarize(const std::vector<LoadChunk>& chunks) const;
+    void warnAboutTargetsHoldingRows(const std::vector<TableName>& targets) const;
 
     LoadSettings settings_;
     LoadProgress& progress_;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <set>
 
 #include "engine/load/literal_row_reader.h"
 #include "engine/load/load_error.h"
@@ -18,23 +19,29 @@ namespace {
 
 constexpr std::string_view kCreateTable = "CREATE TABLE ";
 
-struct ColumnShape {
-    std::string name;
-    std::string type;  // COLUMN_TYPE, e.g. "int(11) unsigned"
-};
-
 std::string lower(std::string text) {
     std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
     return text;
 }
 
-std::vector<ColumnShape> upstreamColumns(source::UpstreamConnection& upstream, const TableName& table) {
-    std::vector<ColumnShape> columns;
-    for (const auto& row : upstream.query("SELECT COLUMN_NAME, COLUMN_TYPE FROM information_schema.COLUMNS WHERE "
-                                          "TABLE_SCHEMA = " +
-                                          sqlString(table.schema) + " AND TABLE_NAME = " + sqlString(table.table) +
-                                          " ORDER BY ORDINAL_POSITION")) {
-        columns.push_back({row[0].value_or(""), row[1].value_or("")});
+// The columns of every table of `tables`' schemas in one query (it runs while writers wait on the lock).
+std::map<std::string, std::vector<ColumnShape>> upstreamColumns(source::UpstreamConnection& upstream,
+                                                                const std::vector<LoadTable>& tables) {
+    std::set<std::string> schemas;
+    for (const LoadTable& table : tables) {
+        schemas.insert(sqlString(table.upstream.schema));
+    }
+    std::string list;
+    for (const std::string& schema : schemas) {
+        list += (list.empty() ? "" : ", ") + schema;
+    }
+    std::map<std::string, std::vector<ColumnShape>> columns;
+    for (const auto& row :
+         upstream.query("SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, COLUMN_TYPE FROM information_schema.COLUMNS "
+                        "WHERE TABLE_SCHEMA IN (" +
+                        list + ") ORDER BY TABLE_SCHEMA, TABLE_NAME, ORDINAL_POSITION")) {
+        TableName name{row[0].value_or(""), row[1].value_or("")};
+        columns[name.quoted()].push_back({row[2].value_or(""), row[3].value_or("")});
     }
     return columns;
 }
@@ -114,36 +121,85 @@ std::string renamedCreateTable(const std::string& showCreateTable, const TableNa
     return "CREATE TABLE IF NOT EXISTS " + target.quoted() + showCreateTable.substr(i + 1);
 }
 
-void writeTargetSchemas(source::UpstreamConnection& upstream, sql::Connection& downstream,
-                        const std::vector<LoadTable>& tables) {
+TableDefinitions readTableDefinitions(source::UpstreamConnection& upstream, const std::vector<LoadTable>& tables) {
+    TableDefinitions definitions;
+    if (tables.empty()) {
+        return definitions;
+    }
+    auto columns = upstreamColumns(upstream, tables);
+    for (const LoadTable& table : tables) {
+        auto create = upstream.query("SHOW CREATE TABLE " + table.upstream.quoted());
+        if (create.empty() || create.front().size() < 2 || !create.front()[1]) {
+            throw LoadError("schema: SHOW CREATE TABLE " + table.upstream.quoted() + " returned nothing");
+        }
+        definitions[table.upstream.quoted()] = {*create.front()[1], columns[table.upstream.quoted()]};
+    }
+    return definitions;
+}
+
+void writeTargetSchemas(sql::Connection& downstream, const std::vector<LoadTable>& tables,
+                        const TableDefinitions& definitions, const std::vector<std::string>& copiedBefore) {
     execute(downstream, "SET SESSION foreign_key_checks = 0", "turning foreign key checks off");
     for (const LoadTable& table : tables) {
+        auto definition = definitions.find(table.upstream.quoted());
+        if (definition == definitions.end()) {
+            throw LoadError("schema: no definition was read for upstream table " + table.upstream.quoted());
+        }
         // Several upstream tables routed to one target (a shard merge) must each match it.
-        std::vector<ColumnShape> up = upstreamColumns(upstream, table.upstream);
+        const std::vector<ColumnShape>& up = definition->second.columns;
         std::vector<ColumnShape> down = downstreamColumns(downstream, table.target);
         if (down.empty()) {
-            auto create = upstream.query("SHOW CREATE TABLE " + table.upstream.quoted());
-            if (create.empty() || create.front().size() < 2 || !create.front()[1]) {
-                throw LoadError("schema: SHOW CREATE TABLE " + table.upstream.quoted() + " returned nothing");
-            }
             execute(downstream, "CREATE DATABASE IF NOT EXISTS " + TableName::quote(table.target.schema),
                     "creating database " + TableName::quote(table.target.schema));
             downstream.setSchema(table.target.schema);
-            execute(downstream, renamedCreateTable(*create.front()[1], table.target),
+            execute(downstream, renamedCreateTable(definition->second.createTable, table.target),
                     "creating " + table.target.quoted() + " (from upstream " + table.upstream.quoted() + ")");
             continue;
         }
         std::vector<std::string> found = differences(up, down);
-        if (!found.empty()) {
-            std::string list;
-            for (const auto& difference : found) {
-                list += (list.empty() ? "" : "; ") + difference;
+        if (found.empty()) {
+            continue;
+        }
+        std::string list;
+        for (const auto& difference : found) {
+            list += (list.empty() ? "" : "; ") + difference;
+        }
+        if (std::find(copiedBefore.begin(), copiedBefore.end(), table.upstream.quoted()) != copiedBefore.end()) {
+            throw LoadError("schema: upstream table " + table.upstream.quoted() +
+                            " was changed by DDL since the load copied its first chunks into " + table.target.quoted() +
+                            " (" + list +
+                            "): its remaining chunks would be read with the new definition into a table of the old "
+                            "one. Start the load over: stop the task, drop the load's target tables and start it "
+                            "again with --remove-meta (a new snapshot sees the new definition); keep DDL away from "
+                            "the loaded tables until the load has finished");
+        }
+        throw LoadError("schema: the target table " + table.target.quoted() + " exists and differs from upstream " +
+                        table.upstream.quoted() + ": " + list +
+                        ". Make the downstream table match (or drop it so the load creates it), then resume");
+    }
+}
+
+std::vector<TableName> targetsHoldingRows(sql::Connection& downstream, const std::vector<LoadTable>& tables) {
+    std::vector<TableName> holding;
+    std::set<std::string> seen;  // a shard merge routes several tables to one target
+    for (const LoadTable& table : tables) {
+        if (!seen.insert(table.target.quoted()).second) {
+            continue;
+        }
+        try {
+            std::unique_ptr<sql::Statement> statement(downstream.createStatement());
+            std::unique_ptr<sql::ResultSet> result(
+                statement->executeQuery("SELECT 1 FROM " + table.target.quoted() + " LIMIT 1"));
+            if (result->next()) {
+                holding.push_back(table.target);
             }
-            throw LoadError("schema: the target table " + table.target.quoted() + " exists and differs from upstream " +
-                            table.upstream.quoted() + ": " + list +
-                            ". Make the downstream table match (or drop it so the load creates it), then resume");
+        } catch (const sql::SQLException& e) {
+            throw LoadError("schema: reading target table " + table.target.quoted() + " failed: " + e.what() + " [" +
+                                std::to_string(e.getErrorCode()) + "]",
+                            false);
         }
     }
+    return holding;
 }
 
 }  // namespace syncscope::load

@@ -38,7 +38,7 @@ struct LoaderSettings {
 
     std::optional<int> poolSize;  // target connections that write chunks
     std::string importMode;       // "logical" (or DM's older "sql", "loader"); "" when not written
-    std::string onDuplicate;      // "error", "replace" or "ignore"; "" when not written (error)
+    std::string onDuplicate;      // "error", "replace" or "ignore"; "" when not written (replace, DM)
 
     int effectivePoolSize() const { return poolSize.value_or(kDefaultPoolSize); }
 

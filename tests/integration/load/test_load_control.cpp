@@ -2,9 +2,9 @@
 // send the same commands to the same Task). A pause or a stop rolls back the chunks in flight and
 // copies nothing more while it holds; resume, or a new run after a stop, copies only the chunks not
 // yet committed. "Only" is shown by a marker: a row of a committed chunk changed downstream while the
-// load is held keeps its change to the end (a chunk copied again would have failed on its key, or
-// overwritten nothing silently: LOAD DATA's skipped duplicates are an error), and then equal checksums
-// once the marker is put back.
+// load is held keeps its change to the end (a chunk copied again would have put the upstream's row
+// back: on-duplicate-logical is replace, DM's default), and then equal checksums once the marker is
+// put back.
 #include <QtTest>
 
 #include <QProcess>

@@ -2,10 +2,10 @@
 // row exactly once: each chunk's rows and its "done" mark in the loader checkpoint commit in one
 // transaction, so a chunk is either wholly in and marked or wholly out and copied again. A table without
 // a key (rows that repeat) shows a duplicate as a wrong count; a keyed chunk copied twice would fail on
-// its key. The moments are drawn from the load's own progress, not from the clock (a fast machine would
-// finish before a clock-drawn kill): the first kills fall at a random time while the snapshot, the
-// schema and the plan are made, the others when a random number of chunks is done (rising, so that every
-// run gets further), which is while other chunks are being copied.
+// its key (on-duplicate-logical: error). The moments are drawn from the load's own progress, not from the clock (a fast
+// machine would finish before a clock-drawn kill): the first kills fall at a random time while the snapshot, the schema
+// and the plan are made, the others when a random number of chunks is done (rising, so that every run gets further),
+// which is while other chunks are being copied.
 #include <QtTest>
 
 #include <QProcess>
@@ -43,8 +43,10 @@ private slots:
         UpstreamConnection down(syncscope::test::engineSettings(syncscope::test::downstreamRoot()));
         syncscope::test::createLoadSource(up, down, kRows);
         QTemporaryDir dir;
-        auto files = syncscope::test::writeTaskFiles(dir.path().toStdString(),
-                                                     syncscope::test::loadTaskOptions("load-kill", "full"));
+        // on-duplicate-logical error (the default is replace, as DM's): a keyed chunk copied twice fails.
+        auto options = syncscope::test::loadTaskOptions("load-kill", "full");
+        options.instanceExtra += "    loader: {on-duplicate-logical: error}\n";
+        auto files = syncscope::test::writeTaskFiles(dir.path().toStdString(), options);
         const QString logs = dir.filePath(QStringLiteral("logs"));
         auto chunksDone = [&]() -> std::pair<int, int> {
             try {
