@@ -1,7 +1,7 @@
 // DDL upstream while a load reads its snapshot. The snapshot's definitions are read while its lock
 // holds every DDL back, the targets are created from them, and DDL after the snapshot point is
 // replayed by incremental replication; but MariaDB's snapshot cannot read a table that a DDL rebuilt
-// or replaced after the snapshot began (ALTER that rebuilds or adds an index, TRUNCATE, CREATE: error
+// or replaced after the snapshot began (an ALTER that rebuilds, TRUNCATE, CREATE, some ADD INDEX: error
 // 1412; DROP, RENAME: 1146). The rows of such a table that are not yet copied cannot be read as of the
 // snapshot point, so the load stops with an error that names the table and says what to do.
 #pragma once
