@@ -218,8 +218,14 @@ private slots:
             return checksum(down, "ddlsrc.first") + ";" + checksum(down, "ddlsrc.held") + ";" +
                    checksum(down, "ddlsrc.created");
         };
-        bool equal = syncscope::test::waitFor([&] { return shown() == expected && run.state() == QProcess::Running; },
-                                              kCatchUpMs);
+        // The DROP of gone comes last: wait for it too, not only for equal checksums.
+        auto goneDropped = [&] {
+            return down.queryValue(
+                       "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'ddlsrc' AND "
+                       "TABLE_NAME = 'gone'") == std::optional<std::string>("0");
+        };
+        bool equal = syncscope::test::waitFor(
+            [&] { return shown() == expected && goneDropped() && run.state() == QProcess::Running; }, kCatchUpMs);
         run.terminate();
         Finished ended = finish(run);
         QVERIFY2(equal, qPrintable(QString::fromStdString("downstream " + shown() + " != upstream " + expected + "\n") +
