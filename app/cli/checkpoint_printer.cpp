@@ -15,6 +15,35 @@ void printAnomalies(const std::vector<inspect::CheckpointAnomaly>& anomalies, st
     }
 }
 
+nlohmann::json appliedMarksJson(const std::vector<inspect::InspectedAppliedMark>& marks) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& mark : marks) {
+        out.push_back({{"schema", mark.schema},
+                       {"table", mark.table},
+                       {"binlog_name", mark.event.file()},
+                       {"binlog_pos", mark.event.offset()},
+                       {"row_in_event", mark.row},
+                       {"axis_bytes", optionalJson(mark.axisBytes)},
+                       {"placement", mark.placement ? nlohmann::json(binlog::toString(*mark.placement)) : nullptr}});
+    }
+    return out;
+}
+
+// A table without a key: its rows up to the mark are committed downstream, so a replay drops them.
+void printAppliedMarks(const inspect::InspectedSource& source, std::ostream& out) {
+    if (!source.appliedMarksProblem.empty()) {
+        out << "    applied marks unreadable: " << source.appliedMarksProblem << '\n';
+    }
+    for (const auto& mark : source.appliedMarks) {
+        out << "    applied    " << mark.schema << "." << mark.table << "  " << mark.event.file() << ":"
+            << mark.event.offset() << " row " << mark.row << "  (no key: rows up to here are committed downstream)";
+        if (mark.placement && *mark.placement != binlog::AxisPlacement::OnAxis) {
+            out << "  [" << binlog::toString(*mark.placement) << "]";
+        }
+        out << '\n';
+    }
+}
+
 }  // namespace
 
 nlohmann::json locationJson(const binlog::Location& location) {
@@ -71,6 +100,8 @@ nlohmann::json sourceJson(const inspect::InspectedSource& source) {
             {"checked_against_upstream", source.checkedAgainstUpstream},
             {"global", source.global ? pointJson(*source.global) : nlohmann::json(nullptr)},
             {"tables", points},
+            {"applied_marks", appliedMarksJson(source.appliedMarks)},
+            {"applied_marks_problem", source.appliedMarksProblem},
             {"anomalies", anomaliesJson(source.anomalies)}};
 }
 
@@ -117,6 +148,7 @@ void printSourcePoints(const inspect::InspectedSource& source, std::ostream& out
             << '\n';
         printAnomalies(point.anomalies, out);
     }
+    printAppliedMarks(source, out);
 }
 
 void printUpstream(const inspect::UpstreamState& upstream, std::ostream& out) {

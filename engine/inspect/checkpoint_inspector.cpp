@@ -5,6 +5,8 @@
 #include <memory>
 
 #include "engine/apply/downstream_connection.h"
+#include "engine/checkpoint/applied_marks_store.h"
+#include "engine/checkpoint/checkpoint_table.h"
 #include "engine/inspect/checkpoint_table_reader.h"
 #include "engine/inspect/skipped_event_counter.h"
 #include "engine/source/upstream_connection.h"
@@ -34,6 +36,30 @@ void countSkippedEvents(InspectedCheckpointTable& table, source::UpstreamConnect
     }
 }
 
+// The applied marks of every source of the table (SyncScope's own tables; a DM deployment has none). A
+// table that cannot be read is said on each source and does not stop the inspection.
+void readAppliedMarks(InspectedCheckpointTable& table, sql::Connection& connection,
+                      const std::optional<binlog::PositionAxis>& axis) {
+    checkpoint::AppliedMarksStore store(connection, table.metaSchema, table.taskName);
+    for (auto& source : table.sources) {
+        try {
+            for (const auto& [name, mark] : store.load(source.sourceId)) {
+                InspectedAppliedMark inspected{name.schema, name.table, mark.event, mark.row, {}, {}};
+                if (axis) {
+                    binlog::AxisPoint placed = axis->place(mark.event);
+                    inspected.placement = placed.placement;
+                    if (placed.placement == binlog::AxisPlacement::OnAxis) {
+                        inspected.axisBytes = placed.bytes;
+                    }
+                }
+                source.appliedMarks.push_back(std::move(inspected));
+            }
+        } catch (const checkpoint::CheckpointTableError& e) {
+            source.appliedMarksProblem = e.what();
+        }
+    }
+}
+
 }  // namespace
 
 InspectionReport inspectCheckpoints(const InspectionRequest& request) {
@@ -55,6 +81,9 @@ InspectionReport inspectCheckpoints(const InspectionRequest& request) {
     CheckpointTableReader reader(*connection);
     for (const auto& rows : reader.read(request.metaSchema, request.task)) {
         InspectedCheckpointTable table = analyzeCheckpointTable(rows, options);
+        if (table.problem.empty()) {
+            readAppliedMarks(table, *connection, axis);
+        }
         if (upstream) {
             countSkippedEvents(table, *upstream, *axis);
         }

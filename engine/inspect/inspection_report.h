@@ -55,10 +55,25 @@ struct InspectedPoint {
     std::vector<CheckpointAnomaly> anomalies;
 };
 
+// SyncScope's applied mark of a table without a key (engine/apply/applied_marks.h): that table's rows up to
+// this row of this rows event are committed downstream, and a session that replays them (safe mode's
+// window after an unclean stop) drops them. A DM deployment writes none.
+struct InspectedAppliedMark {
+    std::string schema;  // the target table, as routed
+    std::string table;
+    binlog::BinlogPosition event;  // the rows event's end position
+    uint32_t row = 0;              // the row's index in that event
+    std::optional<uint64_t> axisBytes;
+    std::optional<binlog::AxisPlacement> placement;  // nullopt without an upstream
+};
+
 struct InspectedSource {
     std::string sourceId;
     std::optional<InspectedPoint> global;
     std::vector<InspectedPoint> tables;
+    // From `<task>_syncscope_applied`; `appliedMarksProblem` says why they could not be read.
+    std::vector<InspectedAppliedMark> appliedMarks;
+    std::string appliedMarksProblem;
     std::vector<CheckpointAnomaly> anomalies;  // about the source as a whole (missing global row)
     bool checkedAgainstUpstream = false;
 

@@ -86,6 +86,44 @@ CheckpointInspectionModel::PointRow makePointRow(const inspect::InspectedCheckpo
     return row;
 }
 
+CheckpointInspectionModel::PointRow makeMarkRow(const inspect::InspectedCheckpointTable& table,
+                                                const inspect::InspectedSource& source,
+                                                const inspect::InspectedAppliedMark& mark) {
+    CheckpointInspectionModel::PointRow row;
+    row.checkpointTable = QStringLiteral("`%1`.`%2`").arg(text(table.metaSchema), text(table.tableName));
+    row.task = text(table.taskName);
+    row.sourceId = text(source.sourceId);
+    row.appliedMark = true;
+    row.pointOf = CheckpointInspectionModel::tr("%1.%2 (applied mark)").arg(text(mark.schema), text(mark.table));
+    row.position = CheckpointInspectionModel::tr("%1:%2 row %3")
+                       .arg(text(mark.event.file()))
+                       .arg(mark.event.offset())
+                       .arg(mark.row);
+    if (mark.placement) {
+        row.upstream = placementText(*mark.placement);
+    }
+    return row;
+}
+
+// The marks of one source, or a row saying why they could not be read.
+void appendMarkRows(const inspect::InspectedCheckpointTable& table, const inspect::InspectedSource& source,
+                    std::vector<CheckpointInspectionModel::PointRow>& rows) {
+    if (!source.appliedMarksProblem.empty()) {
+        CheckpointInspectionModel::PointRow problem;
+        problem.checkpointTable = QStringLiteral("`%1`.`%2`").arg(text(table.metaSchema), text(table.tableName));
+        problem.task = text(table.taskName);
+        problem.sourceId = text(source.sourceId);
+        problem.pointOf = CheckpointInspectionModel::tr("applied marks");
+        problem.appliedMark = true;
+        problem.missing = true;
+        problem.anomalies.push_back({inspect::AnomalyKind::UnreadablePoint, source.appliedMarksProblem, std::nullopt});
+        rows.push_back(std::move(problem));
+    }
+    for (const auto& mark : source.appliedMarks) {
+        rows.push_back(makeMarkRow(table, source, mark));
+    }
+}
+
 }  // namespace
 
 CheckpointInspectionModel::CheckpointInspectionModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -122,6 +160,7 @@ void CheckpointInspectionModel::setReport(const inspect::InspectionReport& repor
             for (const auto& point : source.tables) {
                 rows.push_back(makePointRow(table, source, point));
             }
+            appendMarkRows(table, source, rows);
         }
     }
     beginResetModel();
@@ -239,6 +278,13 @@ QString CheckpointInspectionModel::toolTip(const PointRow& row) const {
     if (!row.exitSafe.isEmpty()) {
         lines << tr("Exit-safe point: %1").arg(row.exitSafe);
     }
+    if (row.appliedMark && !row.missing) {
+        lines << QString()
+              << tr("This table has no key, so a replayed row could not be told from a committed one. Its rows up "
+                    "to this row of this rows event are committed downstream (written in the same transaction); "
+                    "after an unclean stop, the replay from the global point drops them instead of applying them "
+                    "twice.");
+    }
     for (const auto& anomaly : row.anomalies) {
         lines << QString() << QStringLiteral("%1: %2").arg(anomalyLabel(anomaly.kind), text(anomaly.message));
     }
@@ -278,10 +324,11 @@ QVariant CheckpointInspectionModel::data(const QModelIndex& index, int role) con
             }
             return {};
         case Qt::FontRole:
-            if (row.isGlobal) {
-                QFont bold;
-                bold.setBold(true);
-                return bold;
+            if (row.isGlobal || row.appliedMark) {
+                QFont font;
+                font.setBold(row.isGlobal);
+                font.setItalic(row.appliedMark);
+                return font;
             }
             return {};
         default:

@@ -1,6 +1,7 @@
 // The points found by a checkpoint inspection, one row per global or table point of every source of
 // every checkpoint table read (plus a row for a missing global row or an unreadable table), with
-// what a resume would skip. The whole report is swapped in one reset.
+// what a resume would skip; then the applied marks of tables without a key (SyncScope's own tasks). The whole report is
+// swapped in one reset.
 #pragma once
 
 #include <QAbstractTableModel>
@@ -43,8 +44,9 @@ public:
         QString sourceId;
         QString pointOf;  // "global" or schema.table
         bool isGlobal = false;
-        bool missing = false;  // a row that stands for something absent (missing global row, unreadable table)
-        QString position;      // file:pos as parsed, or the stored text when unreadable
+        bool missing = false;      // a row that stands for something absent (missing global row, unreadable table)
+        bool appliedMark = false;  // SyncScope's applied mark of a table without a key, not a checkpoint point
+        QString position;          // file:pos as parsed, or the stored text when unreadable
         QString gtid;
         QString exitSafe;
         QString upstream;  // where the point lies on the upstream's binlog

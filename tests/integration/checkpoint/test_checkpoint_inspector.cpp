@@ -9,6 +9,7 @@
 #include <cppconn/resultset.h>
 #include <cppconn/statement.h>
 
+#include "engine/apply/applied_marks.h"
 #include "engine/apply/downstream_connection.h"
 #include "engine/inspect/checkpoint_inspector.h"
 #include "engine/source/upstream_connection.h"
@@ -176,6 +177,14 @@ private slots:
                                   "cp_table, binlog_name, binlog_pos, is_global) VALUES ('old-src', '', '', '" +
                                   current + "', 4, 1)");
         execute(*downstream_, std::string("CREATE TABLE ") + kMeta + ".notes (x INT)");
+        // SyncScope's applied marks beside dm_task's table (as the engine creates it): a keyless table's mark
+        // of source mysql-3306 in the upstream's current file, and an unreadable one of source 'orphan'.
+        apply::AppliedMarksTable marks{kMeta, "dm_task"};
+        execute(*downstream_, marks.createSql());
+        execute(*downstream_, "INSERT INTO " + marks.qualifiedName() +
+                                  " (id, cp_schema, cp_table, binlog_name, binlog_pos, row_in_event) VALUES "
+                                  "('mysql-3306', 'insp_up', 'nokey', '" +
+                                  current + "', " + afterPos + ", 7), ('orphan', 'test', 'nokey', 'not a file', 4, 0)");
 
         passwordFile_ = test::outputDir("checkpoint_inspector") + "/downstream-password";
         QFile password(QString::fromStdString(passwordFile_));
@@ -298,6 +307,64 @@ private slots:
         QVERIFY(flaggedTest1);
         // Without --upstream: ahead of global (t, future) and the missing global row.
         QCOMPARE(root["anomalies"].toInt(), 3);
+    }
+
+    void appliedMarksAreListedPerSource() {
+        InspectionReport report = inspectCheckpoints(request());
+        const InspectedSource* source = findSource(report.tables[0], kSource);
+        QVERIFY(source != nullptr);
+        QVERIFY2(source->appliedMarksProblem.empty(), source->appliedMarksProblem.c_str());
+        QCOMPARE(source->appliedMarks.size(), size_t(1));
+        const InspectedAppliedMark& mark = source->appliedMarks[0];
+        QCOMPARE(mark.schema, std::string("insp_up"));
+        QCOMPARE(mark.table, std::string("nokey"));
+        QCOMPARE(mark.event, upstream_.current.position());
+        QCOMPARE(mark.row, uint32_t(7));
+        QCOMPARE(mark.placement, std::optional(binlog::AxisPlacement::OnAxis));
+        QVERIFY(mark.axisBytes.has_value());
+        // An unreadable mark is said on its source and stops nothing; marks are not anomalies.
+        const InspectedSource* orphan = findSource(report.tables[0], "orphan");
+        QVERIFY(orphan != nullptr);
+        QVERIFY(orphan->appliedMarks.empty());
+        QVERIFY2(orphan->appliedMarksProblem.find("not a file") != std::string::npos,
+                 orphan->appliedMarksProblem.c_str());
+        QVERIFY2(orphan->appliedMarksProblem.find("dm_task_syncscope_applied") != std::string::npos,
+                 orphan->appliedMarksProblem.c_str());
+        // The old DM table has no marks table: no marks, no problem.
+        QVERIFY(report.tables[1].sources[0].appliedMarks.empty());
+        QVERIFY(report.tables[1].sources[0].appliedMarksProblem.empty());
+
+        auto target = test::downstreamRoot();
+        QString address = QString::fromStdString(target.host + ":" + std::to_string(target.port));
+        CliResult text = runCli({"--target", address, "--user", "root", "--password-file",
+                                 QString::fromStdString(passwordFile_), "--meta-schema", kMeta, "--task", "dm_task"});
+        QCOMPARE(text.exitCode, 0);
+        const QByteArray expected = QByteArray("applied    insp_up.nokey  ") +
+                                    QByteArray::fromStdString(upstream_.current.position().file()) + ":" +
+                                    QByteArray::number(qulonglong(upstream_.current.position().offset())) + " row 7";
+        QVERIFY2(text.out.contains(expected), text.out.constData());
+        QVERIFY2(text.out.contains("applied marks unreadable"), text.out.constData());
+
+        CliResult json =
+            runCli({"--target", address, "--user", "root", "--password-file", QString::fromStdString(passwordFile_),
+                    "--meta-schema", kMeta, "--task", "dm_task", "--json"});
+        QCOMPARE(json.exitCode, 0);
+        QJsonArray sources =
+            QJsonDocument::fromJson(json.out).object()["tables"].toArray()[0].toObject()["sources"].toArray();
+        bool found = false;
+        for (const auto& item : sources) {
+            QJsonObject object = item.toObject();
+            if (object["source_id"].toString() == kSource) {
+                QJsonArray marksJson = object["applied_marks"].toArray();
+                QCOMPARE(marksJson.size(), 1);
+                QJsonObject first = marksJson[0].toObject();
+                QCOMPARE(first["table"].toString(), QString("nokey"));
+                QCOMPARE(first["row_in_event"].toInt(), 7);
+                QCOMPARE(first["binlog_pos"].toInteger(), qint64(upstream_.current.position().offset()));
+                found = true;
+            }
+        }
+        QVERIFY(found);
     }
 
     void cliExitCodes() {

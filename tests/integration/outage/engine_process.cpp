@@ -5,10 +5,12 @@
 #include <arpa/inet.h>
 #include <httplib.h>
 #include <netinet/in.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -80,6 +82,14 @@ bool EngineProcess::start(const QStringList& extraArgs, const QStringList& env) 
                      QStringLiteral("--source"),  QString::fromStdString(sourceFile_),
                      QStringLiteral("--log-dir"), QString::fromStdString(logDir_),
                      QStringLiteral("--listen"),  QStringLiteral("127.0.0.1:%1").arg(port_)};
+    // The engine dies with the process that started it: a test or soak killed by ctest's timeout or by
+    // hand must not leave an orphaned engine writing to servers that the next case uses.
+    process_.setChildProcessModifier([parent = ::getpid()] {
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent) {
+            ::_exit(1);
+        }
+    });
     process_.start(QString::fromLatin1(kCliPath), args + extraArgs);
     if (!process_.waitForStarted()) {
         return false;

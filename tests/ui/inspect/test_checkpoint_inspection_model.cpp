@@ -137,6 +137,44 @@ private slots:
         QCOMPARE(proxy.rowCount(), 0);
     }
 
+    void appliedMarksAreRowsOfTheirSource() {
+        Model model;
+        QAbstractItemModelTester modelTester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        inspect::InspectionReport withMarks = report();
+        inspect::InspectedAppliedMark mark;
+        mark.schema = "shop";
+        mark.table = "log";
+        mark.event = binlog::BinlogPosition("mysql-bin.000002", 5120);
+        mark.row = 3;
+        mark.placement = binlog::AxisPlacement::OnAxis;
+        withMarks.tables[0].sources[0].appliedMarks.push_back(mark);
+        withMarks.tables[0].sources[1].appliedMarksProblem =
+            "applied marks table `dm_meta`.`shop_syncscope_applied`: "
+            "unreadable position";
+        model.setReport(withMarks);
+        QCOMPARE(model.rowCount(), 9);
+        // The unreadable marks are an anomaly row; a readable mark is none.
+        QCOMPARE(model.anomalyRowCount(), 5);
+
+        const int row = findRow(model, QStringLiteral("src"), QStringLiteral("shop.log (applied mark)"));
+        QVERIFY(row >= 0);
+        QVERIFY(model.pointRow(row).appliedMark);
+        QCOMPARE(model.index(row, Model::PositionColumn).data().toString(),
+                 QStringLiteral("mysql-bin.000002:5120 row 3"));
+        QCOMPARE(model.index(row, Model::UpstreamColumn).data().toString(), QStringLiteral("in a file it has"));
+        QVERIFY(model.index(row, Model::FlagColumn).data().toString().isEmpty());
+        QVERIFY(model.index(row, 0).data(Qt::FontRole).value<QFont>().italic());
+        QVERIFY(model.index(row, 0).data(Qt::ToolTipRole).toString().contains(QStringLiteral("no key")));
+        // Listed after its source's points.
+        QVERIFY(row > findRow(model, QStringLiteral("src"), QStringLiteral("shop.small")));
+
+        const int problem = findRow(model, QStringLiteral("orphan"), QStringLiteral("applied marks"));
+        QVERIFY(problem >= 0);
+        QCOMPARE(model.index(problem, Model::FlagColumn).data().toString(), QStringLiteral("unreadable"));
+        QVERIFY(
+            model.index(problem, 0).data(Qt::ToolTipRole).toString().contains(QStringLiteral("unreadable position")));
+    }
+
     void headersSayWhatEachColumnIs() {
         Model model;
         for (int column = 0; column < Model::ColumnCount; ++column) {
