@@ -53,13 +53,20 @@ bool hasKind(const std::vector<inspect::CheckpointAnomaly>& anomalies, inspect::
     return false;
 }
 
-CheckpointInspectionModel::PointRow makePointRow(const inspect::InspectedCheckpointTable& table,
-                                                 const inspect::InspectedSource& source,
-                                                 const inspect::InspectedPoint& point) {
+// A row of one source of a checkpoint table, its other fields empty.
+CheckpointInspectionModel::PointRow rowOf(const inspect::InspectedCheckpointTable& table,
+                                          const inspect::InspectedSource& source) {
     CheckpointInspectionModel::PointRow row;
     row.checkpointTable = QStringLiteral("`%1`.`%2`").arg(text(table.metaSchema), text(table.tableName));
     row.task = text(table.taskName);
     row.sourceId = text(source.sourceId);
+    return row;
+}
+
+CheckpointInspectionModel::PointRow makePointRow(const inspect::InspectedCheckpointTable& table,
+                                                 const inspect::InspectedSource& source,
+                                                 const inspect::InspectedPoint& point) {
+    CheckpointInspectionModel::PointRow row = rowOf(table, source);
     row.isGlobal = point.row.isGlobal;
     row.pointOf = point.row.isGlobal ? QStringLiteral("global")
                                      : QStringLiteral("%1.%2").arg(text(point.row.schema), text(point.row.table));
@@ -89,10 +96,7 @@ CheckpointInspectionModel::PointRow makePointRow(const inspect::InspectedCheckpo
 CheckpointInspectionModel::PointRow makeMarkRow(const inspect::InspectedCheckpointTable& table,
                                                 const inspect::InspectedSource& source,
                                                 const inspect::InspectedAppliedMark& mark) {
-    CheckpointInspectionModel::PointRow row;
-    row.checkpointTable = QStringLiteral("`%1`.`%2`").arg(text(table.metaSchema), text(table.tableName));
-    row.task = text(table.taskName);
-    row.sourceId = text(source.sourceId);
+    CheckpointInspectionModel::PointRow row = rowOf(table, source);
     row.appliedMark = true;
     row.pointOf = CheckpointInspectionModel::tr("%1.%2 (applied mark)").arg(text(mark.schema), text(mark.table));
     row.position = CheckpointInspectionModel::tr("%1:%2 row %3")
@@ -109,10 +113,7 @@ CheckpointInspectionModel::PointRow makeMarkRow(const inspect::InspectedCheckpoi
 void appendMarkRows(const inspect::InspectedCheckpointTable& table, const inspect::InspectedSource& source,
                     std::vector<CheckpointInspectionModel::PointRow>& rows) {
     if (!source.appliedMarksProblem.empty()) {
-        CheckpointInspectionModel::PointRow problem;
-        problem.checkpointTable = QStringLiteral("`%1`.`%2`").arg(text(table.metaSchema), text(table.tableName));
-        problem.task = text(table.taskName);
-        problem.sourceId = text(source.sourceId);
+        CheckpointInspectionModel::PointRow problem = rowOf(table, source);
         problem.pointOf = CheckpointInspectionModel::tr("applied marks");
         problem.appliedMark = true;
         problem.missing = true;
@@ -146,11 +147,7 @@ void CheckpointInspectionModel::setReport(const inspect::InspectionReport& repor
                 global.anomalies.insert(global.anomalies.begin(), source.anomalies.begin(), source.anomalies.end());
                 rows.push_back(std::move(global));
             } else {
-                PointRow missing;
-                missing.checkpointTable =
-                    QStringLiteral("`%1`.`%2`").arg(text(table.metaSchema), text(table.tableName));
-                missing.task = text(table.taskName);
-                missing.sourceId = text(source.sourceId);
+                PointRow missing = rowOf(table, source);
                 missing.pointOf = tr("global (missing)");
                 missing.isGlobal = true;
                 missing.missing = true;
