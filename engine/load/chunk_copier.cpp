@@ -6,6 +6,7 @@
 
 #include "engine/apply/downstream_connection.h"
 #include "engine/apply/error_class.h"
+#include "engine/load/bulk_insert.h"
 #include "engine/load/literal_row_reader.h"
 #include "engine/load/load_error.h"
 #include "engine/load/snapshot_ddl.h"
@@ -54,6 +55,9 @@ std::optional<LoadMethod> loadMethodNamed(const std::string& name) {
     if (name == "insert") {
         return LoadMethod::Insert;
     }
+    if (name == "prepared") {
+        return LoadMethod::Prepared;
+    }
     return std::nullopt;
 }
 
@@ -61,6 +65,8 @@ const char* loadMethodName(LoadMethod method) {
     switch (method) {
         case LoadMethod::LoadData:
             return "load-data";
+        case LoadMethod::Prepared:
+            return "prepared";
         case LoadMethod::Insert:
             break;
     }
@@ -95,6 +101,13 @@ ChunkCopier::ChunkCopier(TargetSession& downstream, const LoaderCheckpoint& chec
         size_t allowed = std::stoull(downstream_.queryValue("SELECT @@max_allowed_packet"));
         packetLimit_ = allowed > kPacketHeadroom ? allowed - kPacketHeadroom : allowed;
         statementLimit_ = std::min(std::max<size_t>(1, options_.statementBytes), packetLimit_);
+        if (options_.method == LoadMethod::Prepared && !BulkInsert::supported(downstream_)) {
+            spdlog::info(
+                "load: the target database {} does not take bulk execution of prepared statements: "
+                "multi-row INSERTs instead",
+                downstream_.settings().describe());
+            options_.method = LoadMethod::Insert;
+        }
     } catch (const apply::DownstreamError& e) {
         throw LoadError(std::string("load: preparing a target database session failed: ") + e.what(),
                         retryable(e.code()));
@@ -165,6 +178,64 @@ void ChunkCopier::insertRows(source::UpstreamConnection& upstream, const std::st
         ++pendingRows;
         pendingBytes += valueBytes;
     });
+    if (interrupt) {
+        throw Interrupted{};
+    }
+    flush();
+}
+
+void ChunkCopier::preparedRows(source::UpstreamConnection& upstream, const std::string& select, const LoadTable& table,
+                               LoadChunk& chunk, const std::atomic<bool>& interrupt, LoadProgress& progress,
+                               Copied& copied) {
+    UpstreamRowCursor cursor(upstream, select);
+    std::vector<bool> binary(cursor.columnCount());
+    std::string placeholders;
+    for (size_t i = 0; i < binary.size(); ++i) {
+        binary[i] = cursor.binaryColumn(i);
+        placeholders += i == 0 ? "?" : ", ?";
+    }
+    const std::string sql = std::string(insertVerb()) + chunk.target.quoted() + " (" + columnList(table.columns) +
+                            ") VALUES (" + placeholders + ")";
+    BulkInsert batch(downstream_, sql, std::move(binary));
+    uint64_t pendingBytes = 0;
+    auto flush = [&] {
+        if (batch.rows() == 0) {
+            return;
+        }
+        uint64_t rows = batch.rows();
+        try {
+            batch.execute();
+        } catch (const apply::DownstreamError& e) {
+            std::string hint = e.code() == kDuplicateKey ? "; " + duplicateHint() : std::string();
+            throw LoadError("load: chunk " + chunk.name + " into " + chunk.target.quoted() + ": " + e.what() + hint,
+                            retryable(e.code()));
+        }
+        progress.rowsCopied(chunk, rows, pendingBytes);
+        copied.rows += rows;
+        copied.bytes += pendingBytes;
+        pendingBytes = 0;
+    };
+    while (cursor.next()) {
+        size_t rowBytes = 0;
+        for (size_t i = 0; i < cursor.columnCount(); ++i) {
+            rowBytes += cursor.values()[i] != nullptr ? cursor.lengths()[i] : 0;
+        }
+        if (rowBytes > packetLimit_) {
+            throw LoadError("load: chunk " + chunk.name + ": a row of " + table.upstream.quoted() + " takes " +
+                            std::to_string(rowBytes) + " bytes, more than the " + std::to_string(packetLimit_) +
+                            " bytes the target database's max_allowed_packet lets one statement have; raise "
+                            "max_allowed_packet on the target database");
+        }
+        // Rows join a batch up to statementLimit_; a larger row goes alone (up to packetLimit_).
+        if (batch.rows() != 0 && batch.wireBytes() + rowBytes > statementLimit_) {
+            if (interrupt) {
+                throw Interrupted{};
+            }
+            flush();
+        }
+        batch.add(cursor.values(), cursor.lengths());
+        pendingBytes += rowBytes;
+    }
     if (interrupt) {
         throw Interrupted{};
     }
@@ -271,6 +342,8 @@ bool ChunkCopier::copy(source::UpstreamConnection& upstream, const LoadTable& ta
         execute("START TRANSACTION", chunk);
         if (options_.method == LoadMethod::LoadData) {
             loadDataRows(upstream, select, table, chunk, interrupt, progress, copied);
+        } else if (options_.method == LoadMethod::Prepared) {
+            preparedRows(upstream, select, table, chunk, interrupt, progress, copied);
         } else {
             insertRows(upstream, select, table, chunk, interrupt, progress, copied);
         }

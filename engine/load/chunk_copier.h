@@ -22,10 +22,12 @@ inline constexpr size_t kMaxInsertBytes = 4 * 1024 * 1024;
 // Room left in max_allowed_packet for the statement's head and the protocol.
 inline constexpr size_t kPacketHeadroom = 64 * 1024;
 
-// How rows reach the target. Multi-row INSERT is the default: scripts/bench-load measured it a little
-// faster (README); LOAD DATA holds less memory (one row and a 64 KiB buffer per worker).
-enum class LoadMethod { LoadData, Insert };
-// "load-data" or "insert"; nullopt for anything else.
+// How rows reach the target. Prepared is the default: a prepared INSERT executed for a batch of rows at
+// once (bulk_insert.h), which spares the target the parsing of literals (scripts/bench-load: about 0.6x
+// the target's CPU of multi-row INSERTs); a target without bulk execution (MySQL) gets multi-row INSERTs.
+// LOAD DATA holds less memory (one row and a 64 KiB buffer per worker).
+enum class LoadMethod { LoadData, Insert, Prepared };
+// "load-data", "insert" or "prepared"; nullopt for anything else.
 std::optional<LoadMethod> loadMethodNamed(const std::string& name);
 const char* loadMethodName(LoadMethod method);
 
@@ -40,7 +42,7 @@ const char* duplicateRuleName(DuplicateRule rule);
 
 // How one worker writes its chunks.
 struct CopyOptions {
-    LoadMethod method = LoadMethod::Insert;
+    LoadMethod method = LoadMethod::Prepared;
     DuplicateRule onDuplicate = DuplicateRule::Replace;  // DM's default
     size_t statementBytes = kMaxInsertBytes;  // a multi-row INSERT stops growing here (mydumper's statement-size)
 };
@@ -65,6 +67,8 @@ private:
     };
     void insertRows(source::UpstreamConnection& upstream, const std::string& select, const LoadTable& table,
                     LoadChunk& chunk, const std::atomic<bool>& interrupt, LoadProgress& progress, Copied& copied);
+    void preparedRows(source::UpstreamConnection& upstream, const std::string& select, const LoadTable& table,
+                      LoadChunk& chunk, const std::atomic<bool>& interrupt, LoadProgress& progress, Copied& copied);
     void loadDataRows(source::UpstreamConnection& upstream, const std::string& select, const LoadTable& table,
                       LoadChunk& chunk, const std::atomic<bool>& interrupt, LoadProgress& progress, Copied& copied);
     void execute(const std::string& sql, const LoadChunk& chunk);

@@ -36,6 +36,9 @@ public:
     // A binary value (BLOB, BINARY, BIT, spatial) travels as hex in a LOAD DATA line: UNHEX it.
     bool binaryColumn(size_t column) const { return binary_[column]; }
     bool autoIncrementColumn(size_t column) const { return autoIncrement_[column]; }
+    // The current row as read: a pointer per column (null for NULL) and the lengths.
+    const char* const* values() const { return row_; }
+    const unsigned long* lengths() const { return lengths_; }
     // Appends the current row as one LOAD DATA line (tab-separated, \N for NULL, escaped, '\n' at
     // the end); returns the bytes of its values.
     uint64_t appendLoadDataLine(std::string& out) const;

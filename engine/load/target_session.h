@@ -45,6 +45,8 @@ public:
     void rollback() noexcept;
 
     const ServerSettings& settings() const { return settings_; }
+    // For prepared statements on this session (bulk_insert.h).
+    st_mysql* handle() const { return mysql_.get(); }
 
 private:
     [[noreturn]] void fail(const std::string& what, const std::string& sql) const;

@@ -129,7 +129,7 @@ private slots:
     void onDuplicateDecidesWhatATargetRowBecomes_data() {
         QTest::addColumn<QString>("rule");
         QTest::addColumn<QString>("loadMethod");
-        for (const char* method : {"insert", "load-data"}) {
+        for (const char* method : {"prepared", "insert", "load-data"}) {
             for (const char* rule : {"", "error", "replace", "ignore"}) {
                 QTest::addRow("%s_%s", *rule ? rule : "unset_is_replace_as_in_dm", method) << rule << method;
             }

@@ -64,7 +64,8 @@ class SnapshotLoadTest : public QObject {
 private slots:
     void fullLoadEqualsUpstreamThroughFiltersAndRoutes_data() {
         QTest::addColumn<QString>("loadMethod");
-        QTest::addRow("multi_row_inserts_the_default") << QString();
+        QTest::addRow("prepared_bulk_inserts_the_default") << QString();
+        QTest::addRow("multi_row_inserts") << QStringLiteral("insert");
         QTest::addRow("load_data_local_infile") << QStringLiteral("load-data");
     }
 

@@ -1,0 +1,130 @@
+#include "engine/load/bulk_insert.h"
+
+// clang-format off
+#include <mysql.h>
+// clang-format on
+
+#include "engine/apply/downstream_connection.h"
+#include "engine/load/target_session.h"
+
+namespace syncscope::load {
+
+namespace {
+
+// Per value on the wire besides its bytes: the indicator and the length prefix, at most.
+constexpr size_t kWireBytesPerValue = 10;
+
+[[noreturn]] void fail(TargetSession& session, MYSQL_STMT* statement, const std::string& what, const std::string& sql) {
+    int code = static_cast<int>(mysql_stmt_errno(statement));
+    std::string message = "target database " + session.settings().describe() + ": " + what + ": " +
+                          mysql_stmt_error(statement) + " [" + std::to_string(code) + "]";
+    throw apply::DownstreamError(message, code, mysql_stmt_error(statement), sql);
+}
+
+// MariaDB's bulk execution, as MARIADB_STMT_BULK_SUPPORTED checks it (through the public getters).
+bool bulkSupported(MYSQL* mysql) {
+    unsigned long capabilities = 0;
+    unsigned long extended = 0;
+    if (mariadb_get_infov(mysql, MARIADB_CONNECTION_SERVER_CAPABILITIES, &capabilities) != 0 ||
+        mariadb_get_infov(mysql, MARIADB_CONNECTION_EXTENDED_SERVER_CAPABILITIES, &extended) != 0) {
+        return false;
+    }
+    return (capabilities & CLIENT_MYSQL) == 0 && (extended & (MARIADB_CLIENT_STMT_BULK_OPERATIONS >> 32)) != 0;
+}
+
+}  // namespace
+
+bool BulkInsert::supported(TargetSession& session) {
+    return bulkSupported(session.handle());
+}
+
+BulkInsert::BulkInsert(TargetSession& session, const std::string& sql, std::vector<bool> binary)
+    : session_(session), sql_(sql), binary_(std::move(binary)) {
+    statement_ = mysql_stmt_init(session_.handle());
+    if (statement_ == nullptr) {
+        throw apply::DownstreamError(
+            "target database " + session_.settings().describe() + ": out of memory creating a statement", 0);
+    }
+    if (!bulkSupported(session_.handle())) {
+        mysql_stmt_close(statement_);
+        throw apply::DownstreamError("target database " + session_.settings().describe() +
+                                         " does not take bulk execution of prepared statements (MariaDB 10.2 and "
+                                         "later do): use the load method insert",
+                                     0);
+    }
+    if (mysql_stmt_prepare(statement_, sql_.data(), sql_.size()) != 0) {
+        std::string what = "preparing the INSERT failed";
+        try {
+            fail(session_, statement_, what, sql_);
+        } catch (...) {
+            mysql_stmt_close(statement_);
+            throw;
+        }
+    }
+}
+
+BulkInsert::~BulkInsert() {
+    mysql_stmt_close(statement_);
+}
+
+void BulkInsert::add(const char* const* values, const unsigned long* lengths) {
+    for (size_t c = 0; c < binary_.size(); ++c) {
+        offsets_.push_back(arena_.size());
+        if (values[c] == nullptr) {
+            lengths_.push_back(0);
+            nulls_.push_back(1);
+        } else {
+            arena_.append(values[c], lengths[c]);
+            lengths_.push_back(lengths[c]);
+            nulls_.push_back(0);
+        }
+        wireBytes_ += lengths[c] + kWireBytesPerValue;
+    }
+    ++rows_;
+}
+
+uint64_t BulkInsert::execute() {
+    if (rows_ == 0) {
+        return 0;
+    }
+    const size_t columns = binary_.size();
+    boundValues_.resize(columns * rows_);
+    boundLengths_.resize(columns * rows_);
+    boundIndicators_.resize(columns * rows_);
+    for (size_t r = 0; r < rows_; ++r) {
+        for (size_t c = 0; c < columns; ++c) {
+            size_t from = r * columns + c;
+            size_t to = c * rows_ + r;
+            boundValues_[to] = arena_.data() + offsets_[from];
+            boundLengths_[to] = lengths_[from];
+            boundIndicators_[to] = nulls_[from] != 0 ? STMT_INDICATOR_NULL : STMT_INDICATOR_NONE;
+        }
+    }
+    std::vector<MYSQL_BIND> binds(columns);
+    for (size_t c = 0; c < columns; ++c) {
+        MYSQL_BIND& bind = binds[c];
+        bind = MYSQL_BIND{};
+        bind.buffer_type = binary_[c] ? MYSQL_TYPE_BLOB : MYSQL_TYPE_STRING;
+        bind.buffer = static_cast<void*>(&boundValues_[c * rows_]);
+        bind.length = &boundLengths_[c * rows_];
+        bind.u.indicator = &boundIndicators_[c * rows_];
+    }
+    unsigned int arraySize = static_cast<unsigned int>(rows_);
+    if (mysql_stmt_attr_set(statement_, STMT_ATTR_ARRAY_SIZE, &arraySize) != 0 ||
+        mysql_stmt_bind_param(statement_, binds.data()) != 0) {
+        fail(session_, statement_, "binding " + std::to_string(rows_) + " rows failed", sql_);
+    }
+    if (mysql_stmt_execute(statement_) != 0) {
+        fail(session_, statement_, "inserting " + std::to_string(rows_) + " rows failed", sql_);
+    }
+    auto taken = static_cast<uint64_t>(mysql_stmt_affected_rows(statement_));
+    arena_.clear();
+    offsets_.clear();
+    lengths_.clear();
+    nulls_.clear();
+    rows_ = 0;
+    wireBytes_ = 0;
+    return taken;
+}
+
+}  // namespace syncscope::load
