@@ -5,14 +5,12 @@
 // clang-format on
 
 #include "engine/apply/downstream_connection.h"
+#include "engine/load/row_batch.h"
 #include "engine/load/target_session.h"
 
 namespace syncscope::load {
 
 namespace {
-
-// Per value on the wire besides its bytes: the indicator and the length prefix, at most.
-constexpr size_t kWireBytesPerValue = 10;
 
 [[noreturn]] void fail(TargetSession& session, MYSQL_STMT* statement, const std::string& what, const std::string& sql) {
     int code = static_cast<int>(mysql_stmt_errno(statement));
@@ -67,37 +65,22 @@ BulkInsert::~BulkInsert() {
     mysql_stmt_close(statement_);
 }
 
-void BulkInsert::add(const char* const* values, const unsigned long* lengths) {
-    for (size_t c = 0; c < binary_.size(); ++c) {
-        offsets_.push_back(arena_.size());
-        if (values[c] == nullptr) {
-            lengths_.push_back(0);
-            nulls_.push_back(1);
-        } else {
-            arena_.append(values[c], lengths[c]);
-            lengths_.push_back(lengths[c]);
-            nulls_.push_back(0);
-        }
-        wireBytes_ += lengths[c] + kWireBytesPerValue;
-    }
-    ++rows_;
-}
-
-uint64_t BulkInsert::execute() {
-    if (rows_ == 0) {
+uint64_t BulkInsert::execute(const RowBatch& batch) {
+    const size_t rows = batch.rows();
+    if (rows == 0) {
         return 0;
     }
     const size_t columns = binary_.size();
-    boundValues_.resize(columns * rows_);
-    boundLengths_.resize(columns * rows_);
-    boundIndicators_.resize(columns * rows_);
-    for (size_t r = 0; r < rows_; ++r) {
+    boundValues_.resize(columns * rows);
+    boundLengths_.resize(columns * rows);
+    boundIndicators_.resize(columns * rows);
+    for (size_t r = 0; r < rows; ++r) {
         for (size_t c = 0; c < columns; ++c) {
-            size_t from = r * columns + c;
-            size_t to = c * rows_ + r;
-            boundValues_[to] = arena_.data() + offsets_[from];
-            boundLengths_[to] = lengths_[from];
-            boundIndicators_[to] = nulls_[from] != 0 ? STMT_INDICATOR_NULL : STMT_INDICATOR_NONE;
+            size_t to = c * rows + r;
+            const char* value = batch.value(r, c);
+            boundValues_[to] = value;
+            boundLengths_[to] = batch.length(r, c);
+            boundIndicators_[to] = value == nullptr ? STMT_INDICATOR_NULL : STMT_INDICATOR_NONE;
         }
     }
     std::vector<MYSQL_BIND> binds(columns);
@@ -105,26 +88,19 @@ uint64_t BulkInsert::execute() {
         MYSQL_BIND& bind = binds[c];
         bind = MYSQL_BIND{};
         bind.buffer_type = binary_[c] ? MYSQL_TYPE_BLOB : MYSQL_TYPE_STRING;
-        bind.buffer = static_cast<void*>(&boundValues_[c * rows_]);
-        bind.length = &boundLengths_[c * rows_];
-        bind.u.indicator = &boundIndicators_[c * rows_];
+        bind.buffer = static_cast<void*>(&boundValues_[c * rows]);
+        bind.length = &boundLengths_[c * rows];
+        bind.u.indicator = &boundIndicators_[c * rows];
     }
-    unsigned int arraySize = static_cast<unsigned int>(rows_);
+    unsigned int arraySize = static_cast<unsigned int>(rows);
     if (mysql_stmt_attr_set(statement_, STMT_ATTR_ARRAY_SIZE, &arraySize) != 0 ||
         mysql_stmt_bind_param(statement_, binds.data()) != 0) {
-        fail(session_, statement_, "binding " + std::to_string(rows_) + " rows failed", sql_);
+        fail(session_, statement_, "binding " + std::to_string(rows) + " rows failed", sql_);
     }
     if (mysql_stmt_execute(statement_) != 0) {
-        fail(session_, statement_, "inserting " + std::to_string(rows_) + " rows failed", sql_);
+        fail(session_, statement_, "inserting " + std::to_string(rows) + " rows failed", sql_);
     }
-    auto taken = static_cast<uint64_t>(mysql_stmt_affected_rows(statement_));
-    arena_.clear();
-    offsets_.clear();
-    lengths_.clear();
-    nulls_.clear();
-    rows_ = 0;
-    wireBytes_ = 0;
-    return taken;
+    return static_cast<uint64_t>(mysql_stmt_affected_rows(statement_));
 }
 
 }  // namespace syncscope::load

@@ -13,6 +13,7 @@ struct st_mysql_stmt;
 
 namespace syncscope::load {
 
+class RowBatch;
 class TargetSession;
 
 class BulkInsert {
@@ -28,29 +29,19 @@ public:
     // Whether the target takes bulk execution (MariaDB 10.2 and later).
     static bool supported(TargetSession& session);
 
-    // Copies one row (null pointers are NULLs) into the batch.
-    void add(const char* const* values, const unsigned long* lengths);
-    size_t rows() const { return rows_; }
-    // What the batch takes on the wire, about.
-    size_t wireBytes() const { return wireBytes_; }
-    // Sends the batch and empties it; returns the rows the target took.
-    uint64_t execute();
+    // Sends `batch` (its columns in the statement's order); returns the rows the target took. The batch is
+    // left as it was: the caller empties it.
+    uint64_t execute(const RowBatch& batch);
 
 private:
     TargetSession& session_;
     std::string sql_;
     std::vector<bool> binary_;
     st_mysql_stmt* statement_ = nullptr;
-    std::string arena_;                   // every value of the batch, one after another
-    std::vector<size_t> offsets_;         // row-major: rows_ x columns, into arena_
-    std::vector<unsigned long> lengths_;  // row-major
-    std::vector<char> nulls_;             // row-major
     // Column-major copies built at execute (column-wise binding wants one array per column).
     std::vector<const char*> boundValues_;
     std::vector<unsigned long> boundLengths_;
     std::vector<char> boundIndicators_;
-    size_t rows_ = 0;
-    size_t wireBytes_ = 0;
 };
 
 }  // namespace syncscope::load

@@ -9,6 +9,7 @@
 #include "engine/load/bulk_insert.h"
 #include "engine/load/literal_row_reader.h"
 #include "engine/load/load_error.h"
+#include "engine/load/row_batch.h"
 #include "engine/load/snapshot_ddl.h"
 
 namespace syncscope::load {
@@ -141,20 +142,26 @@ void ChunkCopier::insertRows(source::UpstreamConnection& upstream, const std::st
                              LoadChunk& chunk, const std::atomic<bool>& interrupt, LoadProgress& progress,
                              Copied& copied) {
     const std::string head = insertVerb() + chunk.target.quoted() + " (" + columnList(table.columns) + ") VALUES ";
-    std::string statement = head;
+    std::string statement = head;  // being filled
+    std::string sending;           // in flight on the sender's thread
     uint64_t pendingRows = 0;
     uint64_t pendingBytes = 0;
+    SettleOnExit settle(sender_);  // before `sending` goes, and before copy() rolls back on this session
     auto flush = [&] {
         if (pendingRows == 0) {
             return;
         }
-        execute(statement, chunk);
-        progress.rowsCopied(chunk, pendingRows, pendingBytes);
-        copied.rows += pendingRows;
-        copied.bytes += pendingBytes;
+        sender_.wait();
+        std::swap(statement, sending);
+        statement.assign(head);
+        sender_.send([this, &sending, &chunk, &progress, &copied, rows = pendingRows, bytes = pendingBytes] {
+            execute(sending, chunk);
+            progress.rowsCopied(chunk, rows, bytes);
+            copied.rows += rows;
+            copied.bytes += bytes;
+        });
         pendingRows = 0;
         pendingBytes = 0;
-        statement.resize(head.size());
     };
     streamLiteralRows(upstream, select, [&](const std::string& tuple, uint64_t valueBytes) {
         if (head.size() + tuple.size() > packetLimit_) {
@@ -182,6 +189,7 @@ void ChunkCopier::insertRows(source::UpstreamConnection& upstream, const std::st
         throw Interrupted{};
     }
     flush();
+    sender_.wait();
 }
 
 void ChunkCopier::preparedRows(source::UpstreamConnection& upstream, const std::string& select, const LoadTable& table,
@@ -196,24 +204,29 @@ void ChunkCopier::preparedRows(source::UpstreamConnection& upstream, const std::
     }
     const std::string sql = std::string(insertVerb()) + chunk.target.quoted() + " (" + columnList(table.columns) +
                             ") VALUES (" + placeholders + ")";
-    BulkInsert batch(downstream_, sql, std::move(binary));
-    uint64_t pendingBytes = 0;
+    BulkInsert statement(downstream_, sql, std::move(binary));
+    RowBatch filling(cursor.columnCount());
+    RowBatch sending(cursor.columnCount());  // in flight on the sender's thread
+    SettleOnExit settle(sender_);            // before the statement and the batches go, and before the rollback
     auto flush = [&] {
-        if (batch.rows() == 0) {
+        if (filling.rows() == 0) {
             return;
         }
-        uint64_t rows = batch.rows();
-        try {
-            batch.execute();
-        } catch (const apply::DownstreamError& e) {
-            std::string hint = e.code() == kDuplicateKey ? "; " + duplicateHint() : std::string();
-            throw LoadError("load: chunk " + chunk.name + " into " + chunk.target.quoted() + ": " + e.what() + hint,
-                            retryable(e.code()));
-        }
-        progress.rowsCopied(chunk, rows, pendingBytes);
-        copied.rows += rows;
-        copied.bytes += pendingBytes;
-        pendingBytes = 0;
+        sender_.wait();
+        std::swap(filling, sending);
+        filling.clear();
+        sender_.send([&statement, &sending, &chunk, &progress, &copied] {
+            try {
+                statement.execute(sending);
+            } catch (const apply::DownstreamError& e) {
+                std::string hint = e.code() == kDuplicateKey ? "; " + duplicateHint() : std::string();
+                throw LoadError("load: chunk " + chunk.name + " into " + chunk.target.quoted() + ": " + e.what() + hint,
+                                retryable(e.code()));
+            }
+            progress.rowsCopied(chunk, sending.rows(), sending.valueBytes());
+            copied.rows += sending.rows();
+            copied.bytes += sending.valueBytes();
+        });
     };
     while (cursor.next()) {
         size_t rowBytes = 0;
@@ -227,19 +240,19 @@ void ChunkCopier::preparedRows(source::UpstreamConnection& upstream, const std::
                             "max_allowed_packet on the target database");
         }
         // Rows join a batch up to statementLimit_; a larger row goes alone (up to packetLimit_).
-        if (batch.rows() != 0 && batch.wireBytes() + rowBytes > statementLimit_) {
+        if (filling.rows() != 0 && filling.wireBytes() + rowBytes > statementLimit_) {
             if (interrupt) {
                 throw Interrupted{};
             }
             flush();
         }
-        batch.add(cursor.values(), cursor.lengths());
-        pendingBytes += rowBytes;
+        filling.add(cursor.values(), cursor.lengths());
     }
     if (interrupt) {
         throw Interrupted{};
     }
     flush();
+    sender_.wait();
 }
 
 void ChunkCopier::loadDataRows(source::UpstreamConnection& upstream, const std::string& select, const LoadTable& table,

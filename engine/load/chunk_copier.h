@@ -1,7 +1,7 @@
-// Copies one chunk: its rows are read inside the upstream snapshot and written downstream, by LOAD
-// DATA LOCAL INFILE streamed from memory or by multi-row INSERTs no larger than the downstream's
-// max_allowed_packet allows, then the chunk's loader checkpoint row is marked done, all in ONE
-// downstream transaction.
+// Copies one chunk: its rows are read inside the upstream snapshot and written downstream, by batches
+// of a prepared INSERT, by multi-row INSERTs no larger than the downstream's max_allowed_packet allows
+// (each sent while the next is read), or by LOAD DATA LOCAL INFILE streamed from memory, then the
+// chunk's loader checkpoint row is marked done, all in ONE downstream transaction.
 #pragma once
 
 #include <atomic>
@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "engine/load/batch_sender.h"
 #include "engine/load/load_plan.h"
 #include "engine/load/load_progress.h"
 #include "engine/load/loader_checkpoint.h"
@@ -81,6 +82,8 @@ private:
     CopyOptions options_;
     size_t statementLimit_ = kMaxInsertBytes;  // a multi-row INSERT stops growing here
     size_t packetLimit_ = kMaxInsertBytes;     // no statement may pass this (max_allowed_packet)
+    // Sends a batch (multi-row INSERT or bulk execution) while the next one is read from the upstream.
+    BatchSender sender_;
 };
 
 }  // namespace syncscope::load

@@ -73,6 +73,7 @@ private slots:
         int killedMidLoad = 0;
         int killedBeforePlan = 0;
         int killsDone = 0;
+        QString progressAtKills;  // chunks done/planned after each kill
         for (int kill = 0; kill < kKills; ++kill) {
             QProcess run;
             syncscope::test::startRun(run, files, logs, kChunkRows, kThreads);
@@ -97,15 +98,25 @@ private slots:
             run.kill();  // SIGKILL
             QVERIFY(run.waitForFinished());
             ++killsDone;
+            // The persisted progress at the kill: it must have left chunks to copy, or the kill proved nothing.
             auto [total, done] = chunksDone();
-            if (total > 0 && done > 0 && done < total) {
+            progressAtKills += QStringLiteral(" %1/%2").arg(done).arg(total);
+            QVERIFY2(total == 0 || done < total,
+                     qPrintable(QStringLiteral("kill %1 landed after every chunk was done (%2 of %3): the load was "
+                                               "not interrupted")
+                                    .arg(kill + 1)
+                                    .arg(done)
+                                    .arg(total)));
+            if (total > 0 && done > 0) {
                 ++killedMidLoad;
             }
             killedBeforePlan += total == 0 ? 1 : 0;
         }
         QVERIFY2(killsDone == kKills, qPrintable(QStringLiteral("only %1 kills before the load ended").arg(killsDone)));
         QVERIFY2(killedMidLoad >= kKills - kStartupKills,
-                 qPrintable(QStringLiteral("only %1 kills landed while chunks were copied").arg(killedMidLoad)));
+                 qPrintable(QStringLiteral("only %1 kills landed while chunks were copied (done/planned:%2)")
+                                .arg(killedMidLoad)
+                                .arg(progressAtKills)));
 
         QProcess last;
         syncscope::test::startRun(last, files, logs, kChunkRows, kThreads);
@@ -114,8 +125,10 @@ private slots:
         QCOMPARE(syncscope::test::tableChecksums(down, false), syncscope::test::tableChecksums(up, true));
         auto [total, done] = chunksDone();
         QCOMPARE(done, total);
-        qInfo("of %d kills, %d landed before the plan was saved and %d while chunks were copied", kKills,
-              killedBeforePlan, killedMidLoad);
+        qInfo(
+            "of %d kills, %d landed before the plan was saved and %d while chunks were copied; chunks done/planned "
+            "at each kill:%s",
+            kKills, killedBeforePlan, killedMidLoad, qPrintable(progressAtKills));
     }
 };
 
