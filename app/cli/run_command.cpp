@@ -75,7 +75,7 @@ void applyLoadTuning(task::TaskSetup& setup) {
     if (const char* method = std::getenv("SYNCSCOPE_LOAD_METHOD"); method != nullptr && *method != '\0') {
         if (!load::loadMethodNamed(method)) {
             throw std::invalid_argument(std::string("SYNCSCOPE_LOAD_METHOD '") + method +
-                                        "' is not a load method: use insert (the default) or load-data");
+                                        "' is not a load method: use prepared (the default), insert or load-data");
         }
         setup.loadMethod = method;
     }
@@ -192,7 +192,7 @@ const char* const kRunUsage =
     "--log-dir (DIR/<task>-verify.json).\n"
     "task-mode all or full loads a consistent snapshot first (a progress line on a terminal);\n"
     "full then exits 0. SYNCSCOPE_LOAD_THREADS (default 4), SYNCSCOPE_LOAD_CHUNK_ROWS (default\n"
-    "100000) and SYNCSCOPE_LOAD_METHOD (insert, the default, or load-data) tune the load.\n"
+    "100000) and SYNCSCOPE_LOAD_METHOD (prepared, the default; insert; load-data) tune the load.\n"
     "The apply searches for the number of downstream transactions at once that gives the most rows/s,\n"
     "worker-count the ceiling; SYNCSCOPE_ADAPTIVE_CONCURRENCY=off runs worker-count at once.\n"
     "--until pauses the task by itself at a transaction end: after the transaction ending at or after\n"

@@ -12,6 +12,9 @@ namespace syncscope::load {
 
 namespace {
 
+// RowBatch marks NULLs as MariaDB's indicators do, so that its arrays are bound as they are.
+static_assert(STMT_INDICATOR_NONE == 0 && STMT_INDICATOR_NULL == 1);
+
 [[noreturn]] void fail(TargetSession& session, MYSQL_STMT* statement, const std::string& what, const std::string& sql) {
     int code = static_cast<int>(mysql_stmt_errno(statement));
     std::string message = "target database " + session.settings().describe() + ": " + what + ": " +
@@ -71,26 +74,15 @@ uint64_t BulkInsert::execute(const RowBatch& batch) {
         return 0;
     }
     const size_t columns = binary_.size();
-    boundValues_.resize(columns * rows);
-    boundLengths_.resize(columns * rows);
-    boundIndicators_.resize(columns * rows);
-    for (size_t r = 0; r < rows; ++r) {
-        for (size_t c = 0; c < columns; ++c) {
-            size_t to = c * rows + r;
-            const char* value = batch.value(r, c);
-            boundValues_[to] = value;
-            boundLengths_[to] = batch.length(r, c);
-            boundIndicators_[to] = value == nullptr ? STMT_INDICATOR_NULL : STMT_INDICATOR_NONE;
-        }
-    }
     std::vector<MYSQL_BIND> binds(columns);
     for (size_t c = 0; c < columns; ++c) {
         MYSQL_BIND& bind = binds[c];
         bind = MYSQL_BIND{};
         bind.buffer_type = binary_[c] ? MYSQL_TYPE_BLOB : MYSQL_TYPE_STRING;
-        bind.buffer = static_cast<void*>(&boundValues_[c * rows]);
-        bind.length = &boundLengths_[c * rows];
-        bind.u.indicator = &boundIndicators_[c * rows];
+        // Column-wise array binding; Connector/C only reads through these pointers.
+        bind.buffer = const_cast<const char**>(batch.values(c));
+        bind.length = const_cast<unsigned long*>(batch.lengths(c));
+        bind.u.indicator = const_cast<char*>(batch.nulls(c));
     }
     unsigned int arraySize = static_cast<unsigned int>(rows);
     if (mysql_stmt_attr_set(statement_, STMT_ATTR_ARRAY_SIZE, &arraySize) != 0 ||

@@ -38,10 +38,6 @@ private:
     std::string sql_;
     std::vector<bool> binary_;
     st_mysql_stmt* statement_ = nullptr;
-    // Column-major copies built at execute (column-wise binding wants one array per column).
-    std::vector<const char*> boundValues_;
-    std::vector<unsigned long> boundLengths_;
-    std::vector<char> boundIndicators_;
 };
 
 }  // namespace syncscope::load
