@@ -23,7 +23,7 @@ void RowBatch::reserve(size_t more) {
         return;
     }
     size_t capacity = std::max({kInitialBytes, capacity_ * 2, used_ + more});
-    auto bytes = std::make_unique<char[]>(capacity);
+    auto bytes = std::make_unique_for_overwrite<char[]>(capacity);  // untouched pages stay out of RSS
     if (used_ != 0) {
         std::memcpy(bytes.get(), bytes_.get(), used_);
     }
