@@ -1,6 +1,7 @@
-// The catch-up estimate: the distance to the upstream's end over the rate at which it shrinks, over
-// the last 30 s; unknown with too little history, absent (not catching up) when the upstream writes
-// as fast as the task applies, and started over when a point moves back.
+// The catch-up estimate: the distance to the upstream's end over the rate at which it shrinks (the
+// rates shown over the last 30 s, the ETA's closing rate over up to 10 minutes); unknown with too little history,
+// absent (not catching up) when the upstream writes as fast as the task applies, and started over when a point moves
+// back.
 #include <QtTest>
 
 #include "engine/task/catch_up_estimate.h"
@@ -61,6 +62,34 @@ private slots:
             applied += 5'000'000;
         }
         QVERIFY2(view.appliedBytesPerSecond > 4'500'000.0, qPrintable(QString::number(view.appliedBytesPerSecond)));
+    }
+
+    // The rate swings between 2 and 8 MB/s every 30 s (load, the binlog's mix): the 30 s rates follow the
+    // swing, the ETA stays near the distance over the mean rate instead of halving and doubling.
+    void theEtaFollowsTheLongRateNotEverySwing() {
+        CatchUpEstimate estimate;
+        Clock::time_point start{};
+        const uint64_t upstream = 100'000'000'000;
+        uint64_t applied = 0;
+        double lowestEta = 1e300;
+        double highestEta = 0;
+        CatchUpView view;
+        for (int s = 0; s <= 1200; ++s) {
+            view = estimate.update(applied, upstream, start + seconds(s));
+            if (s >= int(CatchUpEstimate::kEtaWindow.count())) {
+                QVERIFY(view.etaSeconds);
+                // Against the ETA at the mean rate of 5 MB/s.
+                double ratio = *view.etaSeconds / (double(view.behindBytes) / 5'000'000.0);
+                lowestEta = std::min(lowestEta, ratio);
+                highestEta = std::max(highestEta, ratio);
+            }
+            applied += (s / 30) % 2 == 0 ? 2'000'000 : 8'000'000;
+        }
+        QVERIFY2(lowestEta > 0.95 && highestEta < 1.05,
+                 qPrintable(QStringLiteral("ETA / ETA at the mean rate: %1 .. %2").arg(lowestEta).arg(highestEta)));
+        // The rate shown is the recent one: 2 or 8 MB/s give or take the edge of a swing.
+        QVERIFY2(view.appliedBytesPerSecond < 2'500'000.0 || view.appliedBytesPerSecond > 7'500'000.0,
+                 qPrintable(QString::number(view.appliedBytesPerSecond)));
     }
 
     void aPointMovingBackStartsOver() {
