@@ -57,7 +57,7 @@ struct TaskSetup {
     uint64_t loadChunkBytes = 0;    // chunk-filesize in bytes; 0: chunks of loadChunkRows
     size_t loadStatementBytes = 0;  // statement-size; 0: the load's default
     std::string loadOnDuplicate;    // "error", "replace" or "ignore"; empty: the load's default (replace, as DM)
-    std::string loadMethod;         // "load-data" or "insert"; empty: the load's default
+    std::string loadMethod;         // "prepared", "insert" or "load-data"; empty: the load's default (prepared)
 
     // Where the task pauses by itself (run --until, POST /api/v1/until); shared with the pipeline.
     std::shared_ptr<StopPointHolder> stopPoint = std::make_shared<StopPointHolder>();
