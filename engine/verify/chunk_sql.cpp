@@ -1,5 +1,8 @@
 #include "engine/verify/chunk_sql.h"
 
+#include <algorithm>
+#include <bit>
+
 #include "engine/apply/quoted_name.h"
 
 namespace syncscope::verify {
@@ -167,17 +170,38 @@ BoundQuery ChunkSql::nextRowHashes(const std::optional<RowValues>& lower, size_t
     return query;
 }
 
+void ChunkSql::appendKeyEquals(std::string& sql, std::vector<apply::SqlValue>& params, const RowValues& key) const {
+    const auto& keyColumns = table_.keyColumns();
+    for (size_t i = 0; i < keyColumns.size(); ++i) {
+        sql += (i == 0 ? "" : " AND ") + apply::quoteName(table_.columns()[keyColumns[i]].name) + " = " +
+               placeholder(keyColumns[i]);
+        params.push_back(table_.boundValue(keyColumns[i], key[i]));
+    }
+}
+
 BoundQuery ChunkSql::rowByKey(const schema::TableName& side, const RowValues& key, bool lockUpstream) const {
     BoundQuery query;
     query.sql = "SELECT " + selectList() + " FROM " + apply::quoteTable(side) + " WHERE ";
-    const auto& keyColumns = table_.keyColumns();
-    for (size_t i = 0; i < keyColumns.size(); ++i) {
-        query.sql += (i == 0 ? "" : " AND ") + apply::quoteName(table_.columns()[keyColumns[i]].name) + " = " +
-                     placeholder(keyColumns[i]);
-        query.params.push_back(table_.boundValue(keyColumns[i], key[i]));
-    }
+    appendKeyEquals(query.sql, query.params, key);
     if (lockUpstream) {
         query.sql += " LOCK IN SHARE MODE";
+    }
+    return query;
+}
+
+BoundQuery ChunkSql::rowsByKeys(const schema::TableName& side, std::span<const RowValues> keys,
+                                bool lockUpstream) const {
+    BoundQuery query;
+    if (keys.empty()) {
+        return query;
+    }
+    const std::string head = ", " + selectList() + " FROM " + apply::quoteTable(side) + " WHERE ";
+    const size_t lookups = std::bit_ceil(keys.size());
+    for (size_t i = 0; i < lookups; ++i) {
+        // Each lookup in parentheses: a locking clause belongs to one SELECT of a UNION.
+        query.sql += (i == 0 ? "(SELECT " : " UNION ALL (SELECT ") + std::to_string(i) + head;
+        appendKeyEquals(query.sql, query.params, keys[std::min(i, keys.size() - 1)]);
+        query.sql += lockUpstream ? " LOCK IN SHARE MODE)" : ")";
     }
     return query;
 }

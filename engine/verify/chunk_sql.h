@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,11 @@ public:
     // One row by key; with `lockUpstream` a shared locking read, which also locks the gap of an
     // absent key, so that no upstream transaction can change or insert it until ours ends.
     BoundQuery rowByKey(const schema::TableName& side, const RowValues& key, bool lockUpstream) const;
+    // The rows of many keys in one statement: a UNION ALL of rowByKey's lookup per key (so each key finds
+    // exactly the row it finds alone, by the server's own comparison, locking as it does), each row led by
+    // its key's position in `keys`. The lookups are padded to a power of two by repeating the last key
+    // (rows at positions >= keys.size() are those repeats), so that few statement texts get prepared.
+    BoundQuery rowsByKeys(const schema::TableName& side, std::span<const RowValues> keys, bool lockUpstream) const;
     // Keyless tables: each distinct row with how often it occurs (all columns, grouped).
     std::string rowCounts(const schema::TableName& side) const;
     // Keyless tables: COUNT(*) and a checksum that counts duplicates (a sum, not an exclusive or).
@@ -69,6 +75,7 @@ private:
                              bool greater) const;
     void appendRange(std::string& sql, std::vector<apply::SqlValue>& params, const KeyRange& range) const;
     std::string placeholder(size_t column) const;
+    void appendKeyEquals(std::string& sql, std::vector<apply::SqlValue>& params, const RowValues& key) const;
 
     const ComparedTable& table_;
 };

@@ -7,7 +7,6 @@
 #include <span>
 #include <thread>
 
-#include "engine/verify/chunk_pacer.h"
 #include "engine/verify/row_diff.h"
 
 namespace syncscope::verify {
@@ -191,155 +190,171 @@ std::vector<RowDifference> TableVerifier::differingRowsOfParts(const ComparedTab
     return suspects;
 }
 
-void TableVerifier::verifyKeyed(const ComparedTable& table, TableVerifyResult& result) {
+TableVerifier::ChunkComparison TableVerifier::compareWalkedChunk(const ComparedTable& table, UpstreamChunk& chunk,
+                                                                 const std::function<void()>& checksummed) {
     ChunkSql sql(table);
+    auto downstreamQuery = sql.checksum(table.downstreamName(), chunk.range);
+    auto downstreamRead = std::async(std::launch::async, [&] { return downstream_.query(downstreamQuery); });
+    std::optional<ChunkFigures> upstreamFigures;
+    std::exception_ptr upstreamFailure;
+    try {
+        upstreamFigures =
+            figuresOfChecksum(upstream_, upstream_.query(sql.checksum(table.upstreamName(), chunk.range)));
+    } catch (...) {
+        upstreamFailure = std::current_exception();  // after the downstream's read has ended
+    }
+    std::vector<RowValues> downstreamResult = downstreamRead.get();
+    if (upstreamFailure) {
+        std::rethrow_exception(upstreamFailure);
+    }
+    checksummed();
+    ChunkComparison comparison;
+    comparison.rows = upstreamFigures->rows;
+    if (*upstreamFigures == figuresOfChecksum(downstream_, downstreamResult)) {
+        return comparison;
+    }
+    chunk.rowHashes = upstream_.query(sql.rowHashes(table.upstreamName(), chunk.range));
+    chunk.listed = true;
+    std::vector<ChunkPart> parts = splitChunk(chunk);
+    comparison.differs = true;
+    comparison.suspects = differingRowsOfParts(
+        table, chunk, parts, downstream_.query(sql.partChecksums(table.downstreamName(), rangesOf(parts))),
+        comparison.differs);
+    return comparison;
+}
+
+TableVerifier::ChunkComparison TableVerifier::compareListedChunk(const ComparedTable& table, const UpstreamChunk& chunk,
+                                                                 bool partsFirst, bool listNext, ChunkPacer& pacer,
+                                                                 std::optional<UpstreamChunk>& ahead) {
+    ChunkSql sql(table);
+    // The upstream reads the next chunk while the downstream compares this one (its checksums and the
+    // listings of differing parts): the pacer and the upstream session are the reader's until it ends.
+    std::future<UpstreamChunk> next;
+    if (chunk.range.upper) {
+        next = std::async(std::launch::async, [&, upper = *chunk.range.upper] {
+            pacer.waitForQuietUpstream(upstream_, cancel_);
+            const size_t rows = pacer.chunkRows();
+            const auto started = Clock::now();
+            UpstreamChunk read = readUpstreamChunk(table, upper, rows, listNext);
+            if (read.listed) {
+                pacer.chunkTook(rows, Clock::now() - started);
+            }
+            return read;
+        });
+    }
+    ChunkComparison comparison;
+    comparison.rows = chunk.rowHashes.size();
+    try {
+        std::vector<ChunkPart> parts = splitChunk(chunk);
+        // Parts first: they say whether the chunk differs. Else a chunk whose checksums differ differs even
+        // when none of its parts does any more (rows were in flight between the two reads).
+        comparison.differs =
+            !partsFirst &&
+            !(figuresOfRowHashes(chunk.rowHashes) ==
+              figuresOfChecksum(downstream_, downstream_.query(sql.checksum(table.downstreamName(), chunk.range))));
+        if (partsFirst || comparison.differs) {
+            comparison.suspects = differingRowsOfParts(
+                table, chunk, parts, downstream_.query(sql.partChecksums(table.downstreamName(), rangesOf(parts))),
+                comparison.differs);
+        }
+    } catch (...) {
+        if (next.valid()) {
+            next.wait();  // the upstream's read ends before the failure is reported
+        }
+        throw;
+    }
+    if (next.valid()) {
+        ahead = next.get();
+    }
+    return comparison;
+}
+
+void TableVerifier::confirmPending(const ComparedTable& table, PendingSuspects& pending, TableVerifyResult& result) {
+    if (pending.rows.empty()) {
+        return;
+    }
+    const ConfirmedDifferencesHandler* handler = onConfirmed_ ? &onConfirmed_ : nullptr;
+    std::vector<RowDifference> confirmed = confirmer().confirm(table, pending.rows, handler);
+    // The confirmed rows come in the suspects' order (keys are unique among them): every suspect not among
+    // them was in flight, and its chunk was re-read because of it.
+    std::vector<uint64_t> chunksInFlight;
+    size_t next = 0;
+    for (size_t i = 0; i < pending.rows.size(); ++i) {
+        if (next < confirmed.size() && confirmed[next].key == pending.rows[i].key) {
+            ++next;
+        } else if (chunksInFlight.empty() || chunksInFlight.back() != pending.chunks[i]) {
+            chunksInFlight.push_back(pending.chunks[i]);
+        }
+    }
+    result.chunksRechecked += chunksInFlight.size();
+    result.rowsInFlight += pending.rows.size() - confirmed.size();
+    for (auto& difference : confirmed) {
+        result.differences.push_back(std::move(difference));
+    }
+    pending = {};
+}
+
+void TableVerifier::verifyKeyed(const ComparedTable& table, TableVerifyResult& result) {
     ChunkPacer pacer(settings_);
     const uint64_t estimate = estimatedRows(table);
     // Where chunks are equal (the common case) the upstream finds a chunk's end by a walk of the key and
     // both servers checksum it at once: no rows sent. Where one differed, differences come in stretches
     // (or cover the whole table, as after a lost stretch of binlog): the upstream lists the next chunks'
-    // keys and row hashes (one pass that also ends the chunk, read while the downstream reads the previous
-    // chunk), and the downstream checksums their parts at once. Where a chunk's checksums differ, the
-    // downstream checksums its parts (one pass) and lists the row hashes of differing parts only.
+    // keys and row hashes (one pass that also ends the chunk, read while the downstream compares the
+    // previous chunk), and the downstream checksums their parts at once. Where a chunk's checksums
+    // differ, the downstream checksums its parts (one pass) and lists the row hashes of differing parts
+    // only. The suspects are confirmed in batches of settings_.confirmRows and at the table's end.
     bool listNext = false;
     std::optional<RowValues> lower;
     std::optional<UpstreamChunk> ahead;
+    PendingSuspects pending;
     while (!cancelled()) {
-        Clock::time_point started = Clock::now();
-        size_t rows = 0;
-        if (!ahead) {
+        ChunkComparison comparison;
+        std::optional<RowValues> upper;
+        if (ahead) {
+            UpstreamChunk chunk = std::move(*ahead);
+            ahead.reset();
+            upper = chunk.range.upper;
+            comparison = chunk.listed ? compareListedChunk(table, chunk, listNext, listNext, pacer, ahead)
+                                      : compareWalkedChunk(table, chunk, [] {});
+        } else {
             pacer.waitForQuietUpstream(upstream_, cancel_);
-            rows = pacer.chunkRows();
-        }
-        UpstreamChunk chunk = ahead ? std::move(*ahead) : readUpstreamChunk(table, lower, rows, listNext);
-        ahead.reset();
-        const bool partsFirst = chunk.listed && listNext;
-        std::vector<ChunkPart> parts = chunk.listed ? splitChunk(chunk) : std::vector<ChunkPart>{};
-        auto downstreamQuery = partsFirst ? sql.partChecksums(table.downstreamName(), rangesOf(parts))
-                                          : sql.checksum(table.downstreamName(), chunk.range);
-        auto downstreamRead = std::async(std::launch::async, [&] { return downstream_.query(downstreamQuery); });
-        std::optional<ChunkFigures> upstreamFigures;
-        std::exception_ptr upstreamFailure;
-        try {
-            if (!chunk.listed) {
-                upstreamFigures =
-                    figuresOfChecksum(upstream_, upstream_.query(sql.checksum(table.upstreamName(), chunk.range)));
-                if (rows > 0) {
-                    pacer.chunkTook(rows, Clock::now() - started);
-                }
-            } else if (chunk.range.upper) {
-                // The upstream lists the next chunk while the downstream reads this one.
-                pacer.waitForQuietUpstream(upstream_, cancel_);
-                size_t nextRows = pacer.chunkRows();
-                auto nextStarted = Clock::now();
-                ahead = readUpstreamChunk(table, chunk.range.upper, nextRows, listNext);
-                if (ahead->listed) {
-                    pacer.chunkTook(nextRows, Clock::now() - nextStarted);
-                }
-            }
-        } catch (...) {
-            upstreamFailure = std::current_exception();  // after the downstream's read has ended
-        }
-        std::vector<RowValues> downstreamResult = downstreamRead.get();
-        if (upstreamFailure) {
-            std::rethrow_exception(upstreamFailure);
-        }
-        result.rowsCompared += upstreamFigures ? upstreamFigures->rows : chunk.rowHashes.size();
-        bool chunkDiffers = false;
-        if (!partsFirst) {
-            chunkDiffers = !((upstreamFigures ? *upstreamFigures : figuresOfRowHashes(chunk.rowHashes)) ==
-                             figuresOfChecksum(downstream_, downstreamResult));
-            if (chunkDiffers) {
-                if (!chunk.listed) {
-                    chunk.rowHashes = upstream_.query(sql.rowHashes(table.upstreamName(), chunk.range));
-                    chunk.listed = true;
-                    parts = splitChunk(chunk);
-                }
-                downstreamResult = downstream_.query(sql.partChecksums(table.downstreamName(), rangesOf(parts)));
+            const size_t rows = pacer.chunkRows();
+            const Clock::time_point started = Clock::now();
+            UpstreamChunk chunk = readUpstreamChunk(table, lower, rows, listNext);
+            upper = chunk.range.upper;
+            if (chunk.listed) {
+                pacer.chunkTook(rows, Clock::now() - started);
+                comparison = compareListedChunk(table, chunk, true, listNext, pacer, ahead);
+            } else {
+                comparison = compareWalkedChunk(table, chunk, [&] { pacer.chunkTook(rows, Clock::now() - started); });
             }
         }
-        std::vector<RowDifference> suspects;
-        if (partsFirst || chunkDiffers) {
-            suspects = differingRowsOfParts(table, chunk, parts, downstreamResult, chunkDiffers);
+        result.rowsCompared += comparison.rows;
+        listNext = comparison.differs;
+        if (comparison.differs && comparison.suspects.empty()) {
+            ++result.chunksRechecked;  // the checksums differed, no row did: rows were in flight
         }
-        listNext = chunkDiffers;
-        if (chunkDiffers) {
-            auto confirmed = suspects.empty() ? suspects : confirm(table, suspects, true);
-            if (confirmed.size() < suspects.size() || suspects.empty()) {
-                ++result.chunksRechecked;
-            }
-            result.rowsInFlight += suspects.size() - confirmed.size();
-            for (auto& difference : confirmed) {
-                result.differences.push_back(std::move(difference));
-            }
+        for (auto& suspect : comparison.suspects) {
+            pending.rows.push_back(std::move(suspect));
+            pending.chunks.push_back(result.chunksDone);
         }
         ++result.chunksDone;
+        if (pending.rows.size() >= settings_.confirmRows) {
+            confirmPending(table, pending, result);
+        }
         uint64_t remaining = estimate > result.rowsCompared ? estimate - result.rowsCompared : 0;
-        result.chunksTotal =
-            result.chunksDone + (chunk.range.upper ? std::max<uint64_t>(1, remaining / pacer.chunkRows()) : 0);
+        result.chunksTotal = result.chunksDone + (upper ? std::max<uint64_t>(1, remaining / pacer.chunkRows()) : 0);
         if (onProgress_) {
             onProgress_(result);
         }
-        if (!chunk.range.upper) {
+        if (!upper) {
             break;
         }
-        lower = chunk.range.upper;
+        lower = std::move(upper);
     }
-}
-
-bool TableVerifier::waitUntilApplied(const binlog::Location& point) {
-    auto deadline = Clock::now() + settings_.settleTimeout;
-    while (true) {
-        AppliedAnswer answer = progress_.appliedUpTo(point);
-        if (answer != AppliedAnswer::NotYet) {
-            return true;
-        }
-        if (Clock::now() >= deadline || cancelled()) {
-            return false;
-        }
-        std::this_thread::sleep_for(settings_.appliedPoll);
-    }
-}
-
-std::vector<RowDifference> TableVerifier::confirm(const ComparedTable& table,
-                                                  const std::vector<RowDifference>& suspects, bool handToRepair) {
-    ChunkSql sql(table);
-    for (int attempt = 1;; ++attempt) {
-        try {
-            upstream_.execute("START TRANSACTION");
-            // Lock every suspect row upstream (and the gap of an absent one): from here on no upstream
-            // transaction can change them, and every earlier change is committed and in the binlog
-            // before the position read next.
-            std::vector<std::optional<RowValues>> upstreamRows;
-            for (const auto& suspect : suspects) {
-                auto rows = upstream_.query(sql.rowByKey(table.upstreamName(), suspect.key, true));
-                upstreamRows.push_back(rows.empty() ? std::nullopt : std::optional<RowValues>(rows.front()));
-            }
-            binlog::Location lockedAt = upstream_.binlogPosition();
-            bool settled = waitUntilApplied(lockedAt);
-            std::vector<RowDifference> confirmed;
-            for (size_t i = 0; i < suspects.size(); ++i) {
-                auto rows = downstream_.query(sql.rowByKey(table.downstreamName(), suspects[i].key, false));
-                std::optional<RowValues> downstreamRow;
-                if (!rows.empty()) {
-                    downstreamRow = rows.front();
-                }
-                if (auto difference = diffRow(table, suspects[i].key, upstreamRows[i], downstreamRow)) {
-                    difference->settled = settled;
-                    confirmed.push_back(std::move(*difference));
-                }
-            }
-            if (handToRepair && onConfirmed_ && !confirmed.empty() && settled) {
-                onConfirmed_(table, confirmed);
-            }
-            upstream_.execute("COMMIT");
-            return confirmed;
-        } catch (const ServerError& e) {
-            upstream_.execute("ROLLBACK");
-            if (!ServerSession::isLockWaitTimeout(e.code()) || attempt >= settings_.lockAttempts) {
-                throw;
-            }
-        }
+    if (!cancelled()) {
+        confirmPending(table, pending, result);
     }
 }
 
@@ -350,7 +365,7 @@ std::vector<RowDifference> TableVerifier::recheck(const ComparedTable& table,
         verifyKeyless(table, result);
         return result.differences;
     }
-    return confirm(table, differences, false);
+    return confirmer().confirm(table, differences, nullptr);
 }
 
 void TableVerifier::verifyKeyless(const ComparedTable& table, TableVerifyResult& result) {
@@ -369,7 +384,7 @@ void TableVerifier::verifyKeyless(const ComparedTable& table, TableVerifyResult&
     // Without a key there is no row to lock: read the upstream's counts, wait until the task has
     // applied up to where they were read, then read the downstream's.
     auto upstreamCounts = upstream_.query(sql.rowCounts(table.upstreamName()));
-    bool settled = waitUntilApplied(upstream_.binlogPosition());
+    bool settled = confirmer().waitUntilApplied(upstream_.binlogPosition());
     auto downstreamCounts = downstream_.query(sql.rowCounts(table.downstreamName()));
     result.differences = diffRowCounts(table, upstreamCounts, downstreamCounts);
     for (auto& difference : result.differences) {

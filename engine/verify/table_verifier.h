@@ -1,8 +1,7 @@
 // Verifies one table: walks the upstream's key in chunks, has both servers checksum each chunk at the
-// same time, reads the rows of a chunk whose checksums differ, and confirms each differing row with
-// the upstream row locked until the task has applied up to the locked point, so that a row in flight
-// is never reported (online_exactness in README.md). Tables without a key are compared by counts of
-// equal rows.
+// same time, finds the rows of a chunk whose checksums differ, and has them confirmed (RowConfirmer) so
+// that a row in flight is never reported (online_exactness in README.md). Tables without a key are
+// compared by counts of equal rows.
 #pragma once
 
 #include <atomic>
@@ -11,18 +10,15 @@
 #include <optional>
 #include <vector>
 
+#include "engine/verify/chunk_pacer.h"
 #include "engine/verify/chunk_sql.h"
+#include "engine/verify/row_confirmer.h"
 #include "engine/verify/server_session.h"
 #include "engine/verify/task_progress.h"
 #include "engine/verify/verify_result.h"
 #include "engine/verify/verify_settings.h"
 
 namespace syncscope::verify {
-
-// Called with the confirmed differences of a chunk while their upstream rows are still locked, so that
-// a repair applied here cannot race the task's own changes to those rows.
-using ConfirmedDifferencesHandler =
-    std::function<void(const ComparedTable& table, const std::vector<RowDifference>& differences)>;
 
 class TableVerifier {
 public:
@@ -71,12 +67,30 @@ private:
     std::vector<RowDifference> differingRowsOfParts(const ComparedTable& table, const UpstreamChunk& chunk,
                                                     const std::vector<ChunkPart>& parts,
                                                     const std::vector<RowValues>& downstreamParts, bool& differs);
-    std::vector<RowDifference> confirm(const ComparedTable& table, const std::vector<RowDifference>& suspects,
-                                       bool handToRepair);
-    // Waits until the task has applied up to `point`; false when the settle time ran out first.
-    bool waitUntilApplied(const binlog::Location& point);
+    // What comparing one chunk found: whether its checksums differed, and the keys to confirm.
+    struct ChunkComparison {
+        uint64_t rows = 0;
+        bool differs = false;
+        std::vector<RowDifference> suspects;
+    };
+    // A chunk only walked upstream: both servers checksum it at once (then `checksummed` is called: the
+    // pacer's measure); where the checksums differ the upstream lists it and the downstream checksums its
+    // parts.
+    ChunkComparison compareWalkedChunk(const ComparedTable& table, UpstreamChunk& chunk,
+                                       const std::function<void()>& checksummed);
+    // A listed chunk, compared downstream (its parts at once when `partsFirst`) while the upstream reads
+    // the next chunk into `ahead` (listed when `listNext`).
+    ChunkComparison compareListedChunk(const ComparedTable& table, const UpstreamChunk& chunk, bool partsFirst,
+                                       bool listNext, ChunkPacer& pacer, std::optional<UpstreamChunk>& ahead);
+    // Suspects waiting to be confirmed together, with the chunk each came from.
+    struct PendingSuspects {
+        std::vector<RowDifference> rows;
+        std::vector<uint64_t> chunks;
+    };
+    void confirmPending(const ComparedTable& table, PendingSuspects& pending, TableVerifyResult& result);
     uint64_t estimatedRows(const ComparedTable& table);
     bool cancelled() const { return cancel_ && cancel_->load(); }
+    RowConfirmer confirmer() { return RowConfirmer(upstream_, downstream_, progress_, settings_, cancel_); }
 
     ServerSession& upstream_;
     ServerSession& downstream_;

@@ -131,8 +131,8 @@ TableVerifyResult TaskVerifier::verifyTable(TableVerifier& verifier, const Compa
     }
     RepairOutcome outcome;
     bool applyKeyed = repair_->apply && table.hasKey();
-    // A keyed table is repaired chunk by chunk while the differing rows are locked upstream, so the
-    // task cannot change them between the comparison and the repair.
+    // A keyed table is repaired batch by batch of confirmed rows (VerifySettings::confirmRows) while they
+    // are locked upstream, so the task cannot change them between the comparison and the repair.
     verifier.setConfirmedHandler(applyKeyed ? ConfirmedDifferencesHandler([&](const ComparedTable& compared,
                                                                               const std::vector<RowDifference>& found) {
         applyRepair(compared, found, outcome);

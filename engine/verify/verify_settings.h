@@ -19,6 +19,8 @@ struct VerifySettings {
     static constexpr std::chrono::milliseconds kDefaultAppliedPoll{20};
     static constexpr int kDefaultLockAttempts = 5;
     static constexpr size_t kDefaultChunkParts = 64;
+    static constexpr size_t kDefaultConfirmRows = 1024;
+    static constexpr size_t kDefaultConfirmLookups = 256;
 
     // Chunks grow or shrink so that one takes about chunkTime on the upstream, as pt-table-checksum's
     // --chunk-time does, within these bounds.
@@ -36,6 +38,12 @@ struct VerifySettings {
     // Where a chunk's checksums differ, the downstream checksums it again in this many parts of equal
     // upstream row counts (one statement, one pass) and lists the row hashes of differing parts only.
     size_t chunkParts = kDefaultChunkParts;
+    // Suspect rows are confirmed together once this many are pending (and at a table's end): one upstream
+    // transaction and one wait for the task per batch instead of per chunk. They stay locked upstream
+    // until the task has applied up to them.
+    size_t confirmRows = kDefaultConfirmRows;
+    // Keys read in one statement when confirming (a UNION ALL of lookups).
+    size_t confirmLookups = kDefaultConfirmLookups;
 };
 
 }  // namespace syncscope::verify

@@ -89,6 +89,38 @@ private slots:
         QCOMPARE(query.params.back().asSigned(), int64_t{1});
     }
 
+    void suspectsAreReadInOneStatementOfLookupsPaddedToAPowerOfTwo_data() {
+        QTest::addColumn<bool>("lock");
+        QTest::addRow("upstream: every lookup a shared locking read") << true;
+        QTest::addRow("downstream: plain reads") << false;
+    }
+
+    void suspectsAreReadInOneStatementOfLookupsPaddedToAPowerOfTwo() {
+        QFETCH(bool, lock);
+        ComparedTable table = orderLines();
+        std::vector<RowValues> keys{row({"1", "1"}), row({"2", "7"}), row({"30", "2"})};
+        BoundQuery query = ChunkSql(table).rowsByKeys(table.upstreamName(), keys, lock);
+        // Four lookups (three keys, the last repeated), each the single-row lookup led by its position.
+        const std::string tail = lock ? " LOCK IN SHARE MODE)" : ")";
+        for (int i = 0; i < 4; ++i) {
+            const std::string lookup =
+                std::string(i == 0 ? "(SELECT " : " UNION ALL (SELECT ") + std::to_string(i) +
+                ", CAST(`order_id` AS CHAR), CAST(`line_no` AS CHAR), `sku`, CAST(`amount` AS CHAR), `note` "
+                "FROM "
+                "`shop`.`order_lines` WHERE `order_id` = ? AND `line_no` = ?" +
+                tail;
+            QVERIFY2(query.sql.find(lookup) != std::string::npos, query.sql.c_str());
+        }
+        QVERIFY2(query.sql.find("UNION ALL (SELECT 4,") == std::string::npos, query.sql.c_str());
+        QCOMPARE(query.sql.find("LOCK IN SHARE MODE") != std::string::npos, lock);
+        QCOMPARE(query.params.size(), size_t{8});
+        QCOMPARE(query.params[2].asSigned(), int64_t{2});
+        QCOMPARE(query.params[3].asSigned(), int64_t{7});
+        QCOMPARE(query.params[6].asSigned(), int64_t{30});  // the padding repeats the last key
+        QCOMPARE(query.params[7].asSigned(), int64_t{2});
+        QVERIFY(ChunkSql(table).rowsByKeys(table.upstreamName(), {}, lock).sql.empty());
+    }
+
     void decimalKeysAreComparedAsDecimals() {
         schema::TableSchema prices({"shop", "prices"}, {column("price", "decimal", false), column("label", "varchar")},
                                    {0}, {}, schema::SchemaOrigin::Downstream);
