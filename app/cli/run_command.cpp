@@ -26,6 +26,7 @@
 #include "engine/control/control_server.h"
 #include "engine/control/listen_address.h"
 #include "engine/load/chunk_copier.h"
+#include "engine/multisource/single_source_task.h"
 #include "engine/preview/task_command_previewer.h"
 #include "engine/task/stop_point.h"
 #include "engine/task/task.h"
@@ -304,14 +305,21 @@ int runTask(std::span<char*> args) {
     spdlog::info("task {} (source {}): upstream {}, target {}", setup.taskName, setup.sourceId,
                  setup.upstream.describe(), setup.downstream.describe());
 
-    task::Task runningTask(setup);
+    // A pause given through the API is kept across restarts (in the downstream beside the checkpoint, a copy beside
+    // the audit log), as for a task with several sources: a restart of a paused task starts it paused.
+    multisource::SingleSourceTask opened = multisource::openSingleSourceTask(setup);
+    if (!opened.warning.empty()) {
+        spdlog::warn("{}", opened.warning);
+    }
+    task::Task& runningTask = *opened.engine;
+    multisource::SourceSubtask& commands = *opened.commands;
     std::unique_ptr<control::ControlServer> controlServer;
     if (!options.listen.empty()) {
         control::ControlServerOptions serverOptions = controlServerOptions(options, setup.taskName);
         serverOptions.secrets = {setup.upstream.password, setup.downstream.password};
         // Skipped rows are saved as replayable SQL beside the audit log (named in the skip's audit entry).
         serverOptions.previewer = std::make_shared<preview::TaskCommandPreviewer>(setup, options.logDir);
-        controlServer = std::make_unique<control::ControlServer>(runningTask, serverOptions);
+        controlServer = std::make_unique<control::ControlServer>(commands, serverOptions);
         std::cerr << "syncscope-cli run: control API on " << controlServer->url() << '\n';
     }
     bool failureShown = false;
@@ -322,10 +330,14 @@ int runTask(std::span<char*> args) {
         }
         spdlog::info("task {}: {}", setup.taskName, until.reason);
     }
-    task::CommandResult started = runningTask.start();
+    task::CommandResult started = commands.start();
     if (!started.accepted) {
         std::cerr << "syncscope-cli run: " << started.reason << '\n';
         return kExitFailure;
+    }
+    if (commands.pauseRemembered()) {
+        std::cerr << "syncscope-cli run: " << started.reason
+                  << (controlServer ? " (POST /api/v1/resume on " + controlServer->url() + ")" : std::string()) << '\n';
     }
     timespec poll{0, kSignalPollNanoseconds};
     LoadProgressPrinter loadProgress;
@@ -353,7 +365,8 @@ int runTask(std::span<char*> args) {
             continue;
         }
         if (!options.until.empty() && runningTask.stage() == task::Stage::Paused) {
-            std::cerr << "syncscope-cli run: " << publishedStage(runningTask, task::Stage::Paused)->stageReason << '\n';
+            publishedStage(runningTask, task::Stage::Paused);
+            std::cerr << "syncscope-cli run: " << commands.status()->stageReason << '\n';  // a kept pause says so
             runningTask.stop();
             runningTask.waitUntilStopped();
             return kExitOk;

@@ -35,7 +35,7 @@ const char* const kStatusUsage =
     "whole task, then one section per source, each checked against that source's own upstream, and\n"
     "whether the DBA paused it (kept in <meta-schema>.<task>_syncscope_paused_sources on the downstream, and a\n"
     "copy in DIR/<task>-paused-sources.json for a pause the downstream did not get: a start leaves such a\n"
-    "source paused; DIR defaults to `run`'s).\n"
+    "source paused; DIR defaults to `run`'s). A task with one source says the same of its one source.\n"
     "Exit 0 when both were read (anomalies are reported, not failed), 1 when the configs, the\n"
     "downstream or an upstream could not be read, 2 on bad usage.\n";
 
@@ -299,11 +299,15 @@ int runStatus(std::span<char*> args) {
             reports.push_back(readSourceCheckpoint(sources.setups[i], sources.sourceFiles[i]));
         }
         const bool severalSources = reports.size() > 1;
-        const std::vector<std::string> paused =
-            severalSources ? pausedSince(reports, options.logDir, std::cerr) : std::vector<std::string>{};
+        // A task with one source keeps its pause across restarts too (engine/multisource/single_source_task.h).
+        const std::vector<std::string> paused = pausedSince(reports, options.logDir, std::cerr);
         if (options.json) {
-            std::cout << (severalSources ? wholeTaskJson(reports, paused) : toJson(reports.front())).dump(kJsonIndent)
-                      << '\n';
+            nlohmann::json answer = severalSources ? wholeTaskJson(reports, paused) : toJson(reports.front());
+            if (!severalSources) {
+                answer["paused_by_dba_since"] =
+                    paused.front().empty() ? nlohmann::json(nullptr) : nlohmann::json(paused.front());
+            }
+            std::cout << answer.dump(kJsonIndent) << '\n';
         } else if (severalSources) {
             printWholeTask(reports, std::cout);
             for (size_t i = 0; i < reports.size(); ++i) {
@@ -316,6 +320,10 @@ int runStatus(std::span<char*> args) {
             }
         } else {
             printText(reports.front(), std::cout);
+            if (!paused.front().empty()) {
+                std::cout << "  paused by the DBA since " << paused.front()
+                          << " (remembered: a start of the task leaves it paused until it is resumed)\n";
+            }
         }
         int exitCode = kExitOk;
         for (const StatusReport& report : reports) {

@@ -11,6 +11,7 @@
 #include "engine/multisource/multi_source_task.h"
 #include "engine/multisource/paused_sources.h"
 #include "engine/multisource/shard_merge_check.h"
+#include "engine/multisource/single_source_task.h"
 #include "engine/task/task.h"
 #include "engine/task/task_setup_builder.h"
 #include "ui/dialogs/precheck_dialog.h"
@@ -78,7 +79,12 @@ OpenedTask openTask(const ui::TaskFiles& files) {
         opened.auditPath = ui::PrecheckDialog::defaultAuditPath(QString::fromStdString(setup.taskName));
         setup.auditLogPath = opened.auditPath.toStdString();
         opened.setup = setup;
-        opened.task = std::make_shared<task::Task>(std::move(setup));
+        // A pause is kept across restarts as for several sources (also one that `syncscope-cli run` was given).
+        multisource::SingleSourceTask single = multisource::openSingleSourceTask(std::move(setup));
+        if (!single.warning.empty()) {
+            spdlog::warn("{}", single.warning);
+        }
+        opened.task = std::move(single.commands);
     } catch (const std::exception& e) {
         opened.error = QString::fromUtf8(e.what());
     }

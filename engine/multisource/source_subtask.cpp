@@ -61,7 +61,10 @@ task::CommandResult SourceSubtask::pause() {
 }
 
 task::CommandResult SourceSubtask::resume() {
-    task::CommandResult answer = task_->resume();
+    return forgetPauseOnceRunning(task_->resume());
+}
+
+task::CommandResult SourceSubtask::forgetPauseOnceRunning(task::CommandResult answer) {
     if (answer.accepted) {
         {
             std::lock_guard lock(statusMutex_);

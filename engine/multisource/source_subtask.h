@@ -32,9 +32,12 @@ public:
     task::CommandResult skipFailedEvent(const task::SkipEvidence& evidence) override {
         return task_->skipFailedEvent(evidence);
     }
-    task::CommandResult resumeFrom(const task::ResumeTarget& target) override { return task_->resumeFrom(target); }
+    // A resume from a chosen point runs the source: its pause is forgotten as by resume().
+    task::CommandResult resumeFrom(const task::ResumeTarget& target) override {
+        return forgetPauseOnceRunning(task_->resumeFrom(target));
+    }
     task::CommandResult resumeFrom(const task::ResumeTarget& target, const task::SkipEvidence& evidence) override {
-        return task_->resumeFrom(target, evidence);
+        return forgetPauseOnceRunning(task_->resumeFrom(target, evidence));
     }
     task::CommandResult stopAt(const std::string& point) override { return task_->stopAt(point); }
 
@@ -43,6 +46,9 @@ public:
     bool pauseRemembered() const { return paused_->isPaused(sourceId()); }
 
 private:
+    // After an accepted resume or resume-from: the pause is no longer remembered.
+    task::CommandResult forgetPauseOnceRunning(task::CommandResult answer);
+
     std::shared_ptr<task::Task> task_;
     std::shared_ptr<PausedSources> paused_;
     mutable std::mutex statusMutex_;
