@@ -10,6 +10,7 @@
 #include "engine/common/log_ring_sink.h"
 #include "engine/common/thread_priority.h"
 #include "engine/common/version.h"
+#include "ui/engine/malloc_arenas.h"
 #include "ui/main/main_window.h"
 #include "ui/models/ui_resources.h"
 
@@ -24,6 +25,7 @@ constexpr double kMillisecondsPerSecond = 1000.0;
 constexpr int kEngineThreadNiceIncrement = 5;
 
 int main(int argc, char** argv) {
+    syncscope::ui::giveThreadsTheirOwnMallocArenas();  // before any thread: the GUI thread's arena is its own
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("SyncScope"));
     QApplication::setOrganizationName(QStringLiteral("SyncScope"));

@@ -6,11 +6,12 @@
 
 namespace syncscope {
 
-// Process-wide: engine threads started after this call add `niceIncrement` (0 to 19) to their nice
-// value. Lowering a thread's priority needs no privilege.
+// Process-wide: engine threads started after this call run at the calling thread's nice value plus
+// `niceIncrement` (0 to 19). Lowering a thread's priority needs no privilege.
 void setEngineThreadNiceIncrement(int niceIncrement);
 
-// Called first by every engine thread; does nothing unless an increment was set. Never fails the caller.
+// Called first by every engine thread; does nothing unless an increment was set. Calling it again, or in a
+// thread started by an engine thread, lowers nothing further. Never fails the caller.
 void applyEngineThreadPriority();
 
 }  // namespace syncscope

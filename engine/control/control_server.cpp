@@ -14,6 +14,7 @@
 #include <set>
 #include <thread>
 
+#include "engine/common/thread_priority.h"
 #include "engine/control/control_request.h"
 #include "engine/control/error_tally.h"
 #include "engine/control/file_tail.h"
@@ -39,6 +40,28 @@ constexpr int kHttpFirstError = 400;
 constexpr int kHttpInternalError = 500;
 constexpr int kHttpBadGateway = 502;  // a preview could not read the upstream or the downstream
 constexpr size_t kServerThreads = 4;
+
+// httplib's worker pool with its threads at the engine threads' priority: a process that embeds servers beside a
+// GUI (the GUI benchmark's remote engines) keeps its GUI thread first in line for a core. No change unless a
+// front end set an increment (thread_priority.h).
+class EnginePriorityThreadPool final : public httplib::TaskQueue {
+public:
+    explicit EnginePriorityThreadPool(size_t threads) : pool_(threads) {}
+    void enqueue(std::function<void()> work) override {
+        pool_.enqueue([work = std::move(work)] {
+            thread_local bool lowered = false;  // the increment adds to the thread's nice value: once per thread
+            if (!lowered) {
+                applyEngineThreadPriority();
+                lowered = true;
+            }
+            work();
+        });
+    }
+    void shutdown() override { pool_.shutdown(); }
+
+private:
+    httplib::ThreadPool pool_;
+};
 constexpr time_t kKeepAliveSeconds = 1;      // short, so that stop() does not wait on idle clients
 constexpr size_t kMaxBodyBytes = 64 * 1024;  // a resume-from body is a few dozen bytes
 constexpr std::chrono::milliseconds kErrorWatchInterval{100};
@@ -609,7 +632,7 @@ ControlServer::ControlServer(task::TaskControl& task, ControlServerOptions optio
         int yes = 1;
         setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
     });
-    impl_->server->new_task_queue = [] { return new httplib::ThreadPool(kServerThreads); };
+    impl_->server->new_task_queue = [] { return new EnginePriorityThreadPool(kServerThreads); };
     impl_->server->set_keep_alive_timeout(kKeepAliveSeconds);
     impl_->server->set_payload_max_length(kMaxBodyBytes);
     impl_->addRoutes();
@@ -623,10 +646,14 @@ ControlServer::ControlServer(task::TaskControl& task, ControlServerOptions optio
                                  " for the control API: the address is in use or not this machine's");
     }
     impl_->serving = std::thread([this] {
+        applyEngineThreadPriority();
         impl_->server->listen_after_bind();
         impl_->servingEnded = true;
     });
-    impl_->watching = std::thread([this] { impl_->watchErrors(); });
+    impl_->watching = std::thread([this] {
+        applyEngineThreadPriority();
+        impl_->watchErrors();
+    });
     spdlog::info("control API listening on {}{}", url(), opts.token.empty() ? "" : " (bearer token required)");
 }
 

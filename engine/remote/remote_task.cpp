@@ -7,6 +7,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <utility>
 
 #include "engine/common/thread_priority.h"
 #include "engine/control/status_json.h"
@@ -134,6 +135,7 @@ void RemoteTask::pollOnce() {
             problem = options_.url() + "/api/v1/status: the answer is not a SyncScope status: " + e.what();
         }
     }
+    std::shared_ptr<const task::StatusSnapshot> replaced;  // freed after the lock: status() must not wait on a free
     std::lock_guard lock(mutex_);
     if (fresh) {
         if (!connection_.connected && connection_.failedPolls > 0 && notices_.size() < kMaxNotices) {
@@ -146,7 +148,7 @@ void RemoteTask::pollOnce() {
                                 fresh->stage == task::Stage::Error});
         }
         lastStage_ = fresh->stage;
-        last_ = fresh;
+        replaced = std::exchange(last_, std::move(fresh));
         connection_.connected = true;
         connection_.lastSeen = std::chrono::system_clock::now();
         connection_.error.clear();

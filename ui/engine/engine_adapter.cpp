@@ -4,8 +4,10 @@
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
+#include <utility>
 
 #include "engine/task/evidenced_resume_from.h"
+#include "ui/engine/snapshot_release.h"
 
 namespace syncscope::ui {
 
@@ -69,8 +71,10 @@ void EngineAdapter::refreshNow() {
     if (task_) {
         auto snapshot = task_->status();
         if (snapshot && (!last_ || snapshot->sequence != last_->sequence || snapshot.get() != last_.get())) {
-            last_ = snapshot;
+            std::shared_ptr<const task::StatusSnapshot> previous = std::exchange(last_, std::move(snapshot));
             emit snapshotChanged(last_);
+            // The views have let the previous snapshot go; the last reference is dropped off the GUI thread.
+            releaseOffTheGuiThread(std::move(previous));
         }
         auto notices = task_->drainNotices(kNoticesPerTick);
         if (!notices.empty()) {

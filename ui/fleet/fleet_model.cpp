@@ -5,6 +5,7 @@
 #include <QLocale>
 #include <QThreadPool>
 
+#include "ui/engine/snapshot_release.h"
 #include "ui/models/checkpoint_anomaly.h"
 
 namespace syncscope::ui {
@@ -33,15 +34,6 @@ bool sameFigures(const FleetModel::Row& a, const FleetModel::Row& b) {
     return a.label == b.label && a.stage == b.stage && a.health == b.health && a.lagSeconds == b.lagSeconds &&
            a.rowsPerSecond == b.rowsPerSecond && a.anomalies == b.anomalies && a.lastError == b.lastError &&
            a.host == b.host && a.lost == b.lost;
-}
-
-// A snapshot the engine has replaced may be held by this row only: freeing it (thousands of table points, each
-// with its strings) cost the GUI thread most of a fleet tick (bench_gui_fleet: malloc_consolidate and free were
-// two thirds of its samples). The replaced snapshots of one refresh are let go together on a worker thread.
-void releaseOffTheGuiThread(std::vector<std::shared_ptr<const task::StatusSnapshot>> replaced) {
-    if (!replaced.empty()) {
-        QThreadPool::globalInstance()->start([replaced = std::move(replaced)]() mutable { replaced.clear(); });
-    }
 }
 
 }  // namespace
@@ -168,6 +160,8 @@ FleetModel::RefreshResult FleetModel::refresh() {
     for (size_t i = 0; sameSet && i < fresh.size(); ++i) {
         sameSet = fresh[i].group == rows_[i].group && fresh[i].task == rows_[i].task;
     }
+    // A snapshot the engine has replaced may be held by this row only: freeing it (thousands of table points, each
+    // with its strings) cost the GUI thread most of a fleet tick (snapshot_release.h).
     std::vector<std::shared_ptr<const task::StatusSnapshot>> replaced;
     for (size_t i = 0; i < rows_.size(); ++i) {
         if (rows_[i].snapshot && (i >= fresh.size() || rows_[i].snapshot != fresh[i].snapshot)) {

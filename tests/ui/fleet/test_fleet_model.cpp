@@ -14,6 +14,7 @@
 #include <atomic>
 
 #include "tests/support/test_env.h"
+#include "tests/ui/support/release_watching_task.h"
 #include "tests/ui/support/simulated_task.h"
 #include "ui/fleet/batch_plan.h"
 #include "ui/fleet/fleet_filter_proxy.h"
@@ -22,6 +23,7 @@
 #include "ui/fleet/workspace.h"
 
 using namespace syncscope::ui;
+using syncscope::test::ReleaseWatchingTask;
 using syncscope::test::SimulatedTask;
 
 namespace {
@@ -42,42 +44,6 @@ ChannelSpec remoteSpec(int port) {
     spec.port = port;
     return spec;
 }
-
-// A task whose snapshots say on which thread they were freed.
-class ReleaseWatchingTask : public syncscope::task::TaskControl {
-public:
-    ReleaseWatchingTask() { publishNext(); }
-    std::shared_ptr<const syncscope::task::StatusSnapshot> status() const override { return snapshot_; }
-    std::vector<syncscope::task::Notice> drainNotices(size_t) override { return {}; }
-    syncscope::task::CommandResult start() override { return {false, "not here"}; }
-    syncscope::task::CommandResult pause() override { return {false, "not here"}; }
-    syncscope::task::CommandResult resume() override { return {false, "not here"}; }
-    syncscope::task::CommandResult stop() override { return {false, "not here"}; }
-    syncscope::task::CommandResult skipFailedEvent(const syncscope::task::SkipEvidence&) override {
-        return {false, "not here"};
-    }
-    syncscope::task::CommandResult resumeFrom(const syncscope::task::ResumeTarget&) override {
-        return {false, "not here"};
-    }
-
-    // The engine publishes a new snapshot and lets go of its old one.
-    void publishNext() {
-        auto next = std::make_unique<syncscope::task::StatusSnapshot>();
-        next->sequence = ++sequence_;
-        next->stage = syncscope::task::Stage::Running;
-        snapshot_ = std::shared_ptr<const syncscope::task::StatusSnapshot>(
-            next.release(), [this](const syncscope::task::StatusSnapshot* freed) {
-                freedOn_ = QThread::currentThread();
-                delete freed;
-            });
-    }
-    QThread* freedOn() const { return freedOn_; }
-
-private:
-    std::atomic<QThread*> freedOn_{nullptr};  // before snapshot_: still there when the last one is freed
-    uint64_t sequence_ = 0;
-    std::shared_ptr<const syncscope::task::StatusSnapshot> snapshot_;
-};
 
 QStringList column(const QAbstractItemModel& model, int columnIndex) {
     QStringList values;
