@@ -18,7 +18,7 @@ namespace syncscope::task {
 class CatchUpEstimate {
 public:
     static constexpr std::chrono::seconds kWindow{30};
-    static constexpr std::chrono::seconds kEtaWindow{600};
+    static constexpr std::chrono::seconds kEtaWindow{1200};
     // Rates need at least this much history.
     static constexpr std::chrono::seconds kMinHistory{2};
 

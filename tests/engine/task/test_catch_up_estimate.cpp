@@ -1,5 +1,5 @@
 // The catch-up estimate: the distance to the upstream's end over the rate at which it shrinks (the
-// rates shown over the last 30 s, the ETA's closing rate over up to 10 minutes); unknown with too little history,
+// rates shown over the last 30 s, the ETA's closing rate over up to 20 minutes); unknown with too little history,
 // absent (not catching up) when the upstream writes as fast as the task applies, and started over when a point moves
 // back.
 #include <QtTest>
@@ -74,7 +74,7 @@ private slots:
         double lowestEta = 1e300;
         double highestEta = 0;
         CatchUpView view;
-        for (int s = 0; s <= 1200; ++s) {
+        for (int s = 0; s <= 2400; ++s) {
             view = estimate.update(applied, upstream, start + seconds(s));
             if (s >= int(CatchUpEstimate::kEtaWindow.count())) {
                 QVERIFY(view.etaSeconds);
