@@ -49,7 +49,7 @@ public:
     explicit EnginePriorityThreadPool(size_t threads) : pool_(threads) {}
     void enqueue(std::function<void()> work) override {
         pool_.enqueue([work = std::move(work)] {
-            thread_local bool lowered = false;  // the increment adds to the thread's nice value: once per thread
+            thread_local bool lowered = false;  // once per thread: a request need not pay the getpriority call
             if (!lowered) {
                 applyEngineThreadPriority();
                 lowered = true;

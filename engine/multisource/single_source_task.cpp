@@ -11,22 +11,20 @@ namespace syncscope::multisource {
 SingleSourceTask openSingleSourceTask(task::TaskSetup setup) {
     SingleSourceTask opened;
     const std::string file = pausedSourcesFileBeside(setup.auditLogPath, setup.taskName);
-    auto table = std::make_shared<const PausedSourcesTable>(setup.downstream, setup.metaSchema, setup.taskName);
-    std::shared_ptr<PausedSources> paused;
+    std::shared_ptr<const PausedSourcesTable> table =
+        std::make_shared<const PausedSourcesTable>(setup.downstream, setup.metaSchema, setup.taskName);
     try {
-        table->read();  // the same read PausedSources makes: only to learn whether the downstream answers
-        paused = std::make_shared<PausedSources>(file, table);
+        table->read();  // only to learn whether the downstream answers; PausedSources reads it again
     } catch (const MultiSourceError& e) {
-        if (!file.empty() && std::string(e.what()).find(file) != std::string::npos) {
-            throw;  // the file beside the audit log is unreadable: that is not the downstream being away
-        }
         std::string why = e.what();
         why.erase(std::min(why.size(), why.find("; nothing was started")));  // this start goes on
         opened.warning = "task " + setup.taskName + " starts without the pauses kept in the downstream: " + why +
                          (file.empty() ? std::string("; no copy beside an audit log either")
                                        : "; the copy in " + file + " is used alone");
-        paused = std::make_shared<PausedSources>(file, nullptr);
+        table = nullptr;
     }
+    // A pause file that exists but cannot be read throws here, naming it: nothing is started on a guess.
+    auto paused = std::make_shared<PausedSources>(file, std::move(table));
     opened.engine = std::make_shared<task::Task>(std::move(setup));
     opened.commands = std::make_shared<SourceSubtask>(opened.engine, std::move(paused));
     return opened;
