@@ -335,7 +335,7 @@ int runTask(std::span<char*> args) {
         std::cerr << "syncscope-cli run: " << started.reason << '\n';
         return kExitFailure;
     }
-    if (commands.pauseRemembered()) {
+    if (commands.pauseRemembered() || commands.waitingForPauses()) {
         std::cerr << "syncscope-cli run: " << started.reason
                   << (controlServer ? " (POST /api/v1/resume on " + controlServer->url() + ")" : std::string()) << '\n';
     }
@@ -346,7 +346,7 @@ int runTask(std::span<char*> args) {
         int signal = sigtimedwait(&stopSignals, nullptr, &poll);
         if (signal == SIGINT || signal == SIGTERM) {
             spdlog::info("signal {}: stopping gracefully", signal);
-            runningTask.stop();
+            commands.stop();  // also ends a wait for the downstream's pauses, before the Task has started
             runningTask.waitUntilStopped();
             return kExitOk;
         }

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include "engine/multisource/multi_source_plan.h"
 
@@ -45,15 +46,72 @@ PausedSources::Pauses PausedSources::merge(const Pauses& inFile, const std::map<
 PausedSources::PausedSources(std::string file, std::shared_ptr<const PausedSourcesTable> table)
     : file_(std::move(file)), table_(std::move(table)) {
     const std::map<std::string, std::string> inTable = table_ ? table_->read() : std::map<std::string, std::string>{};
-    const Pauses inFile = file_.empty() || !std::filesystem::exists(file_) ? Pauses{} : readFile(file_);
-    paused_ = merge(inFile, inTable, table_ != nullptr);
+    takeTable(readFileIfAny(file_), inTable);
+}
+
+PausedSources::PausedSources(std::string file, std::shared_ptr<const PausedSourcesTable> table, TableMayBeUnreadable)
+    : file_(std::move(file)), table_(std::move(table)) {
+    const Pauses inFile = readFileIfAny(file_);  // a file that cannot be read throws: nothing starts on a guess
+    std::map<std::string, std::string> inTable;
+    try {
+        if (table_) {
+            inTable = table_->read();
+        }
+    } catch (const PausedSourcesUnreadable& e) {
+        tableProblem_ = e.what();
+        tableMayAnswer_ = e.retryable();
+        paused_ = inFile;  // as the file has them, whether each reached the table included, until it is read
+        return;
+    }
+    takeTable(inFile, inTable);
+}
+
+std::string PausedSources::tableProblem() const {
+    std::lock_guard lock(mutex_);
+    return tableProblem_;
+}
+
+bool PausedSources::tableMayAnswerLater() const {
+    std::lock_guard lock(mutex_);
+    return !tableProblem_.empty() && tableMayAnswer_;
+}
+
+std::string PausedSources::readTable() {
+    std::lock_guard writing(writeMutex_);  // no pause or resume is written while the table is taken in
+    std::map<std::string, std::string> inTable;
+    try {
+        inTable = table_ ? table_->read() : std::map<std::string, std::string>{};
+    } catch (const PausedSourcesUnreadable& e) {
+        std::lock_guard lock(mutex_);
+        tableProblem_ = e.what();
+        tableMayAnswer_ = e.retryable();
+        throw;
+    }
+    Pauses kept;
+    {
+        std::lock_guard lock(mutex_);
+        kept = paused_;
+    }
+    std::string told = describeTableRead(kept, inTable);
+    takeTable(kept, inTable);
+    std::lock_guard lock(mutex_);
+    tableProblem_.clear();
+    return told;
+}
+
+PausedSources::Pauses PausedSources::readFileIfAny(const std::string& file) {
+    return file.empty() || !std::filesystem::exists(file) ? Pauses{} : readFile(file);
+}
+
+void PausedSources::takeTable(const Pauses& inFile, const std::map<std::string, std::string>& inTable) {
+    Pauses paused = merge(inFile, inTable, table_ != nullptr);
     for (const auto& [sourceId, pause] : inFile) {
-        if (table_ && pause.inDownstream && !paused_.count(sourceId)) {
+        if (table_ && pause.inDownstream && !paused.count(sourceId)) {
             spdlog::info("source {}: {} says paused since {}, but {} no longer does: it was resumed from elsewhere",
                          sourceId, file_, pause.since, table_->describe());
         }
     }
-    for (auto& [sourceId, pause] : paused_) {
+    for (auto& [sourceId, pause] : paused) {
         if (table_ && !pause.inDownstream) {
             try {
                 table_->remember(sourceId, pause.since);  // a pause the downstream did not get when it was given
@@ -63,24 +121,57 @@ PausedSources::PausedSources(std::string file, std::shared_ptr<const PausedSourc
             }
         }
     }
-    bool fileChanged = inFile.size() != paused_.size();
-    for (const auto& [sourceId, pause] : paused_) {
+    bool fileChanged = inFile.size() != paused.size();
+    for (const auto& [sourceId, pause] : paused) {
         auto found = inFile.find(sourceId);
         fileChanged = fileChanged || found == inFile.end() || found->second.inDownstream != pause.inDownstream;
     }
-    if (fileChanged && (!inFile.empty() || !paused_.empty())) {
+    if (fileChanged && (!inFile.empty() || !paused.empty())) {
         try {
-            saveFile(paused_);
+            saveFile(paused);
         } catch (const std::exception& e) {
             spdlog::warn("{}", e.what());  // the table holds the truth; the file is its copy
         }
     }
+    std::lock_guard lock(mutex_);
+    paused_ = std::move(paused);
+}
+
+std::string PausedSources::describeTableRead(const Pauses& inFile,
+                                             const std::map<std::string, std::string>& inTable) const {
+    const std::string table = table_ ? table_->describe() : std::string("the downstream");
+    const std::string copy = file_.empty() ? std::string("no copy") : "the copy in " + file_;
+    std::vector<std::string> told;
+    for (const auto& [sourceId, since] : inTable) {
+        told.push_back(
+            "source " + sourceId + ": paused since " + since + ", kept in " + table +
+            (inFile.count(sourceId) ? " (" + copy + " agrees)" : " (" + copy + " did not name it: the table wins)"));
+    }
+    for (const auto& [sourceId, pause] : inFile) {
+        if (inTable.count(sourceId)) {
+            continue;
+        }
+        told.push_back(pause.inDownstream
+                           ? "source " + sourceId + ": not paused: " + copy + " said paused since " + pause.since +
+                                 ", but " + table + " no longer does (resumed from elsewhere: the table wins)"
+                           : "source " + sourceId + ": paused since " + pause.since + " as " + copy +
+                                 " says (given while the downstream could not be written): written to " + table +
+                                 " now");
+    }
+    if (told.empty()) {
+        return "no source is paused in " + table + " nor in " + copy;
+    }
+    std::string text;
+    for (const std::string& line : told) {
+        text += (text.empty() ? "" : "; ") + line;
+    }
+    return text;
 }
 
 std::map<std::string, std::string> PausedSources::readWithoutWriting(const std::string& file,
                                                                      const PausedSourcesTable* table) {
     const std::map<std::string, std::string> inTable = table ? table->read() : std::map<std::string, std::string>{};
-    const Pauses inFile = file.empty() || !std::filesystem::exists(file) ? Pauses{} : readFile(file);
+    const Pauses inFile = readFileIfAny(file);
     std::map<std::string, std::string> since;
     for (const auto& [sourceId, pause] : merge(inFile, inTable, table != nullptr)) {
         since[sourceId] = pause.since;

@@ -26,6 +26,21 @@ public:
     // written to the table.
     explicit PausedSources(std::string file, std::shared_ptr<const PausedSourcesTable> table = nullptr);
 
+    // A task with one source, which has always started while its downstream was unreachable: a table that cannot
+    // be read is not thrown (tableProblem() says why); the file alone answers until readTable() has read the
+    // table. The table is read once here when it answers, and a file that cannot be read still throws.
+    struct TableMayBeUnreadable {};
+    PausedSources(std::string file, std::shared_ptr<const PausedSourcesTable> table, TableMayBeUnreadable);
+    // Why the table has not been read yet; "" once it has (or when there is none).
+    std::string tableProblem() const;
+    // The table was not read for a reason that may pass (the downstream is down or restarting): worth reading
+    // again. Not for a wrong password, which a retry does not fix.
+    bool tableMayAnswerLater() const;
+    // Reads the table and takes it in: the table wins over a stale copy (a pause resumed from elsewhere), and a
+    // pause only the file has (given while the downstream could not be written) is written to it. Returns what
+    // was used for each source, for the DBA. Throws MultiSourceError naming the table when it still cannot be read.
+    std::string readTable();
+
     // What a start would take as paused (source id -> since), reading both and writing neither (for `status`).
     static std::map<std::string, std::string> readWithoutWriting(const std::string& file,
                                                                  const PausedSourcesTable* table);
@@ -47,7 +62,13 @@ private:
     };
     using Pauses = std::map<std::string, Pause>;  // by source id
 
-    static Pauses readFile(const std::string& file);  // throws MultiSourceError naming the file
+    static Pauses readFile(const std::string& file);       // throws MultiSourceError naming the file
+    static Pauses readFileIfAny(const std::string& file);  // none when `file` is empty or missing
+    // Takes the table in over `inFile` (what the file says, or what was kept until the table could be read):
+    // merges, writes to the table a pause it lacks, saves the file when it changed.
+    void takeTable(const Pauses& inFile, const std::map<std::string, std::string>& inTable);
+    // "source a: paused since ..., kept in ... (the copy in FILE did not name it: the table wins)"; one per source.
+    std::string describeTableRead(const Pauses& inFile, const std::map<std::string, std::string>& inTable) const;
     // Paused: what the table names, and what the file names unless it reached the table and is gone from it.
     static Pauses merge(const Pauses& inFile, const std::map<std::string, std::string>& inTable, bool hasTable);
     // Writes the pause or resume of `sourceId` to the table, then `pauses` (a copy) to the file; throws naming what
@@ -60,6 +81,8 @@ private:
     std::mutex writeMutex_;  // one pause or resume written at a time, in the order given
     mutable std::mutex mutex_;
     Pauses paused_;
+    std::string tableProblem_;     // why the table has not been read yet
+    bool tableMayAnswer_ = false;  // ... and it may answer later
 };
 
 // <directory of the audit log>/<task>-paused-sources.json; "" when the audit log path is empty.

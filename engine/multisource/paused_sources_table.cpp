@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "engine/apply/downstream_connection.h"
+#include "engine/apply/error_class.h"
 #include "engine/apply/quoted_name.h"
 #include "engine/common/server_errors.h"
 #include "engine/multisource/multi_source_plan.h"
@@ -25,6 +26,12 @@ constexpr const char* kColumnDefinitions =
     "  paused_since VARCHAR(32) NOT NULL,\n"
     "  update_time timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP\n"
     ")";
+
+constexpr const char* kNothingStarted = "; nothing was started (a paused source must not start on a guess)";
+
+bool retryable(int code) {
+    return apply::classifyDownstreamError(code) == apply::ErrorClass::Retryable;
+}
 
 }  // namespace
 
@@ -52,12 +59,17 @@ std::map<std::string, std::string> PausedSourcesTable::read() const {
         if (e.getErrorCode() == server_error::kNoSuchTable || e.getErrorCode() == server_error::kUnknownDatabase) {
             return {};
         }
-        throw MultiSourceError("cannot read which sources the DBA paused from " + describe() + " (" + query +
-                               "): error " + std::to_string(e.getErrorCode()) + ": " + e.what() +
-                               "; nothing was started (a paused source must not start on a guess)");
+        throw PausedSourcesUnreadable("cannot read which sources the DBA paused from " + describe() + " (" + query +
+                                          "): error " + std::to_string(e.getErrorCode()) + ": " + e.what() +
+                                          kNothingStarted,
+                                      retryable(e.getErrorCode()));
+    } catch (const apply::DownstreamError& e) {
+        throw PausedSourcesUnreadable(
+            "cannot read which sources the DBA paused from " + describe() + ": " + e.what() + kNothingStarted,
+            retryable(e.code()));
     } catch (const std::exception& e) {
-        throw MultiSourceError("cannot read which sources the DBA paused from " + describe() + ": " + e.what() +
-                               "; nothing was started (a paused source must not start on a guess)");
+        throw PausedSourcesUnreadable(
+            "cannot read which sources the DBA paused from " + describe() + ": " + e.what() + kNothingStarted, false);
     }
     return paused;
 }

@@ -9,8 +9,21 @@
 #include <string>
 
 #include "engine/common/server_settings.h"
+#include "engine/multisource/multi_source_plan.h"
 
 namespace syncscope::multisource {
+
+// The table could not be read. Retryable when the downstream may answer later (down, restarting, a lost
+// connection), as the engine classes downstream errors (apply/error_class.h); not for a wrong password.
+class PausedSourcesUnreadable : public MultiSourceError {
+public:
+    PausedSourcesUnreadable(const std::string& message, bool retryable)
+        : MultiSourceError(message), retryable_(retryable) {}
+    bool retryable() const { return retryable_; }
+
+private:
+    bool retryable_;
+};
 
 class PausedSourcesTable {
 public:
@@ -19,7 +32,8 @@ public:
     PausedSourcesTable(ServerSettings downstream, std::string metaSchema, std::string taskName);
 
     // Source id -> since when ("YYYY-MM-DD HH:MM:SS UTC"); a missing table or schema is "none paused". Throws
-    // MultiSourceError naming the table and the downstream when it cannot be read (nothing is started on a guess).
+    // PausedSourcesUnreadable naming the table and the downstream when it cannot be read (nothing is started on a
+    // guess).
     std::map<std::string, std::string> read() const;
     // Each opens one short connection (pauses are rare); throw Error naming the table, the downstream and the SQL.
     void remember(const std::string& sourceId, const std::string& since) const;  // creates the table when missing

@@ -3,8 +3,9 @@
 // the downstream and copied beside the audit log (paused_sources.h), so a restart of `syncscope-cli run`, the GUI
 // opening the task, or another machine leaves a paused task paused until it is resumed.
 // Unlike a task with several sources, a downstream that cannot be read at start does not stop the start: a task
-// with one source has always started then and retried the downstream with backoff. The copy beside the audit log is
-// then used alone (a pause kept only in the downstream is not seen by that start), and the warning says so.
+// with one source has always started then. When it may answer later (down, restarting), the Task starts once the
+// pauses kept there are read (pause_table_wait.h), so a pause kept there wins over a stale copy; when a retry would
+// not help (a wrong password), the copy beside the audit log is used alone and the Task fails on its own error.
 #pragma once
 
 #include <memory>
@@ -19,7 +20,7 @@ namespace syncscope::multisource {
 struct SingleSourceTask {
     std::shared_ptr<task::Task> engine;       // waitingForDba, waitUntilStopped, stage
     std::shared_ptr<SourceSubtask> commands;  // start, pause, resume, status: the pause remembered
-    std::string warning;                      // why the downstream's pauses were not read; "" when they were
+    std::string warning;  // why the downstream's pauses were not read at open, and what follows; "" when they were
 };
 
 // The pause file is the one beside setup.auditLogPath (none when that is empty). Throws MultiSourceError when the

@@ -4,7 +4,10 @@
 // --log-dir, starts the task paused (its status saying since when, where the pause is kept and where a resume
 // starts) and applies nothing until it is resumed (`syncscope-cli status` says so while nothing runs); a resume
 // forgets the pause, so the next restart from the first log folder runs (its stale copy is not taken for a pause); a
-// resume-from forgets it as a resume does.
+// resume-from forgets it as a resume does. A downstream that does not answer at start (restarted, down for a few
+// seconds) is waited for: the task starts once the pauses kept there are read, so a pause kept there wins over a
+// stale copy beside the audit log, and a copy's pause that the downstream no longer has (resumed elsewhere) is
+// dropped; the status and the log say which was used.
 #include <QtTest>
 
 #include <QProcess>
@@ -34,6 +37,8 @@ constexpr int kCliTimeoutMs = 60000;
 constexpr int kHttpOk = 200;
 constexpr int kRowsPerRound = 200;
 constexpr auto kHeldBack = std::chrono::milliseconds(1500);  // long enough for a running task to apply a round
+constexpr int kSecondsDown = 12;                             // the downstream's restart: long enough to be seen
+constexpr int kRestartTimeoutMs = 120000;
 const char* const kTaskName = "ss_task";
 const char* const kSource = "ss-a";
 const char* const kDatabase = "ss_a";
@@ -52,6 +57,7 @@ private:
     std::string sourceFile_;
     int port_ = 0;
     QProcess run_;
+    QProcess restart_;  // scripts/dbpair restart down, in the background
     int nextId_ = 1;
 
     void startRun(const std::string& logDir) {
@@ -91,9 +97,10 @@ private:
         return res ? json::parse(res->body, nullptr, false) : json();
     }
 
-    std::string stage() {
-        json s = status();
-        return s.is_object() ? s.value("stage", std::string()) : std::string();
+    std::string stage() { return fieldOf(status(), "stage"); }
+
+    static std::string fieldOf(const json& status, const char* name) {
+        return status.is_object() ? status.value(name, std::string()) : std::string();
     }
 
     std::pair<int, json> post(const std::string& path, const std::string& body = "") {
@@ -123,6 +130,33 @@ private:
         });
     }
 
+    // `scripts/dbpair restart down` in the background; returns once the downstream refuses connections.
+    void takeTheDownstreamDown() {
+        QProcess& restart = restart_;
+        restart.setProcessChannelMode(QProcess::MergedChannels);
+        restart.start(QStringLiteral(SYNCSCOPE_SOURCE_DIR "/scripts/dbpair"),
+                      {QStringLiteral("restart"), QStringLiteral("down"), QString::number(kSecondsDown)});
+        QVERIFY(restart.waitForStarted());
+        down_.reset();
+        QVERIFY2(syncscope::test::waitFor([] {
+                     try {
+                         UpstreamConnection(syncscope::test::engineSettings(syncscope::test::downstreamRoot()));
+                         return false;
+                     } catch (const std::exception&) {
+                         return true;
+                     }
+                 }),
+                 "the downstream still answers");
+    }
+
+    void waitUntilTheDownstreamIsBack() {
+        QProcess& restart = restart_;
+        QVERIFY(restart.waitForFinished(kRestartTimeoutMs));
+        QVERIFY2(restart.exitCode() == 0, restart.readAll().constData());
+        down_ =
+            std::make_unique<UpstreamConnection>(syncscope::test::engineSettings(syncscope::test::downstreamRoot()));
+    }
+
     std::string pausedTable() { return std::string("dm_meta.`") + kTaskName + "_syncscope_paused_sources`"; }
     std::string pausedFile(const std::string& logDir) { return logDir + "/" + kTaskName + "-paused-sources.json"; }
 
@@ -148,6 +182,9 @@ private slots:
     }
 
     void cleanupTestCase() {
+        if (restart_.state() == QProcess::Running) {
+            restart_.waitForFinished(kRestartTimeoutMs);  // the downstream is started again
+        }
         if (run_.state() == QProcess::Running) {
             run_.terminate();
             run_.waitForFinished(kCliTimeoutMs);
@@ -234,6 +271,89 @@ private slots:
         QVERIFY(syncscope::test::waitFor([&] { return stage() == "Running"; }));
         insertRound();
         QVERIFY(equalSoon());
+        stopRun();
+    }
+
+    // Paused from the other log folder: the downstream has the pause, the first folder's copy names none (it was
+    // written at the last resume). Started from the first folder while the downstream is down, the task waits, and
+    // once the downstream is back it stays paused: the table wins over the stale copy.
+    void aPauseKeptInTheDownstreamWinsOverAStaleCopyWhenTheDownstreamComesBack() {
+        startRun(otherLogDir_);
+        QVERIFY(syncscope::test::waitFor([&] { return stage() == "Running"; }));
+        auto [paused, pauseAnswer] = post("/api/v1/pause");
+        QVERIFY2(paused == kHttpOk, pauseAnswer.dump(2).c_str());
+        QVERIFY(syncscope::test::waitFor([&] { return stage() == "Paused"; }));
+        stopRun();
+        QCOMPARE(valueOf(*down_, "SELECT source_id FROM " + pausedTable()), std::string(kSource));
+        QVERIFY(readTextFile(pausedFile(logDir_)).find(kSource) == std::string::npos);
+        const std::string applied = countOf(*down_);
+
+        takeTheDownstreamDown();
+        startRun(logDir_);
+        const std::string stderrFile = logDir_ + "/run-stderr.txt";
+        json waiting;
+        QVERIFY2(syncscope::test::waitFor([&] {
+                     waiting = status();
+                     return fieldOf(waiting, "stage_reason").find("retrying") != std::string::npos;
+                 }),
+                 (waiting.dump(2) + readTextFile(stderrFile)).c_str());
+        const std::string waitReason = fieldOf(waiting, "stage_reason");
+        qInfo("while the downstream is down: %s %s", fieldOf(waiting, "stage").c_str(), waitReason.c_str());
+        QCOMPARE(fieldOf(waiting, "stage"), std::string("Error"));
+        QVERIFY2(waitReason.find("starts once the pauses kept in the downstream are read") != std::string::npos,
+                 waitReason.c_str());
+        QVERIFY2(waitReason.find("_syncscope_paused_sources") != std::string::npos, waitReason.c_str());
+        insertRound();  // written while the task waits
+        waitUntilTheDownstreamIsBack();
+
+        json back;
+        QVERIFY2(syncscope::test::waitFor([&] {
+                     back = status();
+                     return fieldOf(back, "stage") == "Paused" &&
+                            fieldOf(back, "stage_reason").find("the table wins") != std::string::npos;
+                 }),
+                 (back.dump(2) + readTextFile(stderrFile)).c_str());
+        const std::string reason = fieldOf(back, "stage_reason");
+        qInfo("once it is back: %s", reason.c_str());
+        QVERIFY2(reason.find("did not name it") != std::string::npos, reason.c_str());
+        QVERIFY2(
+            readTextFile(stderrFile).find("the downstream answered: source ss-a: paused since") != std::string::npos,
+            readTextFile(stderrFile).c_str());
+        std::this_thread::sleep_for(kHeldBack);
+        QCOMPARE(stage(), std::string("Paused"));
+        QCOMPARE(countOf(*down_), applied);
+        QVERIFY(readTextFile(pausedFile(logDir_)).find(kSource) != std::string::npos);  // the copy is mended
+
+        auto [code, answer] = post("/api/v1/resume");
+        QVERIFY2(code == kHttpOk, answer.dump(2).c_str());
+        QVERIFY2(equalSoon(), readTextFile(stderrFile).c_str());
+        stopRun();
+    }
+
+    // The other folder's copy still says paused (in the downstream when written), but the downstream no longer
+    // does: started while the downstream is down, the task waits as paused, and runs once the downstream is back.
+    void aCopysPauseResumedElsewhereIsDroppedWhenTheDownstreamComesBack() {
+        QVERIFY(readTextFile(pausedFile(otherLogDir_)).find(kSource) != std::string::npos);
+        QCOMPARE(valueOf(*down_, "SELECT COUNT(*) FROM " + pausedTable()), std::string("0"));
+        takeTheDownstreamDown();
+        startRun(otherLogDir_);
+        const std::string stderrFile = otherLogDir_ + "/run-stderr.txt";
+        json waiting;
+        QVERIFY2(syncscope::test::waitFor([&] {
+                     waiting = status();
+                     return fieldOf(waiting, "stage_reason").find("cannot be read yet") != std::string::npos;
+                 }),
+                 (waiting.dump(2) + readTextFile(stderrFile)).c_str());
+        qInfo("while the downstream is down: %s %s", fieldOf(waiting, "stage").c_str(),
+              fieldOf(waiting, "stage_reason").c_str());
+        QCOMPARE(fieldOf(waiting, "stage"), std::string("Paused"));
+        insertRound();
+        waitUntilTheDownstreamIsBack();
+        QVERIFY2(equalSoon(), readTextFile(stderrFile).c_str());
+        QCOMPARE(stage(), std::string("Running"));
+        const std::string log = readTextFile(stderrFile);
+        QVERIFY2(log.find("resumed from elsewhere: the table wins") != std::string::npos, log.c_str());
+        QVERIFY(readTextFile(pausedFile(otherLogDir_)).find(kSource) == std::string::npos);
         stopRun();
     }
 };
