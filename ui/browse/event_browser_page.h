@@ -66,6 +66,7 @@ public:
     QTreeView* tree() const { return tree_; }
     QTableWidget* rowsTable() const { return rows_; }
     QLabel* statusLabel() const { return status_; }
+    QLabel* sourceLabel() const { return source_; }  // "Binlog of <the upstream>"
     QLineEdit* fromEdit() const { return from_; }
     QLineEdit* tableEdit() const { return table_; }
     QComboBox* operationBox() const { return operation_; }

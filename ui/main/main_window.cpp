@@ -25,6 +25,7 @@
 #include "ui/inspect/checkpoint_inspection_page.h"
 #include "ui/inspect/task_inspection_request.h"
 #include "ui/main/color_scheme.h"
+#include "ui/main/source_picker.h"
 #include "ui/main/task_actions.h"
 #include "ui/main/task_view.h"
 #include "ui/models/ui_resources.h"
@@ -92,6 +93,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(adapter_, &EngineAdapter::commandFinished, this, &MainWindow::onCommandFinished);
     connect(taskView_, &TaskView::retryRequested, adapter_, &EngineAdapter::resume);
     connect(taskView_, &TaskView::skipConfirmed, this, &MainWindow::skipWithPreview);
+    // The source picked for a task with several sources: Verify reads it, and an open browser turns to it.
+    connect(taskView_->sourcePicker(), &SourcePicker::sourceChosen, this, [this](const QString& file) {
+        taskView_->verifyPage()->setTask(files_.taskPath, file, taskView_->sourcePicker()->chosenTask());
+        if (browser_ && browser_->isVisible()) {
+            showEventBrowser();
+        }
+    });
     browserLinks_ =
         new EventBrowserLinks(taskView_->ruler(), taskView_->tablesPage(), taskView_->failedEventPanel(), this);
     connect(browserLinks_, &EventBrowserLinks::browseRequested, this,
@@ -168,7 +176,8 @@ void MainWindow::createMenus() {
         std::optional<inspect::InspectionRequest> forTask;
         if (!files_.taskPath.isEmpty()) {
             try {
-                forTask = inspectionRequestForTask(files_.taskPath.toStdString(), files_.sourcePath.toStdString());
+                forTask = inspectionRequestForTask(files_.taskPath.toStdString(),
+                                                   taskView_->sourcePicker()->chosenFile().toStdString());
             } catch (const std::exception& e) {
                 statusBar()->showMessage(tr("Cannot fill in the task's checkpoints: %1").arg(e.what()),
                                          kStatusMessageMilliseconds);
@@ -273,7 +282,9 @@ void MainWindow::attachTask(std::shared_ptr<task::TaskControl> task, const TaskF
     }
     taskView_->clear();
     taskView_->setAuditPath(files.auditPath);
-    taskView_->verifyPage()->setTask(files.taskPath, files.sourcePath, task);
+    SourcePicker* picker = taskView_->sourcePicker();
+    picker->setTask(files.sourcePath, task);
+    taskView_->verifyPage()->setTask(files.taskPath, picker->chosenFile(), picker->chosenTask());
     stack_->setCurrentWidget(taskView_);
     shown_ = task;
     adapter_->attachTask(std::move(task));
@@ -286,6 +297,7 @@ void MainWindow::attachTask(std::shared_ptr<task::TaskControl> task, const TaskF
 
 void MainWindow::detachTask() {
     taskView_->verifyPage()->setTask({}, {}, nullptr);
+    taskView_->sourcePicker()->clear();
     adapter_->detachTask();
     if (shown_) {
         const int row = fleet_->rowOfTask(shown_.get());

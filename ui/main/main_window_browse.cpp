@@ -12,7 +12,9 @@
 #include "ui/dialogs/stop_point_dialog.h"
 #include "ui/engine/engine_adapter.h"
 #include "ui/main/main_window.h"
+#include "ui/main/source_picker.h"
 #include "ui/main/task_files_setup.h"
+#include "ui/main/task_view.h"
 
 namespace syncscope::ui {
 
@@ -42,15 +44,17 @@ EventBrowserPage* MainWindow::showEventBrowser() {
         connect(browser_, &EventBrowserPage::resumeFromRequested, this, &MainWindow::resumeFromBrowser);
         connect(browser_, &EventBrowserPage::stopAtRequested, adapter_, &EngineAdapter::stopAt);
     }
-    if (!files_.sourcePath.isEmpty()) {
+    // A task with several sources: the source picked beside the task view's tabs.
+    const QString sourceFile = taskView_->sourcePicker()->chosenFile();
+    if (!sourceFile.isEmpty()) {
         try {
             QString description;
-            auto factory = historyForSourceFile(files_.sourcePath, &description);
+            auto factory = historyForSourceFile(sourceFile, &description);
             browser_->setHistorySource(std::move(factory), description);
             if (!files_.taskPath.isEmpty()) {
                 // The row check reads the task's files on the worker, as they are when it runs.
                 browser_->setRowCheckSource(
-                    [taskPath = files_.taskPath, sourcePath = files_.sourcePath] {
+                    [taskPath = files_.taskPath, sourcePath = sourceFile] {
                         TaskFilesSetup task = readTaskFilesSetup(taskPath, sourcePath);
                         if (!task.known) {
                             throw Error(task.problem);
@@ -82,7 +86,7 @@ void MainWindow::askStopPoint() {
     const QString current = QString::fromStdString(snapshot ? snapshot->stopPoint : "");
     TaskFilesSetup task;
     if (!files_.taskPath.isEmpty()) {
-        task = readTaskFilesSetup(files_.taskPath, files_.sourcePath);
+        task = readTaskFilesSetup(files_.taskPath, taskView_->sourcePicker()->chosenFile());
     }
     if (!task.known) {
         // A replica channel or a remote engine has no task files here to read the binlog with: the engine

@@ -19,9 +19,11 @@
 #include "ui/fleet/workspace.h"
 #include "ui/inspect/checkpoint_inspection_page.h"
 #include "ui/main/main_window.h"
+#include "ui/main/source_picker.h"
 #include "ui/main/task_view.h"
 #include "ui/overview/channel_dialogs.h"
 #include "ui/overview/overview_page.h"
+#include "ui/pages/verify_page.h"
 
 namespace syncscope::ui {
 
@@ -198,6 +200,10 @@ void MainWindow::openChannel(int row) {
               spec.kind == ChannelKind::NativeReplica ? spec.auditPath : QString()};
     taskView_->clear();
     taskView_->setAuditPath(files_.auditPath);
+    // The whole task of several sources offers its sources to the pages that read one (Verify, the windows).
+    SourcePicker* picker = taskView_->sourcePicker();
+    picker->setTask(spec.kind == ChannelKind::LocalTask ? files_.sourcePath : QString(), channel.task);
+    taskView_->verifyPage()->setTask(files_.taskPath, picker->chosenFile(), picker->chosenTask());
     taskView_->loadHistoryOf(channel.task);  // a remote engine's charts start with its own last minutes
     shown_ = channel.task;
     adapter_->attachTask(channel.task);

@@ -14,7 +14,9 @@
 #include "ui/dialogs/window_preview_dialog.h"
 #include "ui/engine/engine_adapter.h"
 #include "ui/main/main_window.h"
+#include "ui/main/source_picker.h"
 #include "ui/main/task_files_setup.h"
+#include "ui/main/task_view.h"
 
 namespace syncscope::ui {
 
@@ -43,7 +45,10 @@ void MainWindow::skipWithPreview() {
         adapter_->skipFailedEvent();  // the task answers why there is nothing to skip
         return;
     }
-    TaskFilesSetup task = readTaskFilesSetup(files_.taskPath, files_.sourcePath);
+    // The failed row belongs to the source that failed, whichever the picker shows.
+    const QString failedFile = taskView_->sourcePicker()->failedFile();
+    TaskFilesSetup task = readTaskFilesSetup(
+        files_.taskPath, failedFile.isEmpty() ? taskView_->sourcePicker()->chosenFile() : failedFile);
     const std::string taskName = task.known ? task.setup.taskName : snapshot->taskName;
     const task::PointView failed = snapshot->failedEvent->position;
     // The failed row's transaction, found in the binlog around the row, is the window.
@@ -93,7 +98,7 @@ void MainWindow::resumeFromWithPreview(const task::ResumeTarget& target, const Q
         adapter_->resumeFrom(target);  // nothing is skipped or applied again, or no task files to preview with
         return;
     }
-    TaskFilesSetup task = readTaskFilesSetup(files_.taskPath, files_.sourcePath);
+    TaskFilesSetup task = readTaskFilesSetup(files_.taskPath, taskView_->sourcePicker()->chosenFile());
     bool skips = true;  // a GTID going nowhere comparable: save the rows rather than risk losing them
     std::string problem = task.problem;
     try {

@@ -8,6 +8,7 @@
 
 #include "ui/engine/remote_history_loader.h"
 #include "ui/engine/verify_runner.h"
+#include "ui/main/source_picker.h"
 #include "ui/models/audit_model.h"
 #include "ui/models/history_recorder.h"
 #include "ui/models/load_progress_model.h"
@@ -85,6 +86,8 @@ TaskView::TaskView(QWidget* parent)
     tabs_->setTabToolTip(verifyTab,
                          tr("Compare the task's tables upstream against downstream, row by row where they differ"));
     failedPanel_->hide();
+    sourcePicker_ = new SourcePicker(tabs_);
+    tabs_->setCornerWidget(sourcePicker_, Qt::TopRightCorner);
     layout->addWidget(tabs_, 1);
 
     // Each finished verify marks its tables on the checkpoints page and the ruler.
@@ -137,6 +140,7 @@ void TaskView::setSnapshot(std::shared_ptr<const task::StatusSnapshot> snapshot)
     tableModel_->setSnapshot(snapshot);
     showLoad(snapshot);
     if (snapshot) {
+        sourcePicker_->observe(*snapshot);
         history_->record(*snapshot);
         // The engine keeps its last failure in the snapshot while a retry runs; the panel is for a task
         // that stopped on it, so it clears when the task runs again and comes back if it fails again.

@@ -1,5 +1,6 @@
 // Everything shown about one open task: the header, the position ruler and the tabs (table checkpoints,
-// failed event, history, logs, audit). It owns the models and turns each status snapshot into updates.
+// failed event, history, logs, audit), with the source picker of a task with several sources beside the tabs. It owns
+// the models and turns each status snapshot into updates.
 #pragma once
 
 #include <QWidget>
@@ -25,6 +26,7 @@ class LogModel;
 class LogPage;
 class PositionRuler;
 class RemoteHistoryLoader;
+class SourcePicker;
 class StatusHeader;
 class TableCheckpointModel;
 class TableCheckpointsPage;
@@ -62,6 +64,8 @@ public:
     AuditModel* auditModel() const { return auditModel_; }
     VerifyPage* verifyPage() const { return verifyPage_; }
     LoadPage* loadPage() const { return loadPage_; }
+    // For a task with several sources: which source the pages that read one source show (Verify and the windows).
+    SourcePicker* sourcePicker() const { return sourcePicker_; }
     bool failedEventShown() const;
 
 signals:
@@ -89,6 +93,7 @@ private:
     AuditPage* auditPage_ = nullptr;
     VerifyPage* verifyPage_ = nullptr;
     LoadPage* loadPage_ = nullptr;
+    SourcePicker* sourcePicker_ = nullptr;
     QString shownFailureKey_;  // the failure the panel was last raised for, so a refresh does not steal focus
 };
 

@@ -180,9 +180,9 @@ void VerifyPage::setTask(const QString& taskFile, const QString& sourceFile, std
     cancelButton_->setEnabled(runner_->running());
     saveButton_->setEnabled(false);
     repairButton_->setEnabled(false);
-    summary_->setText(taskFile_.isEmpty()
-                          ? tr("Open a task to verify its tables")
-                          : tr("Compares every table of %1 upstream against downstream").arg(taskFile_));
+    summary_->setText(taskFile_.isEmpty() ? tr("Open a task to verify its tables")
+                                          : tr("Compares every table of %1 upstream (%2) against downstream")
+                                                .arg(taskFile_, QFileInfo(sourceFile_).fileName()));
 }
 
 void VerifyPage::startVerify() {

@@ -34,6 +34,7 @@ public:
 
     // The task whose tables Start verifies; empty files disable it.
     void setTask(const QString& taskFile, const QString& sourceFile, std::shared_ptr<task::TaskControl> task);
+    const QString& sourceFile() const { return sourceFile_; }  // the one source a verify reads
     VerifyRunner* runner() const { return runner_; }
     VerifyResultsModel* model() const { return model_; }
     QTableView* view() const { return view_; }
