@@ -35,7 +35,7 @@ const char* const kVerifyUsage =
     "Usage: syncscope-cli verify TASK.yaml --source SOURCE.yaml [--json] [--table DB.TABLE]...\n"
     "         [--repair [--confirm-keyless]] [--repair-sql FILE] [--log-dir DIR]\n"
     "         [--control HOST:PORT [--token-file F]] [--settle-seconds N]\n"
-    "         [--chunk-time MS] [--max-threads-running N] [--progress]\n"
+    "         [--chunk-time MS] [--max-threads-running N] [--walk-keys] [--progress]\n"
     "Compares every table the task replicates (block-allow list and routes applied) upstream against\n"
     "downstream: key-range chunks checksummed by both servers at once, then row by row where a chunk\n"
     "differs. Lists each missing, extra and different row with its key and the differing columns.\n"
@@ -54,6 +54,8 @@ const char* const kVerifyUsage =
     "--log-dir serves in its status (\"verify\") and metrics (syncscope_verify_*).\n"
     "--chunk-time: the time one chunk should take on the upstream (default 250); --max-threads-running:\n"
     "pause while the upstream runs more threads than this (default 25, 0: never).\n"
+    "A key of one integer column whose values are dense (a row per 4 values or more) is cut into chunks by\n"
+    "value, so no server walks it; --walk-keys: end every chunk where a walk of the key says instead.\n"
     "Exit 0 when every table is equal, 1 when differences were found, 2 on an error (a table that could\n"
     "not be compared, a server out of reach, bad usage).\n";
 
@@ -86,6 +88,7 @@ VerifyOptions parseOptions(std::span<char*> args) {
         .flag("--repair", options.repair)
         .flag("--confirm-keyless", options.confirmKeyless)
         .flag("--progress", options.progress)
+        .flag("--walk-keys", options.settings.chunkByKeyValue, false)
         .value("--repair-sql", options.repairSqlFile)
         .value("--log-dir", options.logDir)
         .value("--control", options.control)

@@ -135,6 +135,18 @@ BoundQuery ChunkSql::boundary(const std::optional<RowValues>& lower, size_t offs
     return query;
 }
 
+BoundQuery ChunkSql::keyExtremes() const {
+    const ComparedColumn& key = table_.columns()[table_.keyColumns().front()];
+    const std::string name = apply::quoteName(key.name);
+    // MIN and MAX of the bare column are read from the index's ends; a BIT key is cast after.
+    auto extreme = [&](const char* function) {
+        std::string call = std::string(function) + "(" + name + ")";
+        return key.form == ValueForm::Unsigned ? "CAST(" + call + " AS UNSIGNED)" : call;
+    };
+    return {"SELECT " + extreme("MIN") + ", " + extreme("MAX") + " FROM " + apply::quoteTable(table_.upstreamName()),
+            {}};
+}
+
 BoundQuery ChunkSql::checksum(const schema::TableName& side, const KeyRange& range) const {
     BoundQuery query;
     query.sql = "SELECT COUNT(*), COALESCE(BIT_XOR(CRC32(" + rowText() + ")), 0) FROM " + apply::quoteTable(side);

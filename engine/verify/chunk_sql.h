@@ -39,6 +39,9 @@ public:
     // The key of the row `offset` rows after `lower` in key order (upstream only): where a chunk read
     // by checksum ends.
     BoundQuery boundary(const std::optional<RowValues>& lower, size_t offset) const;
+    // The upstream's lowest and highest key (one integer column; nullopt twice when empty): where
+    // KeyValueChunks cuts the table by key value. Two index dives, no scan.
+    BoundQuery keyExtremes() const;
     // COUNT(*) and an order-independent checksum of the range's rows (as pt-table-checksum's default:
     // a row that differs goes unseen with a chance of 1 in 2^32).
     BoundQuery checksum(const schema::TableName& side, const KeyRange& range) const;

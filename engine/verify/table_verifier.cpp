@@ -57,6 +57,26 @@ ChunkFigures figuresOfChecksum(const ServerSession& session, const std::vector<R
     return {std::stoull(checksumRows.front()[0].value_or("0")), std::stoull(checksumRows.front()[1].value_or("0"))};
 }
 
+// Runs one query on each server at the same time; a failure of either is thrown once both have ended.
+std::pair<std::vector<RowValues>, std::vector<RowValues>> queryBoth(ServerSession& upstream,
+                                                                    const BoundQuery& upstreamQuery,
+                                                                    ServerSession& downstream,
+                                                                    const BoundQuery& downstreamQuery) {
+    auto downstreamRead = std::async(std::launch::async, [&] { return downstream.query(downstreamQuery); });
+    std::vector<RowValues> upstreamRows;
+    std::exception_ptr upstreamFailure;
+    try {
+        upstreamRows = upstream.query(upstreamQuery);
+    } catch (...) {
+        upstreamFailure = std::current_exception();  // after the downstream's read has ended
+    }
+    std::vector<RowValues> downstreamRows = downstreamRead.get();
+    if (upstreamFailure) {
+        std::rethrow_exception(upstreamFailure);
+    }
+    return {std::move(upstreamRows), std::move(downstreamRows)};
+}
+
 }  // namespace
 
 TableVerifyResult TableVerifier::verify(const ComparedTable& table) {
@@ -193,24 +213,13 @@ std::vector<RowDifference> TableVerifier::differingRowsOfParts(const ComparedTab
 TableVerifier::ChunkComparison TableVerifier::compareWalkedChunk(const ComparedTable& table, UpstreamChunk& chunk,
                                                                  const std::function<void()>& checksummed) {
     ChunkSql sql(table);
-    auto downstreamQuery = sql.checksum(table.downstreamName(), chunk.range);
-    auto downstreamRead = std::async(std::launch::async, [&] { return downstream_.query(downstreamQuery); });
-    std::optional<ChunkFigures> upstreamFigures;
-    std::exception_ptr upstreamFailure;
-    try {
-        upstreamFigures =
-            figuresOfChecksum(upstream_, upstream_.query(sql.checksum(table.upstreamName(), chunk.range)));
-    } catch (...) {
-        upstreamFailure = std::current_exception();  // after the downstream's read has ended
-    }
-    std::vector<RowValues> downstreamResult = downstreamRead.get();
-    if (upstreamFailure) {
-        std::rethrow_exception(upstreamFailure);
-    }
+    auto [upstreamResult, downstreamResult] = queryBoth(upstream_, sql.checksum(table.upstreamName(), chunk.range),
+                                                        downstream_, sql.checksum(table.downstreamName(), chunk.range));
+    const ChunkFigures upstreamFigures = figuresOfChecksum(upstream_, upstreamResult);
     checksummed();
     ChunkComparison comparison;
-    comparison.rows = upstreamFigures->rows;
-    if (*upstreamFigures == figuresOfChecksum(downstream_, downstreamResult)) {
+    comparison.rows = upstreamFigures.rows;
+    if (upstreamFigures == figuresOfChecksum(downstream_, downstreamResult)) {
         return comparison;
     }
     chunk.rowHashes = upstream_.query(sql.rowHashes(table.upstreamName(), chunk.range));
@@ -294,9 +303,103 @@ void TableVerifier::confirmPending(const ComparedTable& table, PendingSuspects& 
     pending = {};
 }
 
+void TableVerifier::recordChunk(const ComparedTable& table, ChunkComparison& comparison, PendingSuspects& pending,
+                                TableVerifyResult& result) {
+    result.rowsCompared += comparison.rows;
+    if (comparison.differs && comparison.suspects.empty()) {
+        ++result.chunksRechecked;  // the checksums differed, no row did: rows were in flight
+    }
+    for (auto& suspect : comparison.suspects) {
+        pending.rows.push_back(std::move(suspect));
+        pending.chunks.push_back(result.chunksDone);
+    }
+    ++result.chunksDone;
+    if (pending.rows.size() >= settings_.confirmRows) {
+        confirmPending(table, pending, result);
+    }
+}
+
+TableVerifier::ChunkComparison TableVerifier::compareKeyValueChunk(
+    const ComparedTable& table, const std::vector<KeyRange>& parts,
+    const std::function<void(uint64_t rows)>& checksummed) {
+    ChunkSql sql(table);
+    auto [upstreamRows, downstreamRows] = queryBoth(upstream_, sql.partChecksums(table.upstreamName(), parts),
+                                                    downstream_, sql.partChecksums(table.downstreamName(), parts));
+    auto figuresByPart = [&](const ServerSession& session, const std::vector<RowValues>& rows) {
+        if (rows.size() != parts.size()) {
+            throw VerifyError(session.describe() + ": a chunk's part checksums returned " +
+                              std::to_string(rows.size()) + " rows for " + std::to_string(parts.size()) + " parts");
+        }
+        std::vector<ChunkFigures> figures(parts.size());
+        for (const auto& row : rows) {
+            figures.at(std::stoull(row.at(0).value_or("0"))) =
+                figuresOfChecksum(session, {RowValues(row.begin() + 1, row.end())});
+        }
+        return figures;
+    };
+    const std::vector<ChunkFigures> upstreamParts = figuresByPart(upstream_, upstreamRows);
+    const std::vector<ChunkFigures> downstreamParts = figuresByPart(downstream_, downstreamRows);
+    ChunkComparison comparison;
+    for (const auto& part : upstreamParts) {
+        comparison.rows += part.rows;
+    }
+    checksummed(comparison.rows);
+    for (size_t part = 0; part < parts.size(); ++part) {
+        if (upstreamParts[part] == downstreamParts[part]) {
+            continue;
+        }
+        comparison.differs = true;
+        auto [upstreamHashes, downstreamHashes] =
+            queryBoth(upstream_, sql.rowHashes(table.upstreamName(), parts[part]), downstream_,
+                      sql.rowHashes(table.downstreamName(), parts[part]));
+        auto partSuspects = diffRowHashes(upstreamHashes, downstreamHashes);
+        comparison.suspects.insert(comparison.suspects.end(), std::make_move_iterator(partSuspects.begin()),
+                                   std::make_move_iterator(partSuspects.end()));
+    }
+    return comparison;
+}
+
+void TableVerifier::verifyByKeyValue(const ComparedTable& table, KeyValueChunks& chunks, TableVerifyResult& result) {
+    VerifySettings valueSettings = settings_;
+    valueSettings.maxChunkRows = std::max(settings_.maxValueChunkRows, settings_.minChunkRows);
+    ChunkPacer pacer(valueSettings);
+    PendingSuspects pending;
+    while (!cancelled()) {
+        pacer.waitForQuietUpstream(upstream_, cancel_);
+        if (!chunks.next(pacer.chunkRows())) {
+            break;
+        }
+        const Clock::time_point started = Clock::now();
+        ChunkComparison comparison =
+            compareKeyValueChunk(table, chunks.parts(settings_.chunkParts), [&](uint64_t rows) {
+                chunks.observed(rows);
+                pacer.chunkTook(rows, Clock::now() - started);
+            });
+        recordChunk(table, comparison, pending, result);
+        result.chunksTotal = result.chunksDone + chunks.chunksLeft(pacer.chunkRows());
+        if (onProgress_) {
+            onProgress_(result);
+        }
+    }
+    if (!cancelled()) {
+        confirmPending(table, pending, result);
+    }
+}
+
 void TableVerifier::verifyKeyed(const ComparedTable& table, TableVerifyResult& result) {
-    ChunkPacer pacer(settings_);
     const uint64_t estimate = estimatedRows(table);
+    if (settings_.chunkByKeyValue && KeyValueChunks::applies(table)) {
+        auto extremes = upstream_.query(ChunkSql(table).keyExtremes());
+        if (extremes.empty() || extremes.front().size() < 2) {
+            throw VerifyError(upstream_.describe() + ": the key's lowest and highest values returned no row");
+        }
+        KeyValueChunks chunks(table, extremes.front()[0], extremes.front()[1], estimate);
+        if (chunks.dense()) {
+            verifyByKeyValue(table, chunks, result);
+            return;
+        }
+    }
+    ChunkPacer pacer(settings_);
     // Where chunks are equal (the common case) the upstream finds a chunk's end by a walk of the key and
     // both servers checksum it at once: no rows sent. Where one differed, differences come in stretches
     // (or cover the whole table, as after a lost stretch of binlog): the upstream lists the next chunks'
@@ -330,19 +433,8 @@ void TableVerifier::verifyKeyed(const ComparedTable& table, TableVerifyResult& r
                 comparison = compareWalkedChunk(table, chunk, [&] { pacer.chunkTook(rows, Clock::now() - started); });
             }
         }
-        result.rowsCompared += comparison.rows;
         listNext = comparison.differs;
-        if (comparison.differs && comparison.suspects.empty()) {
-            ++result.chunksRechecked;  // the checksums differed, no row did: rows were in flight
-        }
-        for (auto& suspect : comparison.suspects) {
-            pending.rows.push_back(std::move(suspect));
-            pending.chunks.push_back(result.chunksDone);
-        }
-        ++result.chunksDone;
-        if (pending.rows.size() >= settings_.confirmRows) {
-            confirmPending(table, pending, result);
-        }
+        recordChunk(table, comparison, pending, result);
         uint64_t remaining = estimate > result.rowsCompared ? estimate - result.rowsCompared : 0;
         result.chunksTotal = result.chunksDone + (upper ? std::max<uint64_t>(1, remaining / pacer.chunkRows()) : 0);
         if (onProgress_) {

@@ -12,6 +12,7 @@
 
 #include "engine/verify/chunk_pacer.h"
 #include "engine/verify/chunk_sql.h"
+#include "engine/verify/key_value_chunks.h"
 #include "engine/verify/row_confirmer.h"
 #include "engine/verify/server_session.h"
 #include "engine/verify/task_progress.h"
@@ -88,6 +89,17 @@ private:
         std::vector<uint64_t> chunks;
     };
     void confirmPending(const ComparedTable& table, PendingSuspects& pending, TableVerifyResult& result);
+    // Counts a compared chunk in the result and queues its suspects, confirming them once a batch is full.
+    void recordChunk(const ComparedTable& table, ChunkComparison& comparison, PendingSuspects& pending,
+                     TableVerifyResult& result);
+    // A one-column integer key whose values are dense enough: chunks cut by key value, no walk. Both servers
+    // checksum each chunk's parts at once (one statement each, no rows sent); where a part differs, both
+    // list its row hashes at once.
+    void verifyByKeyValue(const ComparedTable& table, KeyValueChunks& chunks, TableVerifyResult& result);
+    // One such chunk in `parts`; `checksummed` gets the upstream's rows once the checksums are in (the
+    // pacer's and the chunker's measure), before any part is listed.
+    ChunkComparison compareKeyValueChunk(const ComparedTable& table, const std::vector<KeyRange>& parts,
+                                         const std::function<void(uint64_t rows)>& checksummed);
     uint64_t estimatedRows(const ComparedTable& table);
     bool cancelled() const { return cancel_ && cancel_->load(); }
     RowConfirmer confirmer() { return RowConfirmer(upstream_, downstream_, progress_, settings_, cancel_); }

@@ -12,6 +12,7 @@ struct VerifySettings {
     static constexpr size_t kDefaultFirstChunkRows = 1000;
     static constexpr size_t kDefaultMinChunkRows = 100;
     static constexpr size_t kDefaultMaxChunkRows = 50000;
+    static constexpr size_t kDefaultMaxValueChunkRows = 1000000;
     static constexpr std::chrono::milliseconds kDefaultChunkTime{250};
     static constexpr int kDefaultMaxThreadsRunning = 25;
     static constexpr std::chrono::milliseconds kDefaultLoadPause{250};
@@ -44,6 +45,12 @@ struct VerifySettings {
     size_t confirmRows = kDefaultConfirmRows;
     // Keys read in one statement when confirming (a UNION ALL of lookups).
     size_t confirmLookups = kDefaultConfirmLookups;
+    // A table whose key is one integer column with dense enough values is cut into chunks by key value
+    // (KeyValueChunks), no walk; false: every keyed table's chunks end where a walk of the key says.
+    bool chunkByKeyValue = true;
+    // Such chunks hold no rows in the client (both servers checksum them), so only chunkTime bounds them,
+    // up to this many rows; a walked chunk's rows may be listed, hence maxChunkRows.
+    size_t maxValueChunkRows = kDefaultMaxValueChunkRows;
 };
 
 }  // namespace syncscope::verify
