@@ -61,9 +61,11 @@ bool KeyValueChunks::dense() const {
 }
 
 uint64_t KeyValueChunks::widthFor(size_t rows) const {
+    const double aimed = static_cast<double>(std::max<size_t>(rows, 1));
     const double density = std::clamp(rowsPerValue_, 1.0 / static_cast<double>(kMaxValuesPerRow), 1.0);
-    const double width = static_cast<double>(std::max<size_t>(rows, 1)) / density;
-    return std::clamp<uint64_t>(static_cast<uint64_t>(width), 1, kMaxValuesPerRow * std::max<size_t>(rows, 1));
+    const double width = aimed / density;                       // at most kMaxValuesPerRow * aimed
+    constexpr double kValuesOfUint64 = 18446744073709551616.0;  // 2^64
+    return width >= kValuesOfUint64 ? kMax : std::max<uint64_t>(1, static_cast<uint64_t>(width));
 }
 
 std::optional<KeyRange> KeyValueChunks::next(size_t rows) {
