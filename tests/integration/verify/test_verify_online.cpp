@@ -3,7 +3,9 @@
 // upstream row locked once the task's applied point (from its control API) has passed the upstream's
 // position: the lock keeps the upstream row still, the applied point says the downstream has every
 // change before it, so a row that still differs really differs. A real difference injected during
-// the load is still found, exactly.
+// the load is still found, exactly. Rounds alternate between chunks cut by key value (sysbench's
+// integer id, the default) and chunks ended by a walk of the key (--walk-keys); one walked verify
+// runs under the second load as well.
 #include <QtTest>
 
 #include <QJsonArray>
@@ -113,23 +115,30 @@ private slots:
                                  "20",
                                  "--max-threads-running",
                                  "0"};
-        // Full verifies one after another for as long as the load runs: every one must find nothing.
+        // Full verifies one after another for as long as the load runs, alternating key-value chunks and
+        // walked ones: every one must find nothing.
         OnlineFigures total;
+        OnlineFigures byMode[2];
         int rounds = 0;
         // waitForFinished also lets QProcess notice that sysbench ended (no event loop runs here).
         while (!load.waitForFinished(1)) {
-            CliResult run = runCli(verify, kCliTimeoutMs);
+            const int walked = rounds % 2;
+            CliResult run = runCli(walked ? QStringList(verify) << "--walk-keys" : verify, kCliTimeoutMs);
             OnlineFigures figures = figuresOf(jsonOf(run));
             ++rounds;
             QVERIFY2(run.exitCode == kExitEqual && figures.differences == 0, (run.out + run.err).c_str());
-            total.rechecked += figures.rechecked;
-            total.inFlight += figures.inFlight;
-            total.chunks += figures.chunks;
+            for (OnlineFigures* sum : {&total, &byMode[walked]}) {
+                sum->rechecked += figures.rechecked;
+                sum->inFlight += figures.inFlight;
+                sum->chunks += figures.chunks;
+            }
         }
         qInfo(
             "under load: %d full verifies, %d chunks, %d of them re-read because rows were in flight, %d rows "
-            "in flight confirmed equal once applied, 0 differences",
-            rounds, total.chunks, total.rechecked, total.inFlight);
+            "in flight confirmed equal once applied, 0 differences (chunks by key value: %d chunks, %d re-read, %d "
+            "rows; walked: %d, %d, %d)",
+            rounds, total.chunks, total.rechecked, total.inFlight, byMode[0].chunks, byMode[0].rechecked,
+            byMode[0].inFlight, byMode[1].chunks, byMode[1].rechecked, byMode[1].inFlight);
         // The load did put rows in flight under the comparison (else this test proved nothing).
         QVERIFY2(total.rechecked > 0, "no chunk ever differed while rows were in flight: the load was too light");
         QVERIFY2(load.exitCode() == 0, load.readAllStandardError().constData());
@@ -144,6 +153,14 @@ private slots:
                                                      << "0",
                                  kCliTimeoutMs);
         qInfo("with --settle-seconds 0: %d unsettled differences", figuresOf(jsonOf(hasty)).unsettled);
+
+        // Chunks ended by a walk of the key (the way for other keys) under the same load: nothing either.
+        CliResult walkedRun = runCli(QStringList(verify) << "--walk-keys", kCliTimeoutMs);
+        OnlineFigures walkedFigures = figuresOf(jsonOf(walkedRun));
+        QVERIFY2(walkedRun.exitCode == kExitEqual && walkedFigures.differences == 0,
+                 (walkedRun.out + walkedRun.err).c_str());
+        qInfo("walked under the second load: %d chunks, %d re-read, %d rows in flight, 0 differences",
+              walkedFigures.chunks, walkedFigures.rechecked, walkedFigures.inFlight);
 
         // A real difference made during the load is found, and nothing else.
         connectTo(downstreamRoot())
