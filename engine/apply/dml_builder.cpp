@@ -504,6 +504,13 @@ std::vector<DmlStatement> DmlBuilder::build(std::span<const RowChange> changes) 
         statement.foreignKeyChecks = foreignKeyChecksFor(first);
         statement.dropIfParentMissing = replayedCascadeChildWrite(first);
         statement.skipWhenDownstreamIsPast = group.size() == 1 && replayedCascadingKeyMove(first);
+        if (statement.skipWhenDownstreamIsPast) {
+            const Step holder{StepKind::Delete, WriteMode::Insert, first.change, &first.change->after};
+            DmlStatement clear = buildDelete(std::span<const Step>(&holder, 1));
+            clear.foreignKeyChecks = false;
+            clear.table = first.change->table.get();
+            statement.clearNewKey.push_back(std::move(clear));
+        }
         statement.table = first.change->table.get();
         // An UPDATE or DELETE must find its row; one that finds none shows drift (counted per table). Not in
         // safe mode, where a replayed change may find its work done, and not for upserts: their affected

@@ -76,22 +76,25 @@ sql::PreparedStatement& DmlExecutor::prepared(const std::string& sql, size_t par
     return statement;
 }
 
-uint64_t DmlExecutor::execute(const DmlStatement& statement) {
+uint64_t DmlExecutor::run(const DmlStatement& statement) {
     bool foreignKeyChecks = statement.foreignKeyChecks.value_or(sessionForeignKeyChecks_);
     if (foreignKeyChecks != currentForeignKeyChecks_) {
         executeText(foreignKeyChecks ? "SET SESSION foreign_key_checks = 1" : "SET SESSION foreign_key_checks = 0");
         currentForeignKeyChecks_ = foreignKeyChecks;
     }
     blobs_.clear();
-    int affected = 0;
+    sql::PreparedStatement& prepared = this->prepared(statement.sql, statement.params.size());
+    for (size_t i = 0; i < statement.params.size(); ++i) {
+        bindSqlValue(prepared, static_cast<unsigned int>(i + 1), *statement.params[i], blobs_);
+    }
+    int affected = prepared.executeUpdate();
+    blobs_.clear();
+    return affected < 0 ? 0 : static_cast<uint64_t>(affected);
+}
+
+uint64_t DmlExecutor::execute(const DmlStatement& statement) {
     try {
-        sql::PreparedStatement& prepared = this->prepared(statement.sql, statement.params.size());
-        for (size_t i = 0; i < statement.params.size(); ++i) {
-            const SqlValue& value = *statement.params[i];
-            auto index = static_cast<unsigned int>(i + 1);
-            bindSqlValue(prepared, index, value, blobs_);
-        }
-        affected = prepared.executeUpdate();
+        return run(statement);
     } catch (const sql::SQLException& e) {
         blobs_.clear();
         if (statement.dropIfParentMissing && e.getErrorCode() == server_error::kNoReferencedRow) {
@@ -103,6 +106,9 @@ uint64_t DmlExecutor::execute(const DmlStatement& statement) {
             return 0;
         }
         if (statement.skipWhenDownstreamIsPast && downstreamIsPast(e.getErrorCode())) {
+            if (e.getErrorCode() == server_error::kDuplicateEntry && moveOverLaterRow(statement)) {
+                return 1;
+            }
             spdlog::info(
                 "safe mode: a replayed key move of a cascading parent row is skipped, the downstream is past it "
                 "(error {}: a later change holds the key or references the old one; the later changes are "
@@ -112,8 +118,31 @@ uint64_t DmlExecutor::execute(const DmlStatement& statement) {
         }
         throw errorFrom(e, statement.describe());
     }
-    blobs_.clear();
-    return affected < 0 ? 0 : static_cast<uint64_t>(affected);
+}
+
+bool DmlExecutor::moveOverLaterRow(const DmlStatement& move) {
+    static const std::string kSavepoint = "syncscope_replayed_key_move";
+    executeText("SAVEPOINT " + kSavepoint);
+    try {
+        uint64_t cleared = 0;
+        for (const DmlStatement& clear : move.clearNewKey) {
+            cleared += run(clear);
+        }
+        run(move);
+        executeText("RELEASE SAVEPOINT " + kSavepoint);
+        spdlog::info(
+            "safe mode: a replayed key move of a cascading parent row found its new key held by a later row "
+            "(applied before the restart, replayed after this); that row was deleted without cascading ({} "
+            "row) and the move applied, so that the old key does not stay behind: {}",
+            cleared, move.describe());
+        return true;
+    } catch (const sql::SQLException& e) {
+        blobs_.clear();
+        executeText("ROLLBACK TO SAVEPOINT " + kSavepoint);
+        spdlog::info("safe mode: the replayed key move could not be applied over the later row either (error {}: {})",
+                     e.getErrorCode(), e.what());
+        return false;
+    }
 }
 
 void DmlExecutor::commit() {

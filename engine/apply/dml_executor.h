@@ -62,6 +62,12 @@ private:
 
     // The cached statement for `sql` (with `parameters` placeholders), prepared on a miss.
     sql::PreparedStatement& prepared(const std::string& sql, size_t parameters);
+    // Binds and executes one statement with its foreign_key_checks; throws sql::SQLException.
+    uint64_t run(const DmlStatement& statement);
+    // A replayed key move that found its new key held (DmlStatement::skipWhenDownstreamIsPast): deletes
+    // that row without cascading and runs the move again, inside a savepoint. False (both undone) when the
+    // move still fails.
+    bool moveOverLaterRow(const DmlStatement& move);
 
     std::unique_ptr<sql::Connection> connection_;
     size_t cacheSize_;

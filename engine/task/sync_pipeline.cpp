@@ -24,9 +24,6 @@ using binlog::Location;
 using binlog::PositionOrder;
 
 constexpr const char* kFlushAtStop = "stop";
-// How long a pause or stop waits for the transaction being read to end (its events are in the binlog already:
-// only a very large one takes long).
-constexpr auto kFinishGroupGrace = std::chrono::seconds(30);
 constexpr uint64_t kFirstEventOffset = 4;  // after the binlog file's magic bytes
 
 }  // namespace
@@ -63,7 +60,7 @@ bool SyncPipeline::keepsReading(const std::atomic<bool>& interrupt) {
     }
     auto now = std::chrono::steady_clock::now();
     if (!finishGroupBy_) {
-        finishGroupBy_ = now + kFinishGroupGrace;
+        finishGroupBy_ = now + kFinishTransactionGrace;
         spdlog::info(
             "task {}: stopping after the transaction being read ends (from {}), so that the persisted "
             "point covers it",
@@ -77,7 +74,7 @@ bool SyncPipeline::keepsReading(const std::atomic<bool>& interrupt) {
         "task {}: the transaction from {} did not end within {} s of the stop; stopping inside it: the next "
         "start reads it again from the persisted global point, in safe mode",
         setup_.taskName, transactionStart_.toString(),
-        std::chrono::duration_cast<std::chrono::seconds>(kFinishGroupGrace).count());
+        std::chrono::duration_cast<std::chrono::seconds>(kFinishTransactionGrace).count());
     return false;
 }
 

@@ -9,6 +9,7 @@
 #include "engine/binlog/location.h"
 #include "engine/common/thread_priority.h"
 #include "engine/task/resume_point_writer.h"
+#include "engine/task/sync_pipeline.h"
 #include "engine/task/upstream_catch_up.h"
 
 namespace syncscope::task {
@@ -77,6 +78,13 @@ nlohmann::json failedEventJson(const FailedEvent& failed) {
             {"sql", failed.sql},
             {"error_code", failed.errorCode},
             {"error_message", failed.errorMessage}};
+}
+
+// What a Running task shows between a pause or stop and its end: a large transaction can take the grace.
+std::string finishingTransactionNote(const char* what) {
+    return std::string(what) + ": the transaction being read is applied to its end first (at most " +
+           std::to_string(std::chrono::duration_cast<std::chrono::seconds>(kFinishTransactionGrace).count()) +
+           " s), then what has committed is flushed";
 }
 
 }  // namespace
@@ -148,6 +156,9 @@ CommandResult Task::pause() {
         return refuse("pause");
     }
     wanted_ = Wanted::Paused;
+    if (stage_ == Stage::Running) {
+        stageReason_ = finishingTransactionNote("pausing");
+    }
     interruptSession();
     wake_.notify_all();
     lock.unlock();  // the audit line is fsynced without the state lock: the status never waits on a disk
@@ -177,6 +188,9 @@ CommandResult Task::stop() {
         return refuse("stop");
     }
     wanted_ = Wanted::Stopped;
+    if (stage_ == Stage::Running) {
+        stageReason_ = finishingTransactionNote("stopping");
+    }
     interruptSession();
     wake_.notify_all();
     lock.unlock();

@@ -451,6 +451,49 @@ private slots:
         QCOMPARE(rows("SELECT id, parent_id FROM " + name("child") + " ORDER BY id"), (Rows{{"300", "1"}}));
     }
 
+    // Soak seeds 110001 and 111058 (session 11): the replay itself re-created the old key. Upstream a row
+    // was inserted under key 1 and moved to 2, then 2 changed again; all of it was applied before the
+    // restart. The replay upserts row 1 back (the insert), and the key move's plain UPDATE then finds 2
+    // held (1062). Skipping the move left row 1 downstream for good: nothing later deletes it. The row
+    // under the new key is a later one (applied before the restart, replayed after the move), so it is
+    // removed without cascading and the move runs again: the children follow it as upstream.
+    void aReplayedKeyMoveRemovesTheOldKeyTheReplayRecreated_data() {
+        QTest::addColumn<QString>("onUpdate");
+        QTest::addRow("ON UPDATE CASCADE, a child moves with the row") << QString("CASCADE");
+        QTest::addRow("ON UPDATE RESTRICT, no child") << QString("RESTRICT");
+    }
+    void aReplayedKeyMoveRemovesTheOldKeyTheReplayRecreated() {
+        QFETCH(QString, onUpdate);
+        const bool childMoves = onUpdate == "CASCADE";
+        recreateParentAndChild("INT", "ON DELETE CASCADE ON UPDATE " + onUpdate.toStdString());
+        auto parent = load("parent");
+        auto child = load("child");
+        // Before the restart: everything applied (the child followed the move under ON UPDATE CASCADE).
+        exec("INSERT INTO " + name("parent") + " VALUES (2, 12), (5, 50)");
+        exec("INSERT INTO " + name("child") + " VALUES (301, 5)");
+        if (childMoves) {
+            exec("INSERT INTO " + name("child") + " VALUES (300, 2)");
+        }
+        std::vector<RowChange> replay;
+        replay.push_back(change(parent, RowOp::Insert, {}, {integer(1), integer(10)}, true));
+        if (childMoves) {
+            replay.push_back(change(child, RowOp::Insert, {}, {integer(300), integer(1)}, true));
+        }
+        replay.push_back(change(parent, RowOp::Update, {integer(1), integer(10)}, {integer(2), integer(11)}, true));
+        replay.push_back(change(parent, RowOp::Update, {integer(2), integer(11)}, {integer(2), integer(12)}, true));
+        auto settings = poolSettings(kManyWorkers);
+        settings.sessionVariables.emplace_back("foreign_key_checks", "1");
+        WorkerPool pool(settings);
+        for (auto& c : replay) {
+            QVERIFY(pool.dispatch(std::move(c)));
+        }
+        auto result = pool.barrier();
+        QVERIFY2(result.ok(), failureText(result).c_str());
+        QCOMPARE(rows("SELECT id, v FROM " + name("parent") + " ORDER BY id"), (Rows{{"2", "12"}, {"5", "50"}}));
+        const Rows children = childMoves ? Rows{{"300", "2"}, {"301", "5"}} : Rows{{"301", "5"}};
+        QCOMPARE(rows("SELECT id, parent_id FROM " + name("child") + " ORDER BY id"), children);
+    }
+
     // Soak seed 91000: a table without a key finds a row by every column, and under a _ci collation
     // 'e45' = 'é45': the UPDATE of the upstream's 'e45' row changed the 'é45' row downstream. Text columns of
     // such a table are compared in their character set's binary collation (the bytes, as MariaDB's replica
