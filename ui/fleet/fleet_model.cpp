@@ -30,10 +30,19 @@ ChannelHealth healthOf(const task::StatusSnapshot* snapshot, bool lost, int anom
     }
 }
 
-bool sameFigures(const FleetModel::Row& a, const FleetModel::Row& b) {
-    return a.label == b.label && a.stage == b.stage && a.health == b.health && a.lagSeconds == b.lagSeconds &&
-           a.rowsPerSecond == b.rowsPerSecond && a.anomalies == b.anomalies && a.lastError == b.lastError &&
-           a.host == b.host && a.lost == b.lost;
+// What a refresh changed in a row: nothing, the live figures only (lag and rows/s, which move on every tick of a
+// running channel), or more (then the whole row: its colours, the filter's text and the sort by health follow).
+enum class RowChange { None, LiveFigures, Whole };
+
+RowChange changeOf(const FleetModel::Row& a, const FleetModel::Row& b) {
+    const bool sameRest = a.label == b.label && a.stage == b.stage && a.health == b.health &&
+                          a.anomalies == b.anomalies && a.lastError == b.lastError && a.host == b.host &&
+                          a.lost == b.lost && a.kind == b.kind;
+    if (!sameRest) {
+        return RowChange::Whole;
+    }
+    return a.lagSeconds == b.lagSeconds && a.rowsPerSecond == b.rowsPerSecond ? RowChange::None
+                                                                              : RowChange::LiveFigures;
 }
 
 }  // namespace
@@ -177,24 +186,32 @@ FleetModel::RefreshResult FleetModel::refresh() {
         result.changedRows = int(rows_.size());
         return result;
     }
+    // One dataChanged per run of changed rows, over the columns that changed: a running fleet's rows change their lag
+    // and rows/s on every tick, and the view repaints only the rectangle announced (the rest of a row's text, the
+    // last error above all, is laid out again only when it changed).
     int runStart = -1;
+    RowChange runChange = RowChange::None;
     auto closeRun = [&](int end) {
         if (runStart >= 0) {
-            emit dataChanged(index(runStart, 0), index(end, ColumnCount - 1));
+            const bool whole = runChange == RowChange::Whole;
+            emit dataChanged(index(runStart, whole ? 0 : int(LagColumn)),
+                             index(end, whole ? ColumnCount - 1 : int(RowsPerSecondColumn)));
             ++result.dataChangedSignals;
             runStart = -1;
         }
     };
     for (size_t i = 0; i < fresh.size(); ++i) {
-        const bool changed = !sameFigures(fresh[i], rows_[i]);
+        const RowChange change = changeOf(fresh[i], rows_[i]);
         rows_[i] = std::move(fresh[i]);
-        if (changed) {
+        if (change != runChange || change == RowChange::None) {
+            closeRun(int(i) - 1);
+        }
+        runChange = change;
+        if (change != RowChange::None) {
             ++result.changedRows;
             if (runStart < 0) {
                 runStart = int(i);
             }
-        } else {
-            closeRun(int(i) - 1);
         }
     }
     closeRun(int(rows_.size()) - 1);
@@ -312,9 +329,12 @@ QVariant FleetModel::data(const QModelIndex& index, int role) const {
         case HealthRole:
             return int(row.health);
         case SearchRole: {
+            // Not the live figures: they change without the whole row being announced (refresh()).
             QStringList texts;
             for (int column = 0; column < ColumnCount; ++column) {
-                texts << displayData(row, column).toString();
+                if (column != LagColumn && column != RowsPerSecondColumn) {
+                    texts << displayData(row, column).toString();
+                }
             }
             return texts.join(QLatin1Char('\t'));
         }

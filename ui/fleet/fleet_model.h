@@ -35,7 +35,7 @@ public:
     enum Role {
         SortRole = Qt::UserRole,  // numbers for numeric columns (stage: health), text otherwise
         HealthRole,               // int(ChannelHealth)
-        SearchRole,               // every column's text, for the filter
+        SearchRole,               // every column's text but lag and rows/s, for the filter
     };
     Q_ENUM(Role)
 

@@ -1,5 +1,6 @@
 // The fleet without widgets: the overview model (one row per channel, numeric sorting, the filter and
-// "only problems" through the proxy, changed rows as runs of dataChanged, a channel set change as one
+// "only problems" through the proxy, changed rows as runs of dataChanged (over the lag and rows/s columns when only
+// they moved), a channel set change as one
 // reset, all under QAbstractItemModelTester), a lost or unopenable entry shown as such, the workspace
 // saved and read back (QSettings and file, a bad entry named and the others kept, no typed password
 // saved), notifications debounced, and the batch plan with its one confirmation text.
@@ -152,6 +153,38 @@ private slots:
         QCOMPARE(model.rowCount(), 0);  // reset at once; the next refresh shows the rest
         model.refresh();
         QCOMPARE(model.rowCount(), 3);
+    }
+
+    // A running fleet's lag and rows/s move on every tick: only those two columns are announced (the view repaints
+    // only them), while a change of stage announces the whole row (its colours, the filter's text).
+    void liveFiguresAloneAnnounceTheirColumnsOnly() {
+        FleetModel model;
+        auto tasks = fillFleet(model);
+        model.refresh();
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        tasks[0]->advance(50000, 300);
+        tasks[1]->advance(80000, 700);
+        FleetModel::RefreshResult result = model.refresh();
+        QCOMPARE(result.changedRows, 2);
+        QCOMPARE(changed.count(), 1);  // rows 0 and 1, one run
+        QCOMPARE(changed.at(0).at(0).toModelIndex().row(), 0);
+        QCOMPARE(changed.at(0).at(1).toModelIndex().row(), 1);
+        QCOMPARE(changed.at(0).at(0).toModelIndex().column(), int(FleetModel::LagColumn));
+        QCOMPARE(changed.at(0).at(1).toModelIndex().column(), int(FleetModel::RowsPerSecondColumn));
+
+        changed.clear();
+        tasks[0]->advance(60000, 400);  // other figures than the last tick's
+        tasks[1]->pause();
+        result = model.refresh();
+        QCOMPARE(result.changedRows, 2);
+        QCOMPARE(changed.count(), 2);  // two kinds of change: two runs
+        QCOMPARE(changed.at(0).at(0).toModelIndex().column(), int(FleetModel::LagColumn));
+        QCOMPARE(changed.at(1).at(0).toModelIndex().row(), 1);
+        QCOMPARE(changed.at(1).at(0).toModelIndex().column(), 0);
+        QCOMPARE(changed.at(1).at(1).toModelIndex().column(), int(FleetModel::ColumnCount) - 1);
+        // The filter's text leaves the live figures out: they change without the row being announced.
+        const QString searched = model.index(0, 0).data(FleetModel::SearchRole).toString();
+        QVERIFY2(!searched.contains(model.index(0, FleetModel::LagColumn).data().toString()), qPrintable(searched));
     }
 
     void anUnreachableRemoteEngineIsShownLostAndTheOthersStay() {
