@@ -365,10 +365,10 @@ void TableVerifier::verifyByKeyValue(const ComparedTable& table, KeyValueChunks&
     ChunkPacer pacer(valueSettings);
     PendingSuspects pending;
     while (!cancelled()) {
-        pacer.waitForQuietUpstream(upstream_, cancel_);
         if (!chunks.next(pacer.chunkRows())) {
-            break;
+            break;  // the last chunk, open above, was compared: no load check for nothing
         }
+        pacer.waitForQuietUpstream(upstream_, cancel_);
         const Clock::time_point started = Clock::now();
         ChunkComparison comparison =
             compareKeyValueChunk(table, chunks.parts(settings_.chunkParts), [&](uint64_t rows) {
