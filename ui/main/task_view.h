@@ -38,7 +38,10 @@ class TaskView : public QWidget {
 public:
     explicit TaskView(QWidget* parent = nullptr);
 
+    // Behind the overview (the window shown, this view not), only the charts' history and the source picker follow
+    // each snapshot; the header, ruler, tables and panels take the latest when the view is shown again.
     void setSnapshot(std::shared_ptr<const task::StatusSnapshot> snapshot);
+    bool holdsSnapshotUntilShown() const { return heldSnapshot_ != nullptr; }
     void appendLogLines(const std::vector<LogLine>& lines, uint64_t dropped);
     void appendNotices(const std::vector<task::Notice>& notices);
     void setAuditPath(const QString& path);
@@ -72,8 +75,12 @@ signals:
     void retryRequested();
     void skipConfirmed();
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     QWidget* makeRulerRow();
+    void showSnapshot(const std::shared_ptr<const task::StatusSnapshot>& snapshot);
     void showFailedEvent(const std::optional<task::FailedEvent>& event);
     void showLoad(const std::shared_ptr<const task::StatusSnapshot>& snapshot);
 
@@ -94,6 +101,7 @@ private:
     VerifyPage* verifyPage_ = nullptr;
     LoadPage* loadPage_ = nullptr;
     SourcePicker* sourcePicker_ = nullptr;
+    std::shared_ptr<const task::StatusSnapshot> heldSnapshot_;  // the latest, while hidden behind the overview
     QString shownFailureKey_;  // the failure the panel was last raised for, so a refresh does not steal focus
 };
 

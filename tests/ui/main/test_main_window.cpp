@@ -103,6 +103,32 @@ private slots:
         QVERIFY(window.recentTasks().first().startsWith(QStringLiteral("/tmp/orders.yaml")));
     }
 
+    // Behind the overview the task view keeps recording its history but holds the rest until it is shown again
+    // (its header, ruler and table model cost the GUI thread every tick in bench_gui_fleet).
+    void aTaskViewBehindTheOverviewHoldsItsSnapshotUntilShown() {
+        auto task = std::make_shared<SimulatedTask>(6);
+        MainWindow window;
+        window.attachTask(task, {QStringLiteral("/tmp/orders.yaml"), QStringLiteral("/tmp/source.yaml"), {}});
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.actions()->start()->trigger();
+        settle(window);
+        TaskView* view = window.taskView();
+        QVERIFY(!view->holdsSnapshotUntilShown());
+        window.showOverview();
+        const uint64_t shownSequence = view->tableModel()->snapshot()->sequence;
+        task->advance(90000, 1200);
+        window.adapter()->refreshNow();
+        QVERIFY(view->holdsSnapshotUntilShown());
+        QCOMPARE(view->tableModel()->snapshot()->sequence, shownSequence);
+        auto* stack = qobject_cast<QStackedWidget*>(window.centralWidget());
+        QVERIFY(stack != nullptr);
+        stack->setCurrentWidget(view);
+        QVERIFY(!view->holdsSnapshotUntilShown());
+        QCOMPARE(view->tableModel()->snapshot()->sequence, window.adapter()->lastSnapshot()->sequence);
+        QVERIFY(view->tableModel()->snapshot()->sequence != shownSequence);
+    }
+
     void runningTaskWithAFlaggedTableIsSavedAsScreenshots() {
         auto task = std::make_shared<SimulatedTask>(40);
         MainWindow window;
