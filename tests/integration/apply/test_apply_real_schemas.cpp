@@ -132,6 +132,19 @@ class ApplyRealSchemasTest : public QObject {
              ", CONSTRAINT fk_parent FOREIGN KEY (parent_id) REFERENCES " + name("parent") + " (id) " + actions + ")");
     }
 
+    // A safe-mode replay through workers whose sessions run with foreign_key_checks=1, as the upstream's.
+    BarrierResult replayWithForeignKeyChecks(std::vector<RowChange> replay) {
+        auto settings = poolSettings(kManyWorkers);
+        settings.sessionVariables.emplace_back("foreign_key_checks", "1");
+        WorkerPool pool(settings);
+        for (auto& c : replay) {
+            if (!pool.dispatch(std::move(c))) {
+                throw Error("the pool refused a replayed change");
+            }
+        }
+        return pool.barrier();
+    }
+
     // As the schema tracker hands it to the workers: the downstream's structure, judged against itself.
     std::shared_ptr<const schema::TableSchema> load(const std::string& table) {
         schema::DownstreamSchemaLoader loader(*observer_);
@@ -439,13 +452,7 @@ private slots:
             exec("INSERT INTO " + name("parent") + " VALUES (" + row[0] + ", " + row[1] + ")");
         }
         exec("INSERT INTO " + name("child") + " VALUES (300, 1)");
-        auto settings = poolSettings(kManyWorkers);
-        settings.sessionVariables.emplace_back("foreign_key_checks", "1");
-        WorkerPool pool(settings);
-        for (auto& c : replay) {
-            QVERIFY(pool.dispatch(std::move(c)));
-        }
-        auto result = pool.barrier();
+        auto result = replayWithForeignKeyChecks(std::move(replay));
         QVERIFY2(result.ok(), failureText(result).c_str());
         QCOMPARE(rows("SELECT id, v FROM " + name("parent") + " ORDER BY id"), parents);
         QCOMPARE(rows("SELECT id, parent_id FROM " + name("child") + " ORDER BY id"), (Rows{{"300", "1"}}));
@@ -481,13 +488,7 @@ private slots:
         }
         replay.push_back(change(parent, RowOp::Update, {integer(1), integer(10)}, {integer(2), integer(11)}, true));
         replay.push_back(change(parent, RowOp::Update, {integer(2), integer(11)}, {integer(2), integer(12)}, true));
-        auto settings = poolSettings(kManyWorkers);
-        settings.sessionVariables.emplace_back("foreign_key_checks", "1");
-        WorkerPool pool(settings);
-        for (auto& c : replay) {
-            QVERIFY(pool.dispatch(std::move(c)));
-        }
-        auto result = pool.barrier();
+        auto result = replayWithForeignKeyChecks(std::move(replay));
         QVERIFY2(result.ok(), failureText(result).c_str());
         QCOMPARE(rows("SELECT id, v FROM " + name("parent") + " ORDER BY id"), (Rows{{"2", "12"}, {"5", "50"}}));
         const Rows children = childMoves ? Rows{{"300", "2"}, {"301", "5"}} : Rows{{"301", "5"}};
