@@ -167,12 +167,12 @@ CaseOutcome runCase(const CaseSpec& spec, const std::vector<int>& keep, const Ru
     auto started = std::chrono::steady_clock::now();
     std::set<int> kept(keep.begin(), keep.end());
 
-    SqlSession up(test::upstreamRoot());
+    auto upSession = std::make_unique<SqlSession>(test::upstreamRoot());
     SqlSession down(test::downstreamRoot());
     SqlSession replica(replicaRoot());
     ignoreErrors(replica, "STOP SLAVE");
     ignoreErrors(replica, "RESET SLAVE ALL");
-    createCaseDatabase(up, spec, true);
+    createCaseDatabase(*upSession, spec, true);
     createCaseDatabase(down, spec, false);
     createCaseDatabase(replica, spec, false);
     down.execute("CREATE DATABASE IF NOT EXISTS `dm_meta`");
@@ -181,7 +181,7 @@ CaseOutcome runCase(const CaseSpec& spec, const std::vector<int>& keep, const Ru
                                       std::string(kTaskName) + "\\_%'")) {
         down.execute("DROP TABLE `dm_meta`.`" + row[0].value_or("") + "`");
     }
-    BinlogPoint start = upstreamEnd(up);
+    BinlogPoint start = upstreamEnd(*upSession);
     pointReplicaAt(replica, start);
 
     EngineDriver engine(options.workDir, spec.engine, start, kDatabase);
@@ -202,13 +202,17 @@ CaseOutcome runCase(const CaseSpec& spec, const std::vector<int>& keep, const Ru
         if (step.fault != FaultKind::None) {
             faults.inject(step.fault, step.number, boundaries, outcome.divergences);
             ++outcome.faults;
+            if (step.fault == FaultKind::UpstreamRestart) {  // the workload's connections did not survive it
+                sessions = UpstreamSessions{};
+                upSession = std::make_unique<SqlSession>(test::upstreamRoot());
+            }
             continue;
         }
         ++outcome.stepsRun;
         if (!runStatements(sessions, step, options.verbose)) {
             ++outcome.stepsFailedUpstream;
         }
-        boundaries.push_back(upstreamEnd(up));
+        boundaries.push_back(upstreamEnd(*upSession));
         if (boundaries.size() > kBoundariesKept) {
             boundaries.erase(boundaries.begin());
         }
@@ -220,12 +224,12 @@ CaseOutcome runCase(const CaseSpec& spec, const std::vector<int>& keep, const Ru
     }
     sessions.session(0).execute("INSERT INTO `_fuzz_marker` (`note`) VALUES ('end')");
     // The end is read once the upstream stopped writing on its own (its last binlog checkpoint event).
-    bool endSettled = test::waitFor([&] { return upstreamEndSettled(up); }, kBinlogSettleMs);
+    bool endSettled = test::waitFor([&] { return upstreamEndSettled(*upSession); }, kBinlogSettleMs);
     if (!endSettled) {
         std::cerr << "seed " << spec.seed << ": the upstream wrote no binlog checkpoint event for its current file in "
                   << kBinlogSettleMs << " ms; the global-end check is skipped\n";
     }
-    BinlogPoint end = upstreamEnd(up);
+    BinlogPoint end = upstreamEnd(*upSession);
 
     auto waited =
         replica.value("SELECT MASTER_GTID_WAIT('" + end.gtid + "', " + std::to_string(kReplicaWaitSeconds) + ")");
@@ -245,7 +249,7 @@ CaseOutcome runCase(const CaseSpec& spec, const std::vector<int>& keep, const Ru
             [&] {
                 nlohmann::json status = engine.process().status();
                 return status.is_object() && status.contains("points") &&
-                       comparePoints(pointOf(status["points"]["global_in_memory"]), upstreamEnd(up)) >= 0;
+                       comparePoints(pointOf(status["points"]["global_in_memory"]), upstreamEnd(*upSession)) >= 0;
             },
             kSettleMs);
     }
@@ -267,7 +271,7 @@ CaseOutcome runCase(const CaseSpec& spec, const std::vector<int>& keep, const Ru
         expect.afterGracefulStop = spec.features.count(Feature::ExitSafeCheck) != 0;
         expect.caughtUp = caughtUp && endSettled && spec.features.count(Feature::GlobalEndCheck) != 0;
         auto problems =
-            checkCheckpoints(downAfter, kTaskName, upstreamEnd(up), expect, "after the final graceful stop");
+            checkCheckpoints(downAfter, kTaskName, upstreamEnd(*upSession), expect, "after the final graceful stop");
         outcome.divergences.insert(outcome.divergences.end(), problems.begin(), problems.end());
     }
     outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

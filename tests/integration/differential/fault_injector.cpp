@@ -19,6 +19,7 @@ constexpr int kStageWaitMs =
     20000;
 constexpr int kPausedForMs = 300;
 constexpr double kDownstreamSecondsDown = 1.0;
+constexpr double kUpstreamSecondsDown = 1.0;
 constexpr int kHttpOk = 200;
 constexpr int kResumeAttempts = 4;
 
@@ -144,6 +145,15 @@ void FaultInjector::inject(FaultKind fault, int stepNumber, const std::vector<Bi
             auto result = test::restartServer("down", kDownstreamSecondsDown);
             if (!result.ok) {
                 found.push_back({"harness-failed", where + ": scripts/dbpair restart down failed: " + result.output});
+            }
+            return;
+        }
+        case FaultKind::UpstreamRestart: {
+            // As upstream maintenance: a clean shutdown (a stop event ends the binlog file), down for a
+            // moment, a new binlog file at the start. The engine and the native replica reconnect.
+            auto result = test::restartServer("up", kUpstreamSecondsDown);
+            if (!result.ok) {
+                found.push_back({"harness-failed", where + ": scripts/dbpair restart up failed: " + result.output});
             }
             return;
         }

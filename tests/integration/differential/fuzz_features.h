@@ -33,6 +33,7 @@ enum class Feature {
     PauseResume,
     StopStart,
     DownstreamRestart,
+    UpstreamRestart,  // the upstream server restarts (a new binlog file, a cut stream, reconnects)
     StreamCut,
     ResumeFrom,
     SafeMode,

@@ -229,6 +229,7 @@ private:
         allow(Feature::PauseResume, FaultKind::PauseResume);
         allow(Feature::StopStart, FaultKind::StopStart);
         allow(Feature::DownstreamRestart, FaultKind::DownstreamRestart);
+        allow(Feature::UpstreamRestart, FaultKind::UpstreamRestart);
         allow(Feature::StreamCut, FaultKind::StreamCut);
         allow(Feature::ResumeFrom, FaultKind::ResumeFrom);
         allow(Feature::SafeMode, FaultKind::SafeMode);
@@ -266,6 +267,8 @@ std::string faultName(FaultKind fault) {
             return "stop-start";
         case FaultKind::DownstreamRestart:
             return "downstream-restart";
+        case FaultKind::UpstreamRestart:
+            return "upstream-restart";
         case FaultKind::StreamCut:
             return "stream-cut";
         case FaultKind::ResumeFrom:

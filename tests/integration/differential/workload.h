@@ -12,7 +12,17 @@
 
 namespace syncscope::differential {
 
-enum class FaultKind { None, Kill, PauseResume, StopStart, DownstreamRestart, StreamCut, ResumeFrom, SafeMode };
+enum class FaultKind {
+    None,
+    Kill,
+    PauseResume,
+    StopStart,
+    DownstreamRestart,
+    StreamCut,
+    ResumeFrom,
+    SafeMode,
+    UpstreamRestart
+};
 std::string faultName(FaultKind fault);
 
 // A statement on the main upstream session (0) or on the side session (1) that holds an XA
