@@ -345,6 +345,8 @@ void MainWindow::updateActions() {
                         loading);
     if (!adapter_->hasTask()) {
         statusBar()->showMessage(tr("No task open"));
+    } else if (statusBar()->currentMessage() == tr("No task open")) {
+        statusBar()->clearMessage();  // it stayed below an open task's view
     }
 }
 

@@ -10,6 +10,7 @@
 #include <QMenuBar>
 #include <QPushButton>
 #include <QStackedWidget>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
@@ -70,6 +71,7 @@ private slots:
             QVERIFY2(!action->isEnabled(), qPrintable(action->text()));
             QVERIFY(!action->toolTip().isEmpty());
         }
+        QCOMPARE(window.statusBar()->currentMessage(), QStringLiteral("No task open"));
         QVERIFY(window.grab().save(screenshotPath("main_window_empty.png")));
     }
 
@@ -77,6 +79,9 @@ private slots:
         auto task = std::make_shared<SimulatedTask>(6);
         MainWindow window;
         window.attachTask(task, {QStringLiteral("/tmp/orders.yaml"), QStringLiteral("/tmp/source.yaml"), {}});
+        settle(window);
+        QVERIFY2(window.statusBar()->currentMessage() != QStringLiteral("No task open"),
+                 qPrintable(window.statusBar()->currentMessage()));  // below the task it shows
         TaskActions* actions = window.actions();
         QVERIFY(actions->start()->isEnabled());
         QVERIFY(!actions->pause()->isEnabled());
