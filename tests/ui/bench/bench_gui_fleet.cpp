@@ -11,6 +11,7 @@
 // the GUI thread. They run at the engine threads' lower priority (nice +5, as `syncscope` runs its local
 // engines; BENCH_ENGINE_NICE=N to change it, 0 for none).
 // Goal: overview update under 5 ms per tick, no stall over 50 ms.
+#include <malloc.h>
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
@@ -295,6 +296,10 @@ int main(int argc, char** argv) {
     const bool ownArenas = sharedArenas == nullptr || std::string(sharedArenas) != "1";
     if (ownArenas) {
         syncscope::ui::giveThreadsTheirOwnMallocArenas();
+    }
+    // BENCH_MALLOC_ARENAS=N: at most N arenas instead (the peak RSS against the stalls, measured).
+    if (const char* arenas = std::getenv("BENCH_MALLOC_ARENAS"); arenas != nullptr && std::atoi(arenas) > 0) {
+        mallopt(M_ARENA_MAX, std::atoi(arenas));
     }
     syncscope::bench::TimedApplication app(argc, argv);
     spdlog::set_level(spdlog::level::warn);  // the applying channel's engine logs its progress otherwise
