@@ -12,6 +12,7 @@
 
 #include "engine/task/task.h"
 #include "tests/support/task_files.h"
+#include "tests/ui/bench/bench_support.h"
 #include "tests/ui/support/real_task.h"
 
 namespace syncscope::bench {
@@ -28,16 +29,8 @@ public:
         try {
             auto up = test::connectUpstream();
             auto down = test::connectDownstream();
-            for (source::UpstreamConnection* server : {up.get(), down.get()}) {
-                server->execute("SET SESSION sql_log_bin = 0");
-                server->execute(std::string("DROP DATABASE IF EXISTS ") + kSchema);
-                server->execute(std::string("CREATE DATABASE ") + kSchema);
-                for (int table = 0; table < kTables; ++table) {
-                    server->execute("CREATE TABLE " + tableName(table) +
-                                    " (id INT PRIMARY KEY, v VARCHAR(40), n BIGINT, at DATETIME(6))");
-                }
-                server->execute("SET SESSION sql_log_bin = 1");
-            }
+            createBenchTables(*up, kSchema, kTables);
+            createBenchTables(*down, kSchema, kTables);
             down->execute("CREATE DATABASE IF NOT EXISTS dm_meta");
             down->execute(std::string("DROP TABLE IF EXISTS dm_meta.`") + kTaskName + "_syncer_checkpoint`");
             const auto [file, pos] = test::masterPosition(*up);
@@ -64,13 +57,7 @@ public:
         try {
             auto up = test::connectUpstream();
             for (int first = 0; first < rows; first += kRowsPerInsert) {
-                const int table = (first / kRowsPerInsert) % kTables;
-                std::string sql = "INSERT INTO " + tableName(table) + " VALUES ";
-                for (int id = first; id < first + kRowsPerInsert; ++id) {
-                    sql += (id == first ? "(" : ",(") + std::to_string(id) + ", 'row " + std::to_string(id) + "', " +
-                           std::to_string(int64_t(id) * 7919) + ", NOW(6))";
-                }
-                up->execute(sql);
+                up->execute(benchInsert(kSchema, kTables, first, kRowsPerInsert));
                 written_ += kRowsPerInsert;
             }
             return {};
@@ -83,8 +70,6 @@ public:
     uint64_t rowsApplied() const { return task_ ? task_->status()->rowsApplied : 0; }
 
 private:
-    static std::string tableName(int table) { return std::string(kSchema) + ".t" + std::to_string(table); }
-
     std::shared_ptr<task::Task> task_;
     uint64_t written_ = 0;
 };

@@ -142,17 +142,7 @@ std::string loadAverage() {
 
 // Waits on the GUI thread's event loop (never blocking it) until the condition holds or the timeout.
 bool waitInEventLoop(const std::function<bool()>& condition, int timeoutMs) {
-    QElapsedTimer clock;
-    clock.start();
-    while (!condition()) {
-        if (clock.elapsed() > timeoutMs) {
-            return false;
-        }
-        QEventLoop loop;
-        QTimer::singleShot(kPollMs, &loop, &QEventLoop::quit);
-        loop.exec();
-    }
-    return true;
+    return syncscope::bench::waitInEventLoop(condition, timeoutMs, kPollMs);
 }
 
 // `applying`: channel 0 is that real task, started here and applying its backlog while the bench measures.

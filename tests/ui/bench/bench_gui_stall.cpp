@@ -24,6 +24,7 @@
 #include "engine/common/log_ring_sink.h"
 #include "engine/common/thread_priority.h"
 #include "tests/support/task_files.h"
+#include "tests/ui/bench/bench_support.h"
 #include "tests/ui/support/real_task.h"
 #include "ui/engine/engine_adapter.h"
 #include "ui/main/main_window.h"
@@ -65,35 +66,17 @@ double percentile(std::vector<double> values, double share) {
 }
 
 std::string tableName(int table) {
-    return std::string(kSchema) + ".t" + std::to_string(table);
+    return bench::benchTableName(kSchema, table);
 }
 
 // Waits on the GUI thread's event loop (never blocking it) until the condition holds or the timeout.
 bool waitInEventLoop(const std::function<bool()>& condition, int timeoutMs) {
-    QElapsedTimer clock;
-    clock.start();
-    while (!condition()) {
-        if (clock.elapsed() > timeoutMs) {
-            return false;
-        }
-        QEventLoop loop;
-        QTimer::singleShot(kPollMs, &loop, &QEventLoop::quit);
-        loop.exec();
-    }
-    return true;
+    return bench::waitInEventLoop(condition, timeoutMs, kPollMs);
 }
 
 void prepareTables(source::UpstreamConnection& up, source::UpstreamConnection& down) {
-    for (source::UpstreamConnection* server : {&up, &down}) {
-        server->execute("SET SESSION sql_log_bin = 0");
-        server->execute(std::string("DROP DATABASE IF EXISTS ") + kSchema);
-        server->execute(std::string("CREATE DATABASE ") + kSchema);
-        for (int table = 0; table < kTables; ++table) {
-            server->execute("CREATE TABLE " + tableName(table) +
-                            " (id INT PRIMARY KEY, v VARCHAR(40), n BIGINT, at DATETIME(6))");
-        }
-        server->execute("SET SESSION sql_log_bin = 1");
-    }
+    bench::createBenchTables(up, kSchema, kTables);
+    bench::createBenchTables(down, kSchema, kTables);
     down.execute("CREATE DATABASE IF NOT EXISTS dm_meta");
     down.execute(std::string("DROP TABLE IF EXISTS dm_meta.`") + kTaskName + "_syncer_checkpoint`");
 }
@@ -103,13 +86,7 @@ void writeWorkload(std::atomic<bool>& failed) {
     try {
         auto up = test::connectUpstream();
         for (int first = 0; first < kRows; first += kRowsPerInsert) {
-            const int table = (first / kRowsPerInsert) % kTables;
-            std::string sql = "INSERT INTO " + tableName(table) + " VALUES ";
-            for (int id = first; id < first + kRowsPerInsert; ++id) {
-                sql += (id == first ? "(" : ",(") + std::to_string(id) + ", 'row " + std::to_string(id) + "', " +
-                       std::to_string(int64_t(id) * 7919) + ", NOW(6))";
-            }
-            up->execute(sql);
+            up->execute(bench::benchInsert(kSchema, kTables, first, kRowsPerInsert));
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_gui_stall: the workload failed: %s\n", e.what());
