@@ -27,21 +27,7 @@ public:
     // Makes the tables afresh on both servers and opens the task at the upstream's end; "" or why not.
     std::string prepare(const std::string& dir) {
         try {
-            auto up = test::connectUpstream();
-            auto down = test::connectDownstream();
-            createBenchTables(*up, kSchema, kTables);
-            createBenchTables(*down, kSchema, kTables);
-            down->execute("CREATE DATABASE IF NOT EXISTS dm_meta");
-            down->execute(std::string("DROP TABLE IF EXISTS dm_meta.`") + kTaskName + "_syncer_checkpoint`");
-            const auto [file, pos] = test::masterPosition(*up);
-            test::TaskFileOptions options;
-            options.name = kTaskName;
-            options.binlogName = file;
-            options.binlogPos = pos;
-            options.instanceExtra = "    block-allow-list: \"only-bench\"\n";
-            options.topLevelExtra = std::string("block-allow-list:\n  only-bench: {do-dbs: [\"") + kSchema + "\"]}\n";
-            const test::TaskFiles files = test::writeTaskFiles(dir, options);
-            task_ = test::openRealTask(files.task, files.source, dir + "/audit.jsonl");
+            task_ = openBenchTask(kSchema, kTables, kTaskName, dir);
             return {};
         } catch (const std::exception& e) {
             return e.what();

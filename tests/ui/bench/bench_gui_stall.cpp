@@ -74,13 +74,6 @@ bool waitInEventLoop(const std::function<bool()>& condition, int timeoutMs) {
     return bench::waitInEventLoop(condition, timeoutMs, kPollMs);
 }
 
-void prepareTables(source::UpstreamConnection& up, source::UpstreamConnection& down) {
-    bench::createBenchTables(up, kSchema, kTables);
-    bench::createBenchTables(down, kSchema, kTables);
-    down.execute("CREATE DATABASE IF NOT EXISTS dm_meta");
-    down.execute(std::string("DROP TABLE IF EXISTS dm_meta.`") + kTaskName + "_syncer_checkpoint`");
-}
-
 // The workload: kRows rows in multi-row INSERTs spread over the tables, from its own connection.
 void writeWorkload(std::atomic<bool>& failed) {
     try {
@@ -127,18 +120,7 @@ int main(int argc, char** argv) {
     QTemporaryDir dir;
     std::shared_ptr<task::Task> task;
     try {
-        auto up = test::connectUpstream();
-        auto down = test::connectDownstream();
-        prepareTables(*up, *down);
-        const auto [file, pos] = test::masterPosition(*up);
-        test::TaskFileOptions options;
-        options.name = kTaskName;
-        options.binlogName = file;
-        options.binlogPos = pos;
-        options.instanceExtra = "    block-allow-list: \"only-bench\"\n";
-        options.topLevelExtra = std::string("block-allow-list:\n  only-bench: {do-dbs: [\"") + kSchema + "\"]}\n";
-        const test::TaskFiles files = test::writeTaskFiles(dir.path().toStdString(), options);
-        task = test::openRealTask(files.task, files.source, dir.filePath(QStringLiteral("audit.jsonl")).toStdString());
+        task = bench::openBenchTask(kSchema, kTables, kTaskName, dir.path().toStdString());
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_gui_stall: cannot prepare the pair (is it running? scripts/dbpair start): %s\n",
                      e.what());

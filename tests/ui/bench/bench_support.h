@@ -8,9 +8,13 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "engine/source/upstream_connection.h"
+#include "engine/task/task.h"
+#include "tests/support/task_files.h"
+#include "tests/ui/support/real_task.h"
 
 namespace syncscope::bench {
 
@@ -53,6 +57,27 @@ inline std::string benchInsert(const std::string& schema, int tables, int first,
                std::to_string(int64_t(id) * 7919) + ", NOW(6))";
     }
     return sql;
+}
+
+// The benchmark tables made afresh on both servers of the private pair and a task over them that starts at the
+// upstream's end, its files and audit log in `dir`. Throws on a server error.
+inline std::shared_ptr<task::Task> openBenchTask(const std::string& schema, int tables, const std::string& taskName,
+                                                 const std::string& dir) {
+    auto up = test::connectUpstream();
+    auto down = test::connectDownstream();
+    createBenchTables(*up, schema, tables);
+    createBenchTables(*down, schema, tables);
+    down->execute("CREATE DATABASE IF NOT EXISTS dm_meta");
+    down->execute("DROP TABLE IF EXISTS dm_meta.`" + taskName + "_syncer_checkpoint`");
+    const auto [file, pos] = test::masterPosition(*up);
+    test::TaskFileOptions options;
+    options.name = taskName;
+    options.binlogName = file;
+    options.binlogPos = pos;
+    options.instanceExtra = "    block-allow-list: \"only-bench\"\n";
+    options.topLevelExtra = "block-allow-list:\n  only-bench: {do-dbs: [\"" + schema + "\"]}\n";
+    const test::TaskFiles files = test::writeTaskFiles(dir, options);
+    return test::openRealTask(files.task, files.source, dir + "/audit.jsonl");
 }
 
 }  // namespace syncscope::bench
