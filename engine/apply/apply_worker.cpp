@@ -14,7 +14,8 @@ ApplyWorker::ApplyWorker(size_t index, WorkerSettings settings, std::unique_ptr<
                          FailedCheck failed, FailureSink report, CommitSlots& commitSlots)
     : index_(index),
       settings_(settings),
-      builder_(settings.multipleRows, DmlBuilder::kDefaultMaxRowsPerStatement, settings.foreignKeyChecks),
+      builder_(settings.multipleRows, DmlBuilder::kDefaultMaxRowsPerStatement, settings.foreignKeyChecks,
+               settings.compact),
       failed_(std::move(failed)),
       report_(std::move(report)),
       slots_(commitSlots),

@@ -48,6 +48,8 @@ struct WorkerSettings {
     std::chrono::milliseconds idleFlush{10};
     std::chrono::milliseconds maxBatchAge{100};
     bool multipleRows = true;
+    // With multipleRows: a batch's changes of one row fold into their net effect where exact (key_folding.h).
+    bool compact = true;
     // The session has foreign_key_checks=1 (the DBA's target-session setting): deletes cascade
     // downstream, so safe mode refuses what it cannot write without deleting (DmlBuilder).
     bool foreignKeyChecks = false;

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <string_view>
 
+#include "engine/apply/key_folding.h"
 #include "engine/apply/key_rounds.h"
 #include "engine/apply/quoted_name.h"
 #include "engine/common/error.h"
@@ -472,8 +473,22 @@ std::string DmlStatement::describe() const {
 std::vector<DmlStatement> DmlBuilder::build(std::span<const RowChange> changes) const {
     std::vector<Step> steps;
     steps.reserve(changes.size());
-    for (const RowChange& change : changes) {
-        expand(change, foreignKeyChecks_, steps);
+    const std::vector<Fold> folds = compact_ ? foldByKey(changes) : std::vector<Fold>();
+    for (size_t i = 0; i < changes.size(); ++i) {
+        const RowChange& change = changes[i];
+        switch (folds.empty() ? Fold::Keep : folds[i]) {
+            case Fold::Keep:
+                expand(change, foreignKeyChecks_, steps);
+                break;
+            case Fold::Drop:
+                break;
+            case Fold::InsertAfter:
+                steps.push_back({StepKind::Write, WriteMode::Insert, &change, &change.after});
+                break;
+            case Fold::UpsertAfter:
+                steps.push_back({StepKind::Write, WriteMode::Upsert, &change, &change.after});
+                break;
+        }
     }
     if (multipleRows_ && !foreignKeyChecks_) {  // with checks on, a child's row may need its parent first
         groupByTable(steps);

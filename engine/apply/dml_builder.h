@@ -6,7 +6,8 @@
 // foreign_key_checks on, is refused (SafeModeRefusal); `multiple-rows` puts a batch's changes of each table together
 // (order kept within each table), orders them by key round where the downstream allows it (key_rounds.h), and merges
 // consecutive inserts into one multi-row INSERT/REPLACE, deletes into one DELETE ... WHERE key IN (...) and key-keeping
-// updates of such tables into one INSERT ... ON DUPLICATE KEY UPDATE.
+// updates of such tables into one INSERT ... ON DUPLICATE KEY UPDATE; `compact` first folds each row's changes
+// into their net effect where that is exact (key_folding.h).
 #pragma once
 
 #include <span>
@@ -38,11 +39,14 @@ public:
     static constexpr size_t kMaxPlaceholders = 65535;
 
     // foreignKeyChecks: the workers' session has foreign_key_checks=1, so a delete cascades downstream.
+    // compact: with multipleRows (and checks off), a batch's changes of one row fold into their net
+    // effect where that is exact (key_folding.h).
     explicit DmlBuilder(bool multipleRows, size_t maxRowsPerStatement = kDefaultMaxRowsPerStatement,
-                        bool foreignKeyChecks = false)
+                        bool foreignKeyChecks = false, bool compact = false)
         : multipleRows_(multipleRows),
           maxRowsPerStatement_(maxRowsPerStatement == 0 ? 1 : maxRowsPerStatement),
-          foreignKeyChecks_(foreignKeyChecks) {}
+          foreignKeyChecks_(foreignKeyChecks),
+          compact_(compact && multipleRows && !foreignKeyChecks) {}
 
     // The statements that apply `changes` in order. Throws apply::Error when a change does not fit its
     // table (an image with the wrong number of values), SafeModeRefusal as said above.
@@ -54,6 +58,7 @@ private:
     bool multipleRows_;
     size_t maxRowsPerStatement_;
     bool foreignKeyChecks_;
+    bool compact_;
 };
 
 }  // namespace syncscope::apply

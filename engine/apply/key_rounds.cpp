@@ -43,21 +43,25 @@ bool exactKeyType(binlog::ColumnType type) {
 
 bool reorderable(const KeyedStep& step) {
     const schema::TableSchema& table = *step.change->table;
-    if (!table.rowKeyIsOnlyUniqueIndex() || table.rowKey().kind == schema::RowKeyKind::AllColumns ||
-        (step.change->op == RowOp::Update && step.change->keyChanged())) {
-        return false;
-    }
+    return table.rowKeyIsOnlyUniqueIndex() && table.rowKey().kind != schema::RowKeyKind::AllColumns &&
+           !(step.change->op == RowOp::Update && step.change->keyChanged()) &&
+           rowKeyComparesExactly(table, *step.image);
+}
+
+}  // namespace
+
+bool rowKeyComparesExactly(const schema::TableSchema& table, const std::vector<SqlValue>& image) {
     for (size_t column : table.rowKey().columns) {
-        if (!exactKeyType(table.columns()[column].type) || (*step.image)[column].isNull()) {
+        if (column >= image.size() || !exactKeyType(table.columns()[column].type) || image[column].isNull()) {
             return false;
         }
     }
     return true;
 }
 
-// FNV-1a over the key's values. Equal keys always hash alike; a collision only puts two keys in
-// different rounds: more order, never less.
-uint64_t keyHash(const KeyedStep& step) {
+// A collision only puts two keys in different rounds (more order, never less), or makes the caller
+// compare the values themselves.
+uint64_t rowKeyHash(const schema::TableSchema& table, const std::vector<SqlValue>& image) {
     constexpr uint64_t kFnvOffset = 14695981039346656037ULL;
     constexpr uint64_t kFnvPrime = 1099511628211ULL;
     uint64_t hash = kFnvOffset;
@@ -66,8 +70,8 @@ uint64_t keyHash(const KeyedStep& step) {
             hash = (hash ^ c) * kFnvPrime;
         }
     };
-    for (size_t column : step.change->table->rowKey().columns) {
-        const SqlValue& value = (*step.image)[column];
+    for (size_t column : table.rowKey().columns) {
+        const SqlValue& value = image[column];
         uint64_t number = value.asUnsigned();
         mix(value.kind() == SqlValueKind::Text || value.kind() == SqlValueKind::Bytes
                 ? std::string_view(value.asString())
@@ -76,8 +80,6 @@ uint64_t keyHash(const KeyedStep& step) {
     }
     return hash;
 }
-
-}  // namespace
 
 std::optional<std::vector<size_t>> keyRoundOrder(std::span<const KeyedStep> steps) {
     constexpr size_t kFewestWorthSorting = 3;
@@ -89,7 +91,7 @@ std::optional<std::vector<size_t>> keyRoundOrder(std::span<const KeyedStep> step
     std::vector<std::pair<uint64_t, size_t>> order;  // (round << 2 | kind rank, original position)
     order.reserve(steps.size());
     for (size_t i = 0; i < steps.size(); ++i) {
-        uint32_t round = seen[keyHash(steps[i])]++;
+        uint32_t round = seen[rowKeyHash(*steps[i].change->table, *steps[i].image)]++;
         order.emplace_back((uint64_t{round} << 2) | static_cast<uint64_t>(steps[i].kindRank & 3), i);
     }
     std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });

@@ -6,6 +6,7 @@
 // DELETE, INSERT).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <vector>
@@ -19,6 +20,14 @@ struct KeyedStep {
     const std::vector<SqlValue>* image;  // the image whose row key the step acts on
     int kindRank;                        // order of kinds within a round (0..3)
 };
+
+// Whether the row key's values in `image` equal downstream exactly when they are equal here: every key
+// column is of a type compared without a collation (numbers, temporals, decimals, ENUM, SET) and none is
+// NULL. Then two changes act on the same row exactly when their key values are equal.
+bool rowKeyComparesExactly(const schema::TableSchema& table, const std::vector<SqlValue>& image);
+
+// FNV-1a over the row key's values in `image`. Equal keys always hash alike; different keys rarely do.
+uint64_t rowKeyHash(const schema::TableSchema& table, const std::vector<SqlValue>& image);
 
 // The positions of `steps` in round order, or nullopt when they must keep their order: the table has
 // another unique index (or it is not known), a key of text or floats (collations make 'a' equal 'A'),

@@ -217,10 +217,9 @@ SyncerSettings readSyncerSettings(ConfigReader& reader, const YAML::Node& node, 
     flag("safe-mode", syncer.safeMode);
     flag("multiple-rows", syncer.multipleRows);
     flag("compact", syncer.compact);
-    if (syncer.compact) {
+    if (syncer.compact && !syncer.multipleRows) {
         reader.warn(ConfigReader::child(node, "compact"), key("compact"),
-                    "changes of one key are not folded into one as DM does; with multiple-rows a batch is ordered "
-                    "by key and merged instead, which leaves the same rows downstream");
+                    "has no effect with multiple-rows: false (one statement per row change)");
     }
     if (auto value = ConfigReader::child(node, "enable-gtid"); value.IsDefined()) {
         syncer.enableGtid = reader.readBool(value, key("enable-gtid"));

@@ -76,6 +76,7 @@ Location SyncPipeline::prepare() {
     if (setup_.syncer.multipleRows && !pool.worker.multipleRows) {
         spdlog::info("task {}: one statement per row: the target session sets foreign_key_checks on", setup_.taskName);
     }
+    pool.worker.compact = setup_.syncer.compact;
     for (const auto& [name, value] : setup_.downstreamSession) {
         pool.sessionVariables.emplace_back(name, value);
     }

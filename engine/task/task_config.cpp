@@ -90,7 +90,8 @@ std::string TaskConfig::describe() const {
              << ", checkpoint every " << settings.syncer.checkpointFlushIntervalSeconds << "s, safe mode "
              << (settings.syncer.safeMode ? "always"
                                           : "after a resume for " + formatGoDuration(settings.syncer.safeModeDuration))
-             << (settings.syncer.multipleRows ? ", multi-row statements" : "") << "\n";
+             << (settings.syncer.multipleRows ? ", multi-row statements" : "")
+             << (settings.syncer.multipleRows && settings.syncer.compact ? ", a row's changes folded" : "") << "\n";
     }
     return text.str();
 }

@@ -43,7 +43,9 @@ struct SyncerSettings {
     // On unless the task says `multiple-rows: false` (DM's default is false): a batch's rows merge into
     // multi-row statements only where that is exact (DmlBuilder), so the default path is the fast one.
     bool multipleRows = true;
-    bool compact = false;
+    // On unless the task says `compact: false` (DM's default is false): with multiple-rows, a batch's
+    // changes of one row fold into their net effect where that is exact (apply/key_folding.h).
+    bool compact = true;
     // As written in the task; the source file's enable-gtid decides the mode, as in DM.
     std::optional<bool> enableGtid;
 

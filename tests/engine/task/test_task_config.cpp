@@ -119,6 +119,7 @@ private slots:
         QCOMPARE(primary.syncer.batch, 500);
         QCOMPARE(primary.syncer.checkpointFlushIntervalSeconds, 10);
         QVERIFY(primary.syncer.multipleRows);
+        QVERIFY(primary.syncer.compact);  // unlike DM, on unless the task turns it off
 
         const InstanceSettings replica = task.instanceFor("shop-replica");
         QCOMPARE(replica.meta->binlogGtid, std::string("0-1-100"));
@@ -138,7 +139,7 @@ private slots:
              {"full_task.yaml:6: key 'shard-mode'", "key 'online-ddl'", "key 'clean-dump-file'", "key 'timezone'",
               "key 'collation_compatible'", "key 'ignore-checking-items'", "key 'mydumpers.global': defined but no",
               "key 'mysql-instances[0]': names mydumper or loader settings", "key 'syncers.bulk.max-retry'",
-              "key 'filters.unused-rule': defined but no", "compact': changes of one key are not folded"}) {
+              "key 'filters.unused-rule': defined but no"}) {
             QVERIFY2(anyWarningContains(task.warnings, key), key);
         }
         for (const auto& warning : task.warnings)
@@ -204,6 +205,23 @@ private slots:
         QCOMPARE(task.instanceFor("b").syncer.batch, 20);
         QVERIFY_THROWS_EXCEPTION(ConfigError,
                                  parseTaskConfig("name: t\ntask-mode: incremental\n<<: 5\n", "badmerge.yaml"));
+    }
+
+    // `compact` (DM's key) folds a row's changes; it needs multiple-rows, and says so when it has none.
+    void compactIsOnByDefaultAndOffWhenAsked() {
+        const TaskConfig task = parseTaskConfig(
+            "name: t\ntask-mode: incremental\ntarget-database: {host: h, user: u}\n"
+            "mysql-instances:\n  - source-id: a\n    syncer-config-name: plain\n"
+            "  - source-id: b\n    syncer-config-name: apart\n  - source-id: c\n    syncer-config-name: odd\n"
+            "syncers:\n  plain: {worker-count: 4}\n  apart: {compact: false}\n"
+            "  odd: {multiple-rows: false, compact: true}\n",
+            "compact.yaml");
+        QVERIFY(task.instanceFor("a").syncer.compact);
+        QVERIFY(!task.instanceFor("b").syncer.compact);
+        QVERIFY(task.instanceFor("b").syncer.multipleRows);
+        QVERIFY(!task.instanceFor("c").syncer.multipleRows);
+        QVERIFY(anyWarningContains(task.warnings, "compact': has no effect with multiple-rows: false"));
+        QVERIFY(!anyWarningContains(task.warnings, "syncers.plain.compact"));
     }
 
     void unknownSourceIdIsAConfigError() {

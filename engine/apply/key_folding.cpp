@@ -1,0 +1,155 @@
+#include "engine/apply/key_folding.h"
+
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "engine/apply/key_rounds.h"
+
+namespace syncscope::apply {
+
+namespace {
+
+using schema::TableSchema;
+
+bool tableFolds(const TableSchema& table) {
+    const schema::CascadeFamily& family = table.cascadeFamily();
+    return table.rowKeyIsOnlyUniqueIndex() && table.rowKey().kind != schema::RowKeyKind::AllColumns &&
+           table.referencingForeignKeys().empty() && family.name.empty() && !family.cascadesToChildren &&
+           !family.changedByParents;
+}
+
+const std::vector<SqlValue>& keyImage(const RowChange& change) {
+    return change.op == RowOp::Insert ? change.after : change.before;
+}
+
+bool changeFolds(const RowChange& change) {
+    const TableSchema& table = *change.table;
+    const size_t columns = table.columns().size();
+    return !change.safeMode && !change.recordApplied && tableFolds(table) &&
+           (change.op == RowOp::Delete || change.after.size() == columns) &&
+           (change.op == RowOp::Insert || change.before.size() == columns) &&
+           !(change.op == RowOp::Update && change.keyChanged()) && rowKeyComparesExactly(table, keyImage(change));
+}
+
+bool sameKey(const RowChange& a, const RowChange& b) {
+    const auto& left = keyImage(a);
+    const auto& right = keyImage(b);
+    for (size_t column : a.table->rowKey().columns) {
+        if (!(left[column] == right[column])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// Whether the changes of one key follow one another as the upstream made them: an INSERT of a row
+// that is not there, an UPDATE or DELETE of the row the previous change left. Sets whether the row
+// was there before the first change.
+bool followsOn(std::span<const RowChange> changes, const std::vector<size_t>& chain, bool& existedBefore) {
+    const RowChange& first = changes[chain.front()];
+    existedBefore = first.op != RowOp::Insert;
+    bool exists = existedBefore;
+    const std::vector<SqlValue>* left = nullptr;  // the row as the previous change left it
+    for (size_t position : chain) {
+        const RowChange& change = changes[position];
+        if (change.op == RowOp::Insert) {
+            if (exists) {
+                return false;
+            }
+        } else if (!exists || (left != nullptr && change.before != *left)) {
+            return false;
+        }
+        exists = change.op != RowOp::Delete;
+        left = exists ? &change.after : nullptr;
+    }
+    return true;
+}
+
+// The net effect of a chain, carried by its last change (see Fold).
+Fold netOf(const RowChange& last, bool existedBefore) {
+    switch (last.op) {
+        case RowOp::Insert:
+            return existedBefore ? Fold::UpsertAfter : Fold::Keep;
+        case RowOp::Update:
+            return existedBefore ? Fold::Keep : Fold::InsertAfter;
+        case RowOp::Delete:
+            return existedBefore ? Fold::Keep : Fold::Drop;
+    }
+    return Fold::Keep;
+}
+
+// Tables whose changes may fold in this batch: each of their changes folds, and one structure serves
+// them all (a table map can change without a DDL the task applies; two upstream tables routed into one
+// may bring two structures).
+std::unordered_set<const TableSchema*> foldingTables(std::span<const RowChange> changes) {
+    std::unordered_map<std::string, const TableSchema*> structureOf;
+    std::unordered_set<std::string> refused;
+    for (const RowChange& change : changes) {
+        std::string name = change.target().text();
+        auto [it, first] = structureOf.emplace(name, change.table.get());
+        if ((!first && it->second != change.table.get()) || !changeFolds(change)) {
+            refused.insert(std::move(name));
+        }
+    }
+    std::unordered_set<const TableSchema*> tables;
+    for (const auto& [name, table] : structureOf) {
+        if (!refused.contains(name)) {
+            tables.insert(table);
+        }
+    }
+    return tables;
+}
+
+}  // namespace
+
+std::vector<Fold> foldByKey(std::span<const RowChange> changes) {
+    if (changes.size() < 2) {
+        return {};
+    }
+    const std::unordered_set<const TableSchema*> tables = foldingTables(changes);
+    if (tables.empty()) {
+        return {};
+    }
+    // The changes of each key value in binlog order; keys whose values hash alike are told apart here.
+    std::vector<std::vector<size_t>> chains;
+    std::unordered_multimap<uint64_t, size_t> chainOf;  // key hash -> index into chains
+    for (size_t i = 0; i < changes.size(); ++i) {
+        const RowChange& change = changes[i];
+        if (!tables.contains(change.table.get())) {
+            continue;
+        }
+        uint64_t hash = rowKeyHash(*change.table, keyImage(change)) ^ std::hash<const void*>{}(change.table.get());
+        auto [begin, end] = chainOf.equal_range(hash);
+        auto found = begin;
+        while (found != end && !(changes[chains[found->second].front()].table == change.table &&
+                                 sameKey(changes[chains[found->second].front()], change))) {
+            ++found;
+        }
+        if (found == end) {
+            chainOf.emplace(hash, chains.size());
+            chains.push_back({i});
+        } else {
+            chains[found->second].push_back(i);
+        }
+    }
+    std::vector<Fold> folds(changes.size(), Fold::Keep);
+    bool folded = false;
+    for (const auto& chain : chains) {
+        bool existedBefore = false;
+        if (chain.size() < 2 || !followsOn(changes, chain, existedBefore)) {
+            continue;
+        }
+        for (size_t i = 0; i + 1 < chain.size(); ++i) {
+            folds[chain[i]] = Fold::Drop;
+        }
+        folds[chain.back()] = netOf(changes[chain.back()], existedBefore);
+        folded = true;
+    }
+    if (!folded) {
+        return {};
+    }
+    return folds;
+}
+
+}  // namespace syncscope::apply
