@@ -127,6 +127,30 @@ void ChunkSql::appendRange(std::string& sql, std::vector<apply::SqlValue>& param
     }
 }
 
+void ChunkSql::appendRanges(std::string& sql, std::vector<apply::SqlValue>& params,
+                            std::span<const KeyRange> ranges) const {
+    if (ranges.empty()) {
+        sql += " WHERE 1 = 0";  // no range, no row (never the whole table)
+        return;
+    }
+    if (ranges.size() == 1 ||
+        std::any_of(ranges.begin(), ranges.end(), [](const KeyRange& range) { return !range.lower && !range.upper; })) {
+        appendRange(sql, params, ranges.size() == 1 ? ranges.front() : KeyRange{});
+        return;
+    }
+    for (size_t i = 0; i < ranges.size(); ++i) {
+        sql += i == 0 ? " WHERE (" : " OR (";
+        if (ranges[i].lower) {
+            appendKeyComparison(sql, params, *ranges[i].lower, true);
+        }
+        if (ranges[i].upper) {
+            sql += ranges[i].lower ? " AND " : "";
+            appendKeyComparison(sql, params, *ranges[i].upper, false);
+        }
+        sql += ")";
+    }
+}
+
 BoundQuery ChunkSql::boundary(const std::optional<RowValues>& lower, size_t offset) const {
     BoundQuery query;
     query.sql = "SELECT " + keyReadList() + " FROM " + apply::quoteTable(table_.upstreamName());
@@ -168,9 +192,13 @@ BoundQuery ChunkSql::partChecksums(const schema::TableName& side, const std::vec
 }
 
 BoundQuery ChunkSql::rowHashes(const schema::TableName& side, const KeyRange& range) const {
+    return rowHashes(side, std::span<const KeyRange>(&range, 1));
+}
+
+BoundQuery ChunkSql::rowHashes(const schema::TableName& side, std::span<const KeyRange> ranges) const {
     BoundQuery query;
     query.sql = "SELECT " + keyReadList() + ", CRC32(" + rowText() + ") FROM " + apply::quoteTable(side);
-    appendRange(query.sql, query.params, range);
+    appendRanges(query.sql, query.params, ranges);
     query.sql += " ORDER BY " + keyList();
     return query;
 }

@@ -51,6 +51,8 @@ public:
     // Every row's key and hash in the range, in key order: where a chunk differs, which rows do is
     // found in this one pass (a row that differs goes unseen with a chance of 1 in 2^32).
     BoundQuery rowHashes(const schema::TableName& side, const KeyRange& range) const;
+    // The same for several ranges in one statement (rows in key order): the differing parts of a chunk.
+    BoundQuery rowHashes(const schema::TableName& side, std::span<const KeyRange> ranges) const;
     // The same for the next `rows` rows of the upstream after `lower`: the last row's key is the
     // chunk's upper bound, so that one pass both walks and hashes the chunk.
     BoundQuery nextRowHashes(const std::optional<RowValues>& lower, size_t rows) const;
@@ -77,6 +79,8 @@ private:
     void appendKeyComparison(std::string& sql, std::vector<apply::SqlValue>& params, const RowValues& key,
                              bool greater) const;
     void appendRange(std::string& sql, std::vector<apply::SqlValue>& params, const KeyRange& range) const;
+    // " WHERE (range) OR (range) ..."; nothing when a range is open at both ends.
+    void appendRanges(std::string& sql, std::vector<apply::SqlValue>& params, std::span<const KeyRange> ranges) const;
     std::string placeholder(size_t column) const;
     void appendKeyEquals(std::string& sql, std::vector<apply::SqlValue>& params, const RowValues& key) const;
 

@@ -91,6 +91,8 @@ ServerSession::ServerSession(std::string side, const ServerSettings& settings, i
     execute("SET SESSION time_zone = '+00:00'");
     execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
     execute("SET SESSION innodb_lock_wait_timeout = " + std::to_string(lockWaitSeconds));
+    auto id = query(std::string("SELECT CONNECTION_ID()"));
+    connectionId_ = id.empty() || id.front().empty() ? "" : id.front().front().value_or("");
 }
 
 ServerSession::~ServerSession() {

@@ -51,6 +51,9 @@ public:
     const std::string& side() const { return side_; }
     std::string describe() const { return side_ + " " + settings_.describe(); }
     sql::Connection& connection() { return *connection_; }
+    // The server's id of this connection (CONNECTION_ID()), read once when connecting: safe to read
+    // while another thread runs a query on the session.
+    const std::string& connectionId() const { return connectionId_; }
     // Whether a query failed because a lock wait timed out (the caller may retry).
     static bool isLockWaitTimeout(int code);
     // Whether a server error means the connection is gone.
@@ -62,6 +65,7 @@ private:
     std::string side_;
     ServerSettings settings_;
     std::unique_ptr<sql::Connection> connection_;
+    std::string connectionId_;
     std::map<std::string, std::unique_ptr<sql::PreparedStatement>> statements_;
 };
 

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "engine/verify/row_diff.h"
+#include "engine/verify/value_chunk_pipeline.h"
 
 namespace syncscope::verify {
 
@@ -210,8 +211,8 @@ std::vector<RowDifference> TableVerifier::differingRowsOfParts(const ComparedTab
     return suspects;
 }
 
-TableVerifier::ChunkComparison TableVerifier::compareWalkedChunk(const ComparedTable& table, UpstreamChunk& chunk,
-                                                                 const std::function<void()>& checksummed) {
+ChunkComparison TableVerifier::compareWalkedChunk(const ComparedTable& table, UpstreamChunk& chunk,
+                                                  const std::function<void()>& checksummed) {
     ChunkSql sql(table);
     auto [upstreamResult, downstreamResult] = queryBoth(upstream_, sql.checksum(table.upstreamName(), chunk.range),
                                                         downstream_, sql.checksum(table.downstreamName(), chunk.range));
@@ -232,9 +233,9 @@ TableVerifier::ChunkComparison TableVerifier::compareWalkedChunk(const ComparedT
     return comparison;
 }
 
-TableVerifier::ChunkComparison TableVerifier::compareListedChunk(const ComparedTable& table, const UpstreamChunk& chunk,
-                                                                 bool partsFirst, bool listNext, ChunkPacer& pacer,
-                                                                 std::optional<UpstreamChunk>& ahead) {
+ChunkComparison TableVerifier::compareListedChunk(const ComparedTable& table, const UpstreamChunk& chunk,
+                                                  bool partsFirst, bool listNext, ChunkPacer& pacer,
+                                                  std::optional<UpstreamChunk>& ahead) {
     ChunkSql sql(table);
     // The upstream reads the next chunk while the downstream compares this one (its checksums and the
     // listings of differing parts): the pacer and the upstream session are the reader's until it ends.
@@ -303,8 +304,7 @@ void TableVerifier::confirmPending(const ComparedTable& table, PendingSuspects& 
     pending = {};
 }
 
-void TableVerifier::recordChunk(const ComparedTable& table, ChunkComparison& comparison, PendingSuspects& pending,
-                                TableVerifyResult& result) {
+void TableVerifier::recordChunk(ChunkComparison& comparison, PendingSuspects& pending, TableVerifyResult& result) {
     result.rowsCompared += comparison.rows;
     if (comparison.differs && comparison.suspects.empty()) {
         ++result.chunksRechecked;  // the checksums differed, no row did: rows were in flight
@@ -314,69 +314,18 @@ void TableVerifier::recordChunk(const ComparedTable& table, ChunkComparison& com
         pending.chunks.push_back(result.chunksDone);
     }
     ++result.chunksDone;
-    if (pending.rows.size() >= settings_.confirmRows) {
-        confirmPending(table, pending, result);
-    }
-}
-
-TableVerifier::ChunkComparison TableVerifier::compareKeyValueChunk(
-    const ComparedTable& table, const std::vector<KeyRange>& parts,
-    const std::function<void(uint64_t rows)>& checksummed) {
-    ChunkSql sql(table);
-    auto [upstreamRows, downstreamRows] = queryBoth(upstream_, sql.partChecksums(table.upstreamName(), parts),
-                                                    downstream_, sql.partChecksums(table.downstreamName(), parts));
-    auto figuresByPart = [&](const ServerSession& session, const std::vector<RowValues>& rows) {
-        if (rows.size() != parts.size()) {
-            throw VerifyError(session.describe() + ": a chunk's part checksums returned " +
-                              std::to_string(rows.size()) + " rows for " + std::to_string(parts.size()) + " parts");
-        }
-        std::vector<ChunkFigures> figures(parts.size());
-        for (const auto& row : rows) {
-            figures.at(std::stoull(row.at(0).value_or("0"))) =
-                figuresOfChecksum(session, {RowValues(row.begin() + 1, row.end())});
-        }
-        return figures;
-    };
-    const std::vector<ChunkFigures> upstreamParts = figuresByPart(upstream_, upstreamRows);
-    const std::vector<ChunkFigures> downstreamParts = figuresByPart(downstream_, downstreamRows);
-    ChunkComparison comparison;
-    for (const auto& part : upstreamParts) {
-        comparison.rows += part.rows;
-    }
-    checksummed(comparison.rows);
-    for (size_t part = 0; part < parts.size(); ++part) {
-        if (upstreamParts[part] == downstreamParts[part]) {
-            continue;
-        }
-        comparison.differs = true;
-        auto [upstreamHashes, downstreamHashes] =
-            queryBoth(upstream_, sql.rowHashes(table.upstreamName(), parts[part]), downstream_,
-                      sql.rowHashes(table.downstreamName(), parts[part]));
-        auto partSuspects = diffRowHashes(upstreamHashes, downstreamHashes);
-        comparison.suspects.insert(comparison.suspects.end(), std::make_move_iterator(partSuspects.begin()),
-                                   std::make_move_iterator(partSuspects.end()));
-    }
-    return comparison;
 }
 
 void TableVerifier::verifyByKeyValue(const ComparedTable& table, KeyValueChunks& chunks, TableVerifyResult& result) {
-    VerifySettings valueSettings = settings_;
-    valueSettings.maxChunkRows = std::max(settings_.maxValueChunkRows, settings_.minChunkRows);
-    ChunkPacer pacer(valueSettings);
+    ValueChunkPipeline pipeline(upstream_, downstream_, table, chunks, settings_, cancel_);
     PendingSuspects pending;
-    while (!cancelled()) {
-        if (!chunks.next(pacer.chunkRows())) {
-            break;  // the last chunk, open above, was compared: no load check for nothing
+    while (std::optional<ChunkComparison> comparison = pipeline.next()) {
+        recordChunk(*comparison, pending, result);
+        if (pending.rows.size() >= settings_.confirmRows) {
+            pipeline.waitIdle();  // the confirmation reads both sessions itself
+            confirmPending(table, pending, result);
         }
-        pacer.waitForQuietUpstream(upstream_, cancel_);
-        const Clock::time_point started = Clock::now();
-        ChunkComparison comparison =
-            compareKeyValueChunk(table, chunks.parts(settings_.chunkParts), [&](uint64_t rows) {
-                chunks.observed(rows);
-                pacer.chunkTook(rows, Clock::now() - started);
-            });
-        recordChunk(table, comparison, pending, result);
-        result.chunksTotal = result.chunksDone + chunks.chunksLeft(pacer.chunkRows());
+        result.chunksTotal = result.chunksDone + pipeline.chunksLeft();
         if (onProgress_) {
             onProgress_(result);
         }
@@ -434,7 +383,10 @@ void TableVerifier::verifyKeyed(const ComparedTable& table, TableVerifyResult& r
             }
         }
         listNext = comparison.differs;
-        recordChunk(table, comparison, pending, result);
+        recordChunk(comparison, pending, result);
+        if (pending.rows.size() >= settings_.confirmRows) {
+            confirmPending(table, pending, result);
+        }
         uint64_t remaining = estimate > result.rowsCompared ? estimate - result.rowsCompared : 0;
         result.chunksTotal = result.chunksDone + (upper ? std::max<uint64_t>(1, remaining / pacer.chunkRows()) : 0);
         if (onProgress_) {

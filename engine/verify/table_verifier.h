@@ -10,6 +10,7 @@
 #include <optional>
 #include <vector>
 
+#include "engine/verify/chunk_comparison.h"
 #include "engine/verify/chunk_pacer.h"
 #include "engine/verify/chunk_sql.h"
 #include "engine/verify/key_value_chunks.h"
@@ -28,7 +29,8 @@ public:
         : upstream_(upstream), downstream_(downstream), progress_(progress), settings_(settings) {}
 
     void setCancelFlag(const std::atomic<bool>* cancel) { cancel_ = cancel; }
-    // Called after every chunk with the result so far (progress bars, status).
+    // Called after every chunk with the result so far (progress bars, status). It must not use the
+    // sessions: with chunks by key value, the next chunk is being read meanwhile.
     void setProgressHandler(std::function<void(const TableVerifyResult&)> handler) { onProgress_ = std::move(handler); }
     void setConfirmedHandler(ConfirmedDifferencesHandler handler) { onConfirmed_ = std::move(handler); }
 
@@ -68,12 +70,6 @@ private:
     std::vector<RowDifference> differingRowsOfParts(const ComparedTable& table, const UpstreamChunk& chunk,
                                                     const std::vector<ChunkPart>& parts,
                                                     const std::vector<RowValues>& downstreamParts, bool& differs);
-    // What comparing one chunk found: whether its checksums differed, and the keys to confirm.
-    struct ChunkComparison {
-        uint64_t rows = 0;
-        bool differs = false;
-        std::vector<RowDifference> suspects;
-    };
     // A chunk only walked upstream: both servers checksum it at once (then `checksummed` is called: the
     // pacer's measure); where the checksums differ the upstream lists it and the downstream checksums its
     // parts.
@@ -89,17 +85,12 @@ private:
         std::vector<uint64_t> chunks;
     };
     void confirmPending(const ComparedTable& table, PendingSuspects& pending, TableVerifyResult& result);
-    // Counts a compared chunk in the result and queues its suspects, confirming them once a batch is full.
-    void recordChunk(const ComparedTable& table, ChunkComparison& comparison, PendingSuspects& pending,
-                     TableVerifyResult& result);
-    // A one-column integer key whose values are dense enough: chunks cut by key value, no walk. Both servers
-    // checksum each chunk's parts at once (one statement each, no rows sent); where a part differs, both
-    // list its row hashes at once.
+    // Counts a compared chunk in the result and queues its suspects (the caller confirms a full batch).
+    void recordChunk(ChunkComparison& comparison, PendingSuspects& pending, TableVerifyResult& result);
+    // A one-column integer key whose values are dense enough: chunks cut by key value, no walk. Each server
+    // checksums each chunk's parts (one statement, no rows sent) and lists the row hashes of differing parts,
+    // through a queue of its own (ValueChunkPipeline).
     void verifyByKeyValue(const ComparedTable& table, KeyValueChunks& chunks, TableVerifyResult& result);
-    // One such chunk in `parts`; `checksummed` gets the upstream's rows once the checksums are in (the
-    // pacer's and the chunker's measure), before any part is listed.
-    ChunkComparison compareKeyValueChunk(const ComparedTable& table, const std::vector<KeyRange>& parts,
-                                         const std::function<void(uint64_t rows)>& checksummed);
     uint64_t estimatedRows(const ComparedTable& table);
     bool cancelled() const { return cancel_ && cancel_->load(); }
     RowConfirmer confirmer() { return RowConfirmer(upstream_, downstream_, progress_, settings_, cancel_); }

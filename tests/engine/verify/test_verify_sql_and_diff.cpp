@@ -89,6 +89,36 @@ private slots:
         QCOMPARE(query.params.back().asSigned(), int64_t{1});
     }
 
+    void differingPartsAreListedInOneStatementByTheirRangesInKeyOrder() {
+        ComparedTable table = orderLines();
+        ChunkSql sql(table);
+        // The first part of an open chunk, one in the middle and the last, open above.
+        std::vector<KeyRange> parts{KeyRange{std::nullopt, row({"5", "0"})}, KeyRange{row({"7", "0"}), row({"9", "1"})},
+                                    KeyRange{row({"12", "3"}), std::nullopt}};
+        BoundQuery query = sql.rowHashes(table.upstreamName(), parts);
+        QVERIFY2(
+            query.sql.find("FROM `shop`.`order_lines` WHERE (((`order_id` < ?) OR (`order_id` = ? AND "
+                           "`line_no` <= ?))) OR (((`order_id` > ?) OR (`order_id` = ? AND `line_no` > ?)) AND "
+                           "((`order_id` < ?) OR (`order_id` = ? AND `line_no` <= ?))) OR (((`order_id` > ?) OR "
+                           "(`order_id` = ? AND `line_no` > ?))) ORDER BY `order_id`, `line_no`") != std::string::npos,
+            query.sql.c_str());
+        QCOMPARE(query.params.size(), size_t{3 + 3 + 3 + 3});
+        QCOMPARE(query.params[0].asSigned(), int64_t{5});
+        QCOMPARE(query.params[3].asSigned(), int64_t{7});
+        QCOMPARE(query.params[6].asSigned(), int64_t{9});
+        QCOMPARE(query.params[9].asSigned(), int64_t{12});
+        QCOMPARE(query.params.back().asSigned(), int64_t{3});
+        // One range: the same statement as the single-range listing.
+        QCOMPARE(sql.rowHashes(table.upstreamName(), std::span<const KeyRange>(parts.data() + 1, 1)).sql,
+                 sql.rowHashes(table.upstreamName(), parts[1]).sql);
+        // A range open both ways covers the table; no range lists no row (never the whole table).
+        std::vector<KeyRange> whole{parts[1], KeyRange{}};
+        QVERIFY(sql.rowHashes(table.upstreamName(), whole).sql.find("WHERE") == std::string::npos);
+        BoundQuery none = sql.rowHashes(table.upstreamName(), std::span<const KeyRange>());
+        QVERIFY2(none.sql.find("WHERE 1 = 0 ORDER BY") != std::string::npos, none.sql.c_str());
+        QVERIFY(none.params.empty());
+    }
+
     void suspectsAreReadInOneStatementOfLookupsPaddedToAPowerOfTwo_data() {
         QTest::addColumn<bool>("lock");
         QTest::addRow("upstream: every lookup a shared locking read") << true;

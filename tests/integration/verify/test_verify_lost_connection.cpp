@@ -52,6 +52,7 @@ private slots:
             std::make_shared<filter::BlockAllowList>(filter::BlockAllowRules{{"verify_lost"}, {}, {}, {}}, false);
         verify::VerifySettings settings;
         settings.firstChunkRows = settings.minChunkRows = settings.maxChunkRows = kSmallChunkRows;
+        settings.maxValueChunkRows = kSmallChunkRows;  // so that chunks are left after the one in flight
         verify::NoRunningTask noTask;
         verify::VerifyTarget target;
         target.upstream = engineSettings(upstreamRoot());
@@ -63,9 +64,10 @@ private slots:
             if (killed || result.chunksDone != 1) {
                 return;
             }
-            // Between two chunks (this handler runs on the verifier's thread): kill its session.
+            // Between two chunks (this handler runs on the verifier's thread, while the next chunk is read
+            // on the session's own: the id was read when it connected): kill its session.
             verify::ServerSession* session = killUpstream ? verifier.upstreamSession() : verifier.downstreamSession();
-            std::string id = session->query(std::string("SELECT CONNECTION_ID()")).front().front().value_or("");
+            const std::string id = session->connectionId();
             connectTo(killUpstream ? upstreamRoot() : downstreamRoot())->execute("KILL CONNECTION " + id);
             killed = true;
         });
@@ -77,7 +79,9 @@ private slots:
             QVERIFY2(table.problem.find(killUpstream ? "upstream" : "downstream") != std::string::npos,
                      table.problem.c_str());
         }
-        QCOMPARE(report.tables.front().chunksDone, uint64_t(1));
+        // The chunk already being read when the connection was killed may have been read in full.
+        QVERIFY2(report.tables.front().chunksDone >= 1 && report.tables.front().chunksDone <= 2,
+                 std::to_string(report.tables.front().chunksDone).c_str());
         QCOMPARE(report.failedTables(), size_t(2));
     }
 
