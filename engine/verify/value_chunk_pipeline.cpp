@@ -33,6 +33,7 @@ ValueChunkPipeline::ValueChunkPipeline(ServerSession& upstream, ServerSession& d
       settings_(valueChunkSettings(settings)),
       cancel_(cancel),
       pacer_(settings_),
+      parts_(settings_.chunkParts),
       upstreamWorker_(upstream),
       downstreamWorker_(downstream) {}
 
@@ -62,7 +63,7 @@ std::optional<ValueChunkPipeline::ChunkInFlight> ValueChunkPipeline::startChunk(
         return std::nullopt;
     }
     ChunkInFlight chunk;
-    chunk.parts = chunks_.parts(settings_.chunkParts);
+    chunk.parts = chunks_.parts(parts_);
     const ChunkSql sql(table_);
     chunk.upstream = upstreamWorker_.submit([this, query = sql.partChecksums(table_.upstreamName(), chunk.parts),
                                              count = chunk.parts.size()](ServerSession& session) {
@@ -121,6 +122,9 @@ void ValueChunkPipeline::advance() {
             differingParts.push_back(chunk.parts[part]);
         }
     }
+    // The chunk after the one already started gets finer parts where differences are spread.
+    parts_ = differingParts.size() > 1 ? std::max(settings_.chunkParts, settings_.spreadDifferenceParts)
+                                       : settings_.chunkParts;
     if (differingParts.empty()) {
         compared_.push_back(std::move(comparison));
         return;

@@ -71,6 +71,9 @@ private:
     // Sized on this thread; its load check (another member) runs on the upstream's worker.
     ChunkPacer pacer_;
     bool started_ = false;
+    // The parts of the next chunk started: chunkParts, or spreadDifferenceParts after a chunk that
+    // differed in more than one part.
+    size_t parts_ = 0;
     std::optional<ChunkInFlight> chunk_;
     std::optional<ListingInFlight> listing_;
     std::deque<ChunkComparison> compared_;

@@ -20,6 +20,7 @@ struct VerifySettings {
     static constexpr std::chrono::milliseconds kDefaultAppliedPoll{20};
     static constexpr int kDefaultLockAttempts = 5;
     static constexpr size_t kDefaultChunkParts = 64;
+    static constexpr size_t kDefaultSpreadDifferenceParts = 128;
     static constexpr size_t kDefaultConfirmRows = 1024;
     static constexpr size_t kDefaultConfirmLookups = 256;
 
@@ -39,6 +40,11 @@ struct VerifySettings {
     // Where a chunk's checksums differ, the downstream checksums it again in this many parts of equal
     // upstream row counts (one statement, one pass) and lists the row hashes of differing parts only.
     size_t chunkParts = kDefaultChunkParts;
+    // Chunks cut by key value are checksummed in chunkParts parts, and in this many once the last chunk
+    // compared differed in more than one part: where differences are spread over the table (every chunk
+    // differs), smaller parts list fewer rows again (a listed row costs both servers about twice a
+    // checksummed one, and the client its parsing) for the little each part adds to the statement.
+    size_t spreadDifferenceParts = kDefaultSpreadDifferenceParts;
     // Suspect rows are confirmed together once this many are pending (and at a table's end): one upstream
     // transaction and one wait for the task per batch instead of per chunk. They stay locked upstream
     // until the task has applied up to them.

@@ -103,19 +103,25 @@ private slots:
 
     void everyDifferenceIsFoundExactly_data() {
         QTest::addColumn<size_t>("parts");
+        QTest::addColumn<size_t>("spreadParts");  // after a chunk that differed in more than one part
         QTest::addColumn<size_t>("confirmRows");
-        QTest::addRow("64 parts, suspects confirmed 7 at a time mid-table") << size_t{64} << size_t{7};
-        QTest::addRow("4 parts, suspects confirmed at the table's end") << size_t{4} << size_t{100000};
-        QTest::addRow("one part per chunk") << size_t{1} << size_t{3};
+        QTest::addRow("64 parts, 128 where spread, suspects confirmed 7 at a time mid-table")
+            << size_t{64} << size_t{128} << size_t{7};
+        QTest::addRow("4 parts, 3 where spread, suspects confirmed at the table's end")
+            << size_t{4} << size_t{3} << size_t{100000};
+        QTest::addRow("2 parts, 5 where spread, confirmed 3 at a time") << size_t{2} << size_t{5} << size_t{3};
+        QTest::addRow("one part per chunk") << size_t{1} << size_t{1} << size_t{3};
     }
 
     void everyDifferenceIsFoundExactly() {
         QFETCH(size_t, parts);
+        QFETCH(size_t, spreadParts);
         QFETCH(size_t, confirmRows);
         verify::VerifySettings settings;
         settings.firstChunkRows = settings.minChunkRows = kChunkRows;
         settings.maxValueChunkRows = kChunkRows;
         settings.chunkParts = parts;
+        settings.spreadDifferenceParts = spreadParts;
         settings.confirmRows = confirmRows;
         verify::NoRunningTask noTask;
         verify::VerifyTarget target;
@@ -130,7 +136,7 @@ private slots:
         QCOMPARE(report.tables.size(), size_t{1});
         const verify::TableVerifyResult& table = report.tables.front();
         QVERIFY2(table.outcome == verify::TableOutcome::Different, table.problem.c_str());
-        QVERIFY2(table.chunksDone >= kRows / kChunkRows, std::to_string(table.chunksDone).c_str());
+        QVERIFY2(table.chunksDone >= kRows / kChunkRows / 2, std::to_string(table.chunksDone).c_str());
         QCOMPARE(table.rowsCompared, uint64_t{kRows});  // the upstream's rows, each once
         QCOMPARE(table.rowsInFlight, uint64_t{0});
         QVERIFY(progressCalls > table.chunksDone);
