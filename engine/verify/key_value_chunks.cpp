@@ -93,11 +93,11 @@ std::optional<KeyRange> KeyValueChunks::next(size_t rows) {
     return range;
 }
 
-void KeyValueChunks::observed(uint64_t rows) {
-    if (width_ == 0) {
+void KeyValueChunks::observed(uint64_t rows, uint64_t width) {
+    if (width == 0) {
         return;
     }
-    const double measured = static_cast<double>(rows) / static_cast<double>(width_);
+    const double measured = static_cast<double>(rows) / static_cast<double>(width);
     rowsPerValue_ = std::clamp(kSmoothing * measured + (1 - kSmoothing) * rowsPerValue_, 0.0, 1.0);
 }
 

@@ -36,7 +36,11 @@ public:
     // too. nullopt once the open-ended last chunk was given.
     std::optional<KeyRange> next(size_t rows);
     // The last chunk given held `rows` rows upstream: the density the next widths are reckoned from.
-    void observed(uint64_t rows);
+    void observed(uint64_t rows) { observed(rows, width_); }
+    // The same for an earlier chunk (chunks are compared after later ones were given), of that width.
+    void observed(uint64_t rows, uint64_t width);
+    // The width in key values of the last chunk given.
+    uint64_t width() const { return width_; }
     // The last chunk given split into `count` parts of equal key width (fewer where it spans fewer
     // values), covering it without gap or overlap; the first and last keep its open ends.
     std::vector<KeyRange> parts(size_t count) const;

@@ -63,6 +63,7 @@ std::optional<ValueChunkPipeline::ChunkInFlight> ValueChunkPipeline::startChunk(
         return std::nullopt;
     }
     ChunkInFlight chunk;
+    chunk.width = chunks_.width();
     chunk.parts = chunks_.parts(parts_);
     const ChunkSql sql(table_);
     chunk.upstream = upstreamWorker_.submit([this, query = sql.partChecksums(table_.upstreamName(), chunk.parts),
@@ -74,6 +75,16 @@ std::optional<ValueChunkPipeline::ChunkInFlight> ValueChunkPipeline::startChunk(
         [query = sql.partChecksums(table_.downstreamName(), chunk.parts),
          count = chunk.parts.size()](ServerSession& session) { return readParts(session, query, count); });
     return chunk;
+}
+
+void ValueChunkPipeline::startChunks() {
+    while (inFlight_.size() < kChunksInFlight) {
+        std::optional<ChunkInFlight> chunk = startChunk();
+        if (!chunk) {
+            return;
+        }
+        inFlight_.push_back(std::move(*chunk));
+    }
 }
 
 void ValueChunkPipeline::startListing(ChunkComparison comparison, const std::vector<KeyRange>& differingParts) {
@@ -97,21 +108,21 @@ ChunkComparison ValueChunkPipeline::finishListing() {
 }
 
 void ValueChunkPipeline::advance() {
-    if (!chunk_) {
+    if (inFlight_.empty()) {
         compared_.push_back(finishListing());  // the last chunk's listing
         return;
     }
-    ChunkInFlight chunk = std::move(*chunk_);
-    chunk_.reset();
+    ChunkInFlight chunk = std::move(inFlight_.front());
+    inFlight_.pop_front();
     const PartFigures upstream = chunk.upstream.get();
     ChunkComparison comparison;
     for (const auto& part : upstream.parts) {
         comparison.rows += part.first;
     }
     // The upstream's figures size the next chunk, which both servers start now, before this one is compared.
-    chunks_.observed(comparison.rows);
+    chunks_.observed(comparison.rows, chunk.width);
     pacer_.chunkTook(comparison.rows, upstream.took);
-    chunk_ = startChunk();
+    startChunks();
     const PartFigures downstream = chunk.downstream.get();
     if (listing_) {
         compared_.push_back(finishListing());  // the previous chunk comes first
@@ -122,7 +133,7 @@ void ValueChunkPipeline::advance() {
             differingParts.push_back(chunk.parts[part]);
         }
     }
-    // The chunk after the one already started gets finer parts where differences are spread.
+    // The chunks after those already started get finer parts where differences are spread.
     parts_ = differingParts.size() > 1 ? std::max(settings_.chunkParts, settings_.spreadDifferenceParts)
                                        : settings_.chunkParts;
     if (differingParts.empty()) {
@@ -136,9 +147,9 @@ void ValueChunkPipeline::advance() {
 std::optional<ChunkComparison> ValueChunkPipeline::next() {
     if (!started_) {
         started_ = true;
-        chunk_ = startChunk();
+        startChunks();
     }
-    while (compared_.empty() && (chunk_ || listing_) && !cancelled()) {
+    while (compared_.empty() && (!inFlight_.empty() || listing_) && !cancelled()) {
         advance();
     }
     if (compared_.empty() || cancelled()) {
@@ -151,9 +162,9 @@ std::optional<ChunkComparison> ValueChunkPipeline::next() {
 
 void ValueChunkPipeline::waitIdle() {
     // Every statement queued belongs to one of these futures.
-    if (chunk_) {
-        chunk_->upstream.wait();
-        chunk_->downstream.wait();
+    for (const auto& chunk : inFlight_) {
+        chunk.upstream.wait();
+        chunk.downstream.wait();
     }
     if (listing_) {
         listing_->upstream.wait();
@@ -162,7 +173,7 @@ void ValueChunkPipeline::waitIdle() {
 }
 
 uint64_t ValueChunkPipeline::chunksLeft() const {
-    return compared_.size() + (listing_ ? 1 : 0) + (chunk_ ? 1 : 0) + chunks_.chunksLeft(pacer_.chunkRows());
+    return compared_.size() + (listing_ ? 1 : 0) + inFlight_.size() + chunks_.chunksLeft(pacer_.chunkRows());
 }
 
 }  // namespace syncscope::verify

@@ -2,8 +2,9 @@
 // queue of its own (SessionWorker): both checksum a chunk's parts; once the upstream's figures are in,
 // they size the next chunk, which both servers start at once, while the client compares this one; where
 // parts differ, both list those parts' row hashes in one statement each, queued behind the next chunk.
-// So a server waits neither for the other nor for the client, and neither runs more than one chunk
-// ahead of the comparison. The ranges stay fixed by KeyValueChunks, so what a difference means is
+// Two chunks are in flight, so that a server waits neither for the other nor for the client (the next
+// chunk is sized while the one before it is still read), and neither runs more than two chunks ahead of
+// the comparison. The ranges stay fixed by KeyValueChunks, so what a difference means is
 // unchanged: suspects are confirmed by the caller (RowConfirmer), rows read at another moment are told
 // apart there.
 #pragma once
@@ -27,6 +28,8 @@ namespace syncscope::verify {
 
 class ValueChunkPipeline {
 public:
+    static constexpr size_t kChunksInFlight = 2;
+
     // `settings` sizes the chunks (chunkTime, maxValueChunkRows) and parts; `cancel` stops new chunks.
     ValueChunkPipeline(ServerSession& upstream, ServerSession& downstream, const ComparedTable& table,
                        KeyValueChunks& chunks, const VerifySettings& settings, const std::atomic<bool>* cancel);
@@ -47,6 +50,7 @@ private:
         std::chrono::steady_clock::duration took{};
     };
     struct ChunkInFlight {
+        uint64_t width = 0;  // key values
         std::vector<KeyRange> parts;
         std::future<PartFigures> upstream;
         std::future<PartFigures> downstream;
@@ -59,6 +63,8 @@ private:
 
     static PartFigures readParts(ServerSession& session, const BoundQuery& query, size_t count);
     std::optional<ChunkInFlight> startChunk();
+    // Starts chunks until kChunksInFlight are, or none is left.
+    void startChunks();
     void startListing(ChunkComparison comparison, const std::vector<KeyRange>& differingParts);
     ChunkComparison finishListing();
     void advance();
@@ -74,7 +80,7 @@ private:
     // The parts of the next chunk started: chunkParts, or spreadDifferenceParts after a chunk that
     // differed in more than one part.
     size_t parts_ = 0;
-    std::optional<ChunkInFlight> chunk_;
+    std::deque<ChunkInFlight> inFlight_;
     std::optional<ListingInFlight> listing_;
     std::deque<ChunkComparison> compared_;
     // Last: destroyed first, so that no statement runs once the rest is gone.
