@@ -166,6 +166,27 @@ private slots:
         QVERIFY(*bound(range->upper) - *bound(range->lower) <= int64_t{1010});
     }
 
+    void aChunkComparedAfterLaterOnesWereGivenCountsByItsOwnWidth() {
+        // Two chunks are in flight: the first is observed once the second was given, wider. Its density
+        // (1 row per value) must be reckoned from its own width, not the second's.
+        KeyValueChunks late(tableKeyedBy({column("id", "int")}), "1", "100000000", 100000000);
+        KeyValueChunks inOrder(tableKeyedBy({column("id", "int")}), "1", "100000000", 100000000);
+        auto first = late.next(1000);
+        const uint64_t firstWidth = late.width();
+        QCOMPARE(firstWidth, uint64_t{1000});
+        late.next(4000);
+        QCOMPARE(late.width(), uint64_t{4000});
+        late.observed(1000, firstWidth);
+        inOrder.next(1000);
+        inOrder.observed(1000);
+        inOrder.next(4000);
+        auto fromLate = late.next(2000);
+        auto fromInOrder = inOrder.next(2000);
+        QCOMPARE(*bound(fromLate->upper) - *bound(fromLate->lower), int64_t{2000});
+        QCOMPARE(*bound(fromInOrder->upper) - *bound(fromInOrder->lower), int64_t{2000});
+        QVERIFY(first);
+    }
+
     void sparseKeysAreWalkedInstead() {
         // 1,000 rows over a million values: cut by value, chunks would hold a quarter of their rows at most.
         KeyValueChunks sparse(tableKeyedBy({column("id", "int")}), "1", "1000000", 1000);
