@@ -2,13 +2,12 @@
 // flush coordinator with safe mode's window, and the schema tracker (sync_pipeline.h).
 #include "engine/task/sync_pipeline.h"
 
-#include <cctype>
-
 #include <spdlog/spdlog.h>
 
 #include "engine/apply/worker_pool.h"
 #include "engine/common/error.h"
 #include "engine/schema/schema_tracker.h"
+#include "engine/task/apply_pool_settings.h"
 #include "engine/task/row_change_builder.h"
 
 namespace syncscope::task {
@@ -17,21 +16,6 @@ namespace {
 
 using binlog::Location;
 using binlog::PositionOrder;
-
-bool foreignKeyChecksOn(const std::map<std::string, std::string>& session) {
-    bool on = false;  // the workers' default (as in DM)
-    for (const auto& [name, value] : session) {
-        std::string lower;
-        for (char c : name + "=" + value) {
-            lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-        }
-        if (lower.rfind("foreign_key_checks=", 0) == 0) {
-            std::string setting = lower.substr(lower.find('=') + 1);
-            on = setting == "1" || setting == "on" || setting == "true";
-        }
-    }
-    return on;
-}
 
 }  // namespace
 
@@ -65,23 +49,10 @@ Location SyncPipeline::prepare() {
     groups_ = TransactionTracker(start.gtids());
     currentFile_ = start.position().file();
 
-    apply::WorkerPoolSettings pool;
-    pool.downstream = setup_.downstream;
-    pool.workerCount = static_cast<size_t>(setup_.syncer.workerCount);
-    pool.worker.batch = static_cast<size_t>(setup_.syncer.batch);
-    pool.adaptiveConcurrency = setup_.adaptiveConcurrency;
-    // Merged batches put a table's rows together; with foreign key checks on, that could insert a child
-    // before its parent of another table, so the DBA's foreign_key_checks=1 keeps one statement per row.
-    pool.worker.multipleRows = setup_.syncer.multipleRows && !foreignKeyChecksOn(setup_.downstreamSession);
+    apply::WorkerPoolSettings pool = applyPoolSettings(setup_);
     if (setup_.syncer.multipleRows && !pool.worker.multipleRows) {
         spdlog::info("task {}: one statement per row: the target session sets foreign_key_checks on", setup_.taskName);
     }
-    pool.worker.compact = setup_.syncer.compact;
-    for (const auto& [name, value] : setup_.downstreamSession) {
-        pool.sessionVariables.emplace_back(name, value);
-    }
-    pool.worker.appliedMarks = {setup_.metaSchema, setup_.taskName};
-    pool.worker.sourceId = setup_.sourceId;
     pool.connect = ports_.connectWorker;
     workers_ = std::make_unique<apply::WorkerPool>(pool);
     live_.attach(workers_.get());
