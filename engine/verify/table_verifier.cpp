@@ -125,12 +125,17 @@ TableVerifyResult TableVerifier::verify(const ComparedTable& table) {
     return result;
 }
 
-uint64_t TableVerifier::estimatedRows(const ComparedTable& table) {
+TableVerifier::TableEstimate TableVerifier::upstreamEstimate(const ComparedTable& table) {
     BoundQuery query{
-        "SELECT TABLE_ROWS FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?",
+        "SELECT TABLE_ROWS, AVG_ROW_LENGTH FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?",
         {apply::SqlValue::text(table.upstreamName().schema), apply::SqlValue::text(table.upstreamName().table)}};
     auto rows = upstream_.query(query);
-    return rows.empty() || !rows.front().front() ? 0 : std::stoull(*rows.front().front());
+    TableEstimate found;
+    if (!rows.empty() && rows.front().size() >= 2) {
+        found.rows = rows.front()[0] ? std::stoull(*rows.front()[0]) : 0;
+        found.averageRowBytes = rows.front()[1] ? std::stoull(*rows.front()[1]) : 0;
+    }
+    return found;
 }
 
 TableVerifier::UpstreamChunk TableVerifier::readUpstreamChunk(const ComparedTable& table,
@@ -316,8 +321,19 @@ void TableVerifier::recordChunk(ChunkComparison& comparison, PendingSuspects& pe
     ++result.chunksDone;
 }
 
-void TableVerifier::verifyByKeyValue(const ComparedTable& table, KeyValueChunks& chunks, TableVerifyResult& result) {
-    ValueChunkPipeline pipeline(upstream_, downstream_, table, chunks, settings_, cancel_);
+void TableVerifier::verifyByKeyValue(const ComparedTable& table, KeyValueChunks& chunks, uint64_t averageRowBytes,
+                                     TableVerifyResult& result) {
+    // The last such table's chunk rows, scaled to this table's rows (the servers' time follows the bytes
+    // read); where either length is unknown, the chunks start from the settings.
+    ValueChunkPipeline::Pace pace = valuePace_;
+    if (pace.chunkRows > 0 && valuePaceRowBytes_ > 0 && averageRowBytes > 0) {
+        pace.chunkRows =
+            static_cast<size_t>(static_cast<double>(pace.chunkRows) * static_cast<double>(valuePaceRowBytes_) /
+                                static_cast<double>(averageRowBytes));
+    } else {
+        pace.chunkRows = 0;
+    }
+    ValueChunkPipeline pipeline(upstream_, downstream_, table, chunks, settings_, cancel_, pace);
     PendingSuspects pending;
     while (std::optional<ChunkComparison> comparison = pipeline.next()) {
         recordChunk(*comparison, pending, result);
@@ -330,13 +346,16 @@ void TableVerifier::verifyByKeyValue(const ComparedTable& table, KeyValueChunks&
             onProgress_(result);
         }
     }
+    valuePace_ = pipeline.pace();
+    valuePaceRowBytes_ = averageRowBytes;
     if (!cancelled()) {
         confirmPending(table, pending, result);
     }
 }
 
 void TableVerifier::verifyKeyed(const ComparedTable& table, TableVerifyResult& result) {
-    const uint64_t estimate = estimatedRows(table);
+    const TableEstimate tableEstimate = upstreamEstimate(table);
+    const uint64_t estimate = tableEstimate.rows;
     if (settings_.chunkByKeyValue && KeyValueChunks::applies(table)) {
         auto extremes = upstream_.query(ChunkSql(table).keyExtremes());
         if (extremes.empty() || extremes.front().size() < 2) {
@@ -344,7 +363,7 @@ void TableVerifier::verifyKeyed(const ComparedTable& table, TableVerifyResult& r
         }
         KeyValueChunks chunks(table, extremes.front()[0], extremes.front()[1], estimate);
         if (chunks.dense()) {
-            verifyByKeyValue(table, chunks, result);
+            verifyByKeyValue(table, chunks, tableEstimate.averageRowBytes, result);
             return;
         }
     }

@@ -17,6 +17,7 @@
 #include "engine/verify/row_confirmer.h"
 #include "engine/verify/server_session.h"
 #include "engine/verify/task_progress.h"
+#include "engine/verify/value_chunk_pipeline.h"
 #include "engine/verify/verify_result.h"
 #include "engine/verify/verify_settings.h"
 
@@ -90,8 +91,14 @@ private:
     // A one-column integer key whose values are dense enough: chunks cut by key value, no walk. Each server
     // checksums each chunk's parts (one statement, no rows sent) and lists the row hashes of differing parts,
     // through a queue of its own (ValueChunkPipeline).
-    void verifyByKeyValue(const ComparedTable& table, KeyValueChunks& chunks, TableVerifyResult& result);
-    uint64_t estimatedRows(const ComparedTable& table);
+    void verifyByKeyValue(const ComparedTable& table, KeyValueChunks& chunks, uint64_t averageRowBytes,
+                          TableVerifyResult& result);
+    // The upstream's estimates of the table's rows and their average length in bytes (0: unknown).
+    struct TableEstimate {
+        uint64_t rows = 0;
+        uint64_t averageRowBytes = 0;
+    };
+    TableEstimate upstreamEstimate(const ComparedTable& table);
     bool cancelled() const { return cancel_ && cancel_->load(); }
     RowConfirmer confirmer() { return RowConfirmer(upstream_, downstream_, progress_, settings_, cancel_); }
 
@@ -102,6 +109,10 @@ private:
     const std::atomic<bool>* cancel_ = nullptr;
     std::function<void(const TableVerifyResult&)> onProgress_;
     ConfirmedDifferencesHandler onConfirmed_;
+    // Where the last table cut by key value ended (chunk rows, parts) and its average row length: the next
+    // such table starts there, its chunk rows scaled by the two tables' row lengths.
+    ValueChunkPipeline::Pace valuePace_;
+    uint64_t valuePaceRowBytes_ = 0;
 };
 
 }  // namespace syncscope::verify

@@ -168,6 +168,19 @@ TableVerifyResult TaskVerifier::verifyTable(TableVerifier& verifier, const Compa
     return result;
 }
 
+std::future<ComparedTable> TaskVerifier::planAhead(
+    const std::vector<std::pair<schema::TableName, schema::TableName>>& tables, size_t index) {
+    return std::async(std::launch::async, [this, &tables, index] {
+        if (!planningUpstream_ || !planningDownstream_) {
+            auto upstream = std::make_unique<ServerSession>("upstream", target_.upstream);
+            auto downstream = std::make_unique<ServerSession>("downstream", target_.downstream);
+            planningUpstream_ = std::move(upstream);
+            planningDownstream_ = std::move(downstream);
+        }
+        return planTable(*planningUpstream_, *planningDownstream_, tables[index].first, tables[index].second);
+    });
+}
+
 VerifyReport TaskVerifier::run() {
     auto started = std::chrono::steady_clock::now();
     upstream_ = std::make_unique<ServerSession>("upstream", target_.upstream);
@@ -194,10 +207,23 @@ VerifyReport TaskVerifier::run() {
     if (repair_ && repair_->apply) {
         applier_ = std::make_unique<RepairApplier>(target_.downstream, repair_->sessionVariables);
     }
+    // The first table is planned here, on the comparing sessions; each next one ahead (planAhead).
+    std::future<ComparedTable> nextPlan;
+    if (!tables.empty()) {
+        nextPlan = std::async(std::launch::deferred, [&] {
+            return planTable(*upstream_, *downstream_, tables.front().first, tables.front().second);
+        });
+    }
     for (size_t i = 0; i < tables.size(); ++i) {
         if (cancel_ && cancel_->load()) {
             report.cancelled = true;
             break;
+        }
+        // One table is planned at a time (the planning sessions are not shared): the next once this one's is in.
+        std::future<ComparedTable> plan = std::move(nextPlan);
+        plan.wait();
+        if (i + 1 < tables.size()) {
+            nextPlan = planAhead(tables, i + 1);
         }
         const auto& [upstreamName, downstreamName] = tables[i];
         verifier.setProgressHandler([&, i](const TableVerifyResult& result) {
@@ -207,7 +233,7 @@ VerifyReport TaskVerifier::run() {
         });
         TableVerifyResult result;
         try {
-            result = verifyTable(verifier, planTable(*upstream_, *downstream_, upstreamName, downstreamName));
+            result = verifyTable(verifier, plan.get());
         } catch (const Error& e) {
             result.upstream = upstreamName;
             result.downstream = downstreamName;

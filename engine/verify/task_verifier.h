@@ -1,10 +1,12 @@
 // Verifies every table a task replicates: the upstream's tables that its block-allow list lets
-// through, each compared with the table its routes send it to. One connection per side; tables one
-// after another, each chunk checksummed on both servers at once.
+// through, each compared with the table its routes send it to. One connection per side for the
+// comparison, tables one after another, each chunk checksummed on both servers at once; a second one
+// per side reads the next table's structure meanwhile.
 #pragma once
 
 #include <atomic>
 #include <functional>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -89,8 +91,16 @@ private:
     const std::atomic<bool>* cancel_ = nullptr;
     std::function<void(size_t, size_t, const TableVerifyResult&)> onProgress_;
     std::optional<RepairOptions> repair_;
+    // Plans the table `index` on the planning sessions (opened on first use), off this thread.
+    std::future<ComparedTable> planAhead(const std::vector<std::pair<schema::TableName, schema::TableName>>& tables,
+                                         size_t index);
+
     std::unique_ptr<ServerSession> upstream_;
     std::unique_ptr<ServerSession> downstream_;
+    // The next table's structure is read on these while the current one is compared, so that the servers
+    // do not wait for it between tables.
+    std::unique_ptr<ServerSession> planningUpstream_;
+    std::unique_ptr<ServerSession> planningDownstream_;
     std::unique_ptr<RepairApplier> applier_;
 };
 

@@ -12,10 +12,14 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // Chunks cut by key value hold no rows in the client, so only chunkTime bounds them, up to
-// maxValueChunkRows.
-VerifySettings valueChunkSettings(const VerifySettings& settings) {
+// maxValueChunkRows. A table starts where the last one ended (Pace).
+VerifySettings valueChunkSettings(const VerifySettings& settings, const ValueChunkPipeline::Pace& pace) {
     VerifySettings valueSettings = settings;
     valueSettings.maxChunkRows = std::max(settings.maxValueChunkRows, settings.minChunkRows);
+    if (pace.chunkRows > 0) {
+        valueSettings.firstChunkRows =
+            std::clamp(pace.chunkRows, valueSettings.minChunkRows, valueSettings.maxChunkRows);
+    }
     return valueSettings;
 }
 
@@ -23,17 +27,28 @@ uint64_t numberIn(const std::optional<std::string>& text) {
     return text ? std::stoull(*text) : 0;
 }
 
+// Consecutive ranges `each` at a time, joined: they meet without gap or overlap as the ranges do.
+std::vector<KeyRange> grouped(const std::vector<KeyRange>& ranges, size_t each) {
+    std::vector<KeyRange> groups;
+    groups.reserve((ranges.size() + each - 1) / each);
+    for (size_t first = 0; first < ranges.size(); first += each) {
+        const size_t last = std::min(ranges.size(), first + each) - 1;
+        groups.push_back(KeyRange{ranges[first].lower, ranges[last].upper});
+    }
+    return groups;
+}
+
 }  // namespace
 
 ValueChunkPipeline::ValueChunkPipeline(ServerSession& upstream, ServerSession& downstream, const ComparedTable& table,
                                        KeyValueChunks& chunks, const VerifySettings& settings,
-                                       const std::atomic<bool>* cancel)
+                                       const std::atomic<bool>* cancel, Pace pace)
     : table_(table),
       chunks_(chunks),
-      settings_(valueChunkSettings(settings)),
+      settings_(valueChunkSettings(settings, pace)),
       cancel_(cancel),
       pacer_(settings_),
-      parts_(settings_.chunkParts),
+      parts_(pace.parts > 0 ? pace.parts : settings_.chunkParts),
       upstreamWorker_(upstream),
       downstreamWorker_(downstream) {}
 
@@ -59,12 +74,19 @@ ValueChunkPipeline::PartFigures ValueChunkPipeline::readParts(ServerSession& ses
 }
 
 std::optional<ValueChunkPipeline::ChunkInFlight> ValueChunkPipeline::startChunk() {
-    if (cancelled() || !chunks_.next(pacer_.chunkRows())) {
+    if (cancelled()) {
+        return std::nullopt;
+    }
+    const std::optional<KeyRange> range = chunks_.next(pacer_.chunkRows());
+    if (!range) {
         return std::nullopt;
     }
     ChunkInFlight chunk;
     chunk.width = chunks_.width();
-    chunk.parts = chunks_.parts(parts_);
+    chunk.last = !range->upper;
+    chunk.subPartsEach = std::max<size_t>(settings_.differingPartSubParts, 1);
+    chunk.subParts = chunks_.parts(parts_ * chunk.subPartsEach);
+    chunk.parts = grouped(chunk.subParts, chunk.subPartsEach);
     const ChunkSql sql(table_);
     chunk.upstream = upstreamWorker_.submit([this, query = sql.partChecksums(table_.upstreamName(), chunk.parts),
                                              count = chunk.parts.size()](ServerSession& session) {
@@ -87,29 +109,102 @@ void ValueChunkPipeline::startChunks() {
     }
 }
 
-void ValueChunkPipeline::startListing(ChunkComparison comparison, const std::vector<KeyRange>& differingParts) {
-    const ChunkSql sql(table_);
-    ListingInFlight listing;
-    listing.comparison = std::move(comparison);
-    listing.upstream = upstreamWorker_.submit([query = sql.rowHashes(table_.upstreamName(), differingParts)](
-                                                  ServerSession& session) { return session.query(query); });
-    listing.downstream = downstreamWorker_.submit([query = sql.rowHashes(table_.downstreamName(), differingParts)](
-                                                      ServerSession& session) { return session.query(query); });
-    listing_ = std::move(listing);
+bool ValueChunkPipeline::FollowUp::ready() const {
+    auto ended = [](const auto& result) {
+        return !result.valid() || result.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+    };
+    return ended(upstreamSubParts) && ended(downstreamSubParts) && ended(upstreamRows) && ended(downstreamRows);
 }
 
-ChunkComparison ValueChunkPipeline::finishListing() {
-    ListingInFlight listing = std::move(*listing_);
-    listing_.reset();
-    const std::vector<RowValues> upstreamHashes = listing.upstream.get();
-    const std::vector<RowValues> downstreamHashes = listing.downstream.get();
-    listing.comparison.suspects = diffRowHashes(upstreamHashes, downstreamHashes);
-    return std::move(listing.comparison);
+ValueChunkPipeline::FollowUp ValueChunkPipeline::compareParts(ChunkComparison comparison, const ChunkInFlight& chunk,
+                                                              const PartFigures& upstream,
+                                                              const PartFigures& downstream) {
+    FollowUp followUp;
+    followUp.comparison = std::move(comparison);
+    for (size_t part = 0; part < chunk.parts.size(); ++part) {
+        if (upstream.parts[part] == downstream.parts[part]) {
+            continue;
+        }
+        followUp.comparison.differs = true;
+        const size_t first = part * chunk.subPartsEach;
+        const size_t end = std::min(chunk.subParts.size(), first + chunk.subPartsEach);
+        const uint64_t rows = std::max(upstream.parts[part].first, downstream.parts[part].first);
+        if (end - first > 1 && rows > settings_.subPartMinRows) {
+            followUp.subParts.insert(followUp.subParts.end(), chunk.subParts.begin() + static_cast<ptrdiff_t>(first),
+                                     chunk.subParts.begin() + static_cast<ptrdiff_t>(end));
+        } else {
+            followUp.toList.push_back(chunk.parts[part]);
+        }
+    }
+    if (!followUp.subParts.empty()) {
+        startSubParts(followUp);
+    } else if (!followUp.toList.empty()) {
+        startListing(followUp);
+    }
+    return followUp;
+}
+
+void ValueChunkPipeline::startSubParts(FollowUp& followUp) {
+    const ChunkSql sql(table_);
+    const size_t count = followUp.subParts.size();
+    followUp.upstreamSubParts =
+        upstreamWorker_.submit([query = sql.partChecksums(table_.upstreamName(), followUp.subParts),
+                                count](ServerSession& session) { return readParts(session, query, count); });
+    followUp.downstreamSubParts =
+        downstreamWorker_.submit([query = sql.partChecksums(table_.downstreamName(), followUp.subParts),
+                                  count](ServerSession& session) { return readParts(session, query, count); });
+}
+
+void ValueChunkPipeline::startListing(FollowUp& followUp) {
+    const ChunkSql sql(table_);
+    followUp.upstreamRows = upstreamWorker_.submit([query = sql.rowHashes(table_.upstreamName(), followUp.toList)](
+                                                       ServerSession& session) { return session.query(query); });
+    followUp.downstreamRows =
+        downstreamWorker_.submit([query = sql.rowHashes(table_.downstreamName(), followUp.toList)](
+                                     ServerSession& session) { return session.query(query); });
+}
+
+void ValueChunkPipeline::moveOn(FollowUp& followUp) {
+    if (followUp.upstreamSubParts.valid()) {
+        const PartFigures upstream = followUp.upstreamSubParts.get();
+        const PartFigures downstream = followUp.downstreamSubParts.get();
+        for (size_t subPart = 0; subPart < followUp.subParts.size(); ++subPart) {
+            if (upstream.parts[subPart] != downstream.parts[subPart]) {
+                followUp.toList.push_back(followUp.subParts[subPart]);
+            }
+        }
+        followUp.subParts.clear();
+        // No differing part or sub-part left: rows were in flight between the reads (the caller counts the
+        // chunk as read again).
+        if (!followUp.toList.empty()) {
+            startListing(followUp);
+        }
+        return;
+    }
+    if (followUp.upstreamRows.valid()) {
+        const std::vector<RowValues> upstreamHashes = followUp.upstreamRows.get();
+        const std::vector<RowValues> downstreamHashes = followUp.downstreamRows.get();
+        followUp.comparison.suspects = diffRowHashes(upstreamHashes, downstreamHashes);
+    }
+}
+
+void ValueChunkPipeline::moveOnReady() {
+    for (auto& followUp : followUps_) {
+        if (!followUp.done() && followUp.ready()) {
+            moveOn(followUp);
+        }
+    }
+    while (!followUps_.empty() && followUps_.front().done()) {
+        compared_.push_back(std::move(followUps_.front().comparison));
+        followUps_.pop_front();
+    }
 }
 
 void ValueChunkPipeline::advance() {
     if (inFlight_.empty()) {
-        compared_.push_back(finishListing());  // the last chunk's listing
+        // The table's end: nothing more to start, so wait for the oldest chunk's next step.
+        moveOn(followUps_.front());
+        moveOnReady();
         return;
     }
     ChunkInFlight chunk = std::move(inFlight_.front());
@@ -121,27 +216,22 @@ void ValueChunkPipeline::advance() {
     }
     // The upstream's figures size the next chunk, which both servers start now, before this one is compared.
     chunks_.observed(comparison.rows, chunk.width);
-    pacer_.chunkTook(comparison.rows, upstream.took);
+    if (!chunk.last) {
+        pacer_.chunkTook(comparison.rows, upstream.took);  // the rest of a table says little of the rate
+    }
     startChunks();
     const PartFigures downstream = chunk.downstream.get();
-    if (listing_) {
-        compared_.push_back(finishListing());  // the previous chunk comes first
-    }
-    std::vector<KeyRange> differingParts;
+    // Statements queued before this chunk's have ended: the earlier chunks' next steps go first.
+    moveOnReady();
+    size_t differingParts = 0;
     for (size_t part = 0; part < chunk.parts.size(); ++part) {
-        if (upstream.parts[part] != downstream.parts[part]) {
-            differingParts.push_back(chunk.parts[part]);
-        }
+        differingParts += upstream.parts[part] != downstream.parts[part] ? 1 : 0;
     }
     // The chunks after those already started get finer parts where differences are spread.
-    parts_ = differingParts.size() > 1 ? std::max(settings_.chunkParts, settings_.spreadDifferenceParts)
-                                       : settings_.chunkParts;
-    if (differingParts.empty()) {
-        compared_.push_back(std::move(comparison));
-        return;
-    }
-    comparison.differs = true;
-    startListing(std::move(comparison), differingParts);
+    parts_ =
+        differingParts > 1 ? std::max(settings_.chunkParts, settings_.spreadDifferenceParts) : settings_.chunkParts;
+    followUps_.push_back(compareParts(std::move(comparison), chunk, upstream, downstream));
+    moveOnReady();
 }
 
 std::optional<ChunkComparison> ValueChunkPipeline::next() {
@@ -149,7 +239,7 @@ std::optional<ChunkComparison> ValueChunkPipeline::next() {
         started_ = true;
         startChunks();
     }
-    while (compared_.empty() && (!inFlight_.empty() || listing_) && !cancelled()) {
+    while (compared_.empty() && (!inFlight_.empty() || !followUps_.empty()) && !cancelled()) {
         advance();
     }
     if (compared_.empty() || cancelled()) {
@@ -166,14 +256,22 @@ void ValueChunkPipeline::waitIdle() {
         chunk.upstream.wait();
         chunk.downstream.wait();
     }
-    if (listing_) {
-        listing_->upstream.wait();
-        listing_->downstream.wait();
+    for (const auto& followUp : followUps_) {
+        for (const auto* figures : {&followUp.upstreamSubParts, &followUp.downstreamSubParts}) {
+            if (figures->valid()) {
+                figures->wait();
+            }
+        }
+        for (const auto* rows : {&followUp.upstreamRows, &followUp.downstreamRows}) {
+            if (rows->valid()) {
+                rows->wait();
+            }
+        }
     }
 }
 
 uint64_t ValueChunkPipeline::chunksLeft() const {
-    return compared_.size() + (listing_ ? 1 : 0) + inFlight_.size() + chunks_.chunksLeft(pacer_.chunkRows());
+    return compared_.size() + followUps_.size() + inFlight_.size() + chunks_.chunksLeft(pacer_.chunkRows());
 }
 
 }  // namespace syncscope::verify

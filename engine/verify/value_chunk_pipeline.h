@@ -1,10 +1,11 @@
 // Compares a table cut into chunks by key value (KeyValueChunks) with each server working through a
 // queue of its own (SessionWorker): both checksum a chunk's parts; once the upstream's figures are in,
-// they size the next chunk, which both servers start at once, while the client compares this one; where
-// parts differ, both list those parts' row hashes in one statement each, queued behind the next chunk.
-// Two chunks are in flight, so that a server waits neither for the other nor for the client (the next
-// chunk is sized while the one before it is still read), and neither runs more than two chunks ahead of
-// the comparison. The ranges stay fixed by KeyValueChunks, so what a difference means is
+// they size the next chunk, which both servers start at once, while the client compares this one. Where
+// parts differ, the large ones are checksummed again in sub-parts, and then the differing parts and
+// sub-parts are listed (row hashes), one statement a side for each step, queued behind the chunks
+// started. Two chunks are in flight, so that a server waits neither for the other nor for the client,
+// and neither runs more than two chunks ahead of the comparison. The ranges stay fixed by
+// KeyValueChunks (sub-parts are its finer parts, grouped into parts), so what a difference means is
 // unchanged: suspects are confirmed by the caller (RowConfirmer), rows read at another moment are told
 // apart there.
 #pragma once
@@ -30,9 +31,19 @@ class ValueChunkPipeline {
 public:
     static constexpr size_t kChunksInFlight = 2;
 
-    // `settings` sizes the chunks (chunkTime, maxValueChunkRows) and parts; `cancel` stops new chunks.
+    // Where a table's chunks start: the rows a chunk aims at and its parts. Carried from one table to the
+    // next, so that a table does not start from firstChunkRows again (small chunks keep too little in
+    // flight, and the pacer takes several chunks to grow them). 0: from the settings.
+    struct Pace {
+        size_t chunkRows = 0;
+        size_t parts = 0;
+    };
+
+    // `settings` sizes the chunks (chunkTime, maxValueChunkRows), parts and sub-parts; `cancel` stops new
+    // chunks.
     ValueChunkPipeline(ServerSession& upstream, ServerSession& downstream, const ComparedTable& table,
-                       KeyValueChunks& chunks, const VerifySettings& settings, const std::atomic<bool>* cancel);
+                       KeyValueChunks& chunks, const VerifySettings& settings, const std::atomic<bool>* cancel,
+                       Pace pace);
 
     // The next chunk's comparison, in key order; nullopt after the last one, or once cancelled. A
     // server's error is thrown here (the other server's statement ends first, see ~SessionWorker).
@@ -42,6 +53,8 @@ public:
     void waitIdle();
     // Chunks not yet returned by next(), at the current width (progress).
     uint64_t chunksLeft() const;
+    // Where the next chunk would start (for the next table).
+    Pace pace() const { return {pacer_.chunkRows(), parts_}; }
 
 private:
     // One side's part checksums of a chunk, read on its worker.
@@ -51,22 +64,43 @@ private:
     };
     struct ChunkInFlight {
         uint64_t width = 0;  // key values
+        bool last = false;   // open above: the rest of the table
+        // The chunk's finer parts (KeyValueChunks::parts), subPartsEach of them to a part (the last part
+        // may have fewer): so parts and sub-parts cover the chunk without gap or overlap.
+        std::vector<KeyRange> subParts;
+        size_t subPartsEach = 1;
         std::vector<KeyRange> parts;
         std::future<PartFigures> upstream;
         std::future<PartFigures> downstream;
     };
-    struct ListingInFlight {
+    // A chunk whose parts differed, until its suspects are known: the large differing parts' sub-parts
+    // checksummed on both servers (when there are any), then the differing parts and sub-parts listed.
+    struct FollowUp {
         ChunkComparison comparison;
-        std::future<std::vector<RowValues>> upstream;
-        std::future<std::vector<RowValues>> downstream;
+        std::vector<KeyRange> toList;
+        std::vector<KeyRange> subParts;  // being checksummed
+        std::future<PartFigures> upstreamSubParts;
+        std::future<PartFigures> downstreamSubParts;
+        std::future<std::vector<RowValues>> upstreamRows;
+        std::future<std::vector<RowValues>> downstreamRows;
+        bool done() const { return !upstreamSubParts.valid() && !upstreamRows.valid(); }
+        bool ready() const;
     };
 
     static PartFigures readParts(ServerSession& session, const BoundQuery& query, size_t count);
     std::optional<ChunkInFlight> startChunk();
     // Starts chunks until kChunksInFlight are, or none is left.
     void startChunks();
-    void startListing(ChunkComparison comparison, const std::vector<KeyRange>& differingParts);
-    ChunkComparison finishListing();
+    // What a chunk's part figures say: equal (done), or which parts to list and which to checksum again.
+    FollowUp compareParts(ChunkComparison comparison, const ChunkInFlight& chunk, const PartFigures& upstream,
+                          const PartFigures& downstream);
+    void startSubParts(FollowUp& followUp);
+    void startListing(FollowUp& followUp);
+    // Takes a follow-up's results (waiting for them) and starts its next step, if any.
+    void moveOn(FollowUp& followUp);
+    // Moves on every follow-up whose statements have ended, then hands the finished ones at the front
+    // (the comparisons stay in key order) to compared_.
+    void moveOnReady();
     void advance();
     bool cancelled() const { return cancel_ && cancel_->load(); }
 
@@ -81,7 +115,7 @@ private:
     // differed in more than one part.
     size_t parts_ = 0;
     std::deque<ChunkInFlight> inFlight_;
-    std::optional<ListingInFlight> listing_;
+    std::deque<FollowUp> followUps_;
     std::deque<ChunkComparison> compared_;
     // Last: destroyed first, so that no statement runs once the rest is gone.
     SessionWorker upstreamWorker_;

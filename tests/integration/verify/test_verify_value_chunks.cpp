@@ -3,7 +3,9 @@
 // hide them (the first and last keys, rows beyond either end, both sides of every chunk boundary, NULL
 // against '', a value moved across a column boundary) are all found, exactly, in order, with many
 // small chunks in flight and suspects confirmed in batches in the middle of the table; and every row of
-// a stretch longer than a chunk, so that a key left out between two chunks or parts is noticed.
+// a stretch longer than a chunk, so that a key left out between two chunks, parts or sub-parts is
+// noticed. Differing parts are checksummed again in sub-parts before they are listed (all of them, some
+// of them by size, or none).
 #include <QtTest>
 
 #include <algorithm>
@@ -105,19 +107,31 @@ private slots:
         QTest::addColumn<size_t>("parts");
         QTest::addColumn<size_t>("spreadParts");  // after a chunk that differed in more than one part
         QTest::addColumn<size_t>("confirmRows");
-        QTest::addRow("64 parts, 128 where spread, suspects confirmed 7 at a time mid-table")
-            << size_t{64} << size_t{128} << size_t{7};
-        QTest::addRow("4 parts, 3 where spread, suspects confirmed at the table's end")
-            << size_t{4} << size_t{3} << size_t{100000};
-        QTest::addRow("2 parts, 5 where spread, confirmed 3 at a time") << size_t{2} << size_t{5} << size_t{3};
-        QTest::addRow("one part per chunk") << size_t{1} << size_t{1} << size_t{3};
+        QTest::addColumn<size_t>("subParts");        // of a differing part, checksummed before listing
+        QTest::addColumn<size_t>("subPartMinRows");  // only parts with more rows than this
+        QTest::addRow("64 parts, 128 where spread, suspects confirmed 7 at a time mid-table, no sub-parts")
+            << size_t{64} << size_t{128} << size_t{7} << size_t{1} << size_t{0};
+        QTest::addRow("64 parts, 128 where spread, every differing part in 8 sub-parts, confirmed 7 at a time")
+            << size_t{64} << size_t{128} << size_t{7} << size_t{8} << size_t{0};
+        QTest::addRow("4 parts, 3 where spread, 3 sub-parts each, suspects confirmed at the table's end")
+            << size_t{4} << size_t{3} << size_t{100000} << size_t{3} << size_t{0};
+        QTest::addRow("16 parts, parts of more than 30 rows in 4 sub-parts, the others listed whole")
+            << size_t{16} << size_t{16} << size_t{5} << size_t{4} << size_t{30};
+        QTest::addRow("2 parts, 5 where spread, confirmed 3 at a time, no sub-parts")
+            << size_t{2} << size_t{5} << size_t{3} << size_t{1} << size_t{0};
+        QTest::addRow("one part per chunk, in 7 sub-parts")
+            << size_t{1} << size_t{1} << size_t{3} << size_t{7} << size_t{0};
     }
 
     void everyDifferenceIsFoundExactly() {
         QFETCH(size_t, parts);
         QFETCH(size_t, spreadParts);
         QFETCH(size_t, confirmRows);
+        QFETCH(size_t, subParts);
+        QFETCH(size_t, subPartMinRows);
         verify::VerifySettings settings;
+        settings.differingPartSubParts = subParts;
+        settings.subPartMinRows = subPartMinRows;
         settings.firstChunkRows = settings.minChunkRows = kChunkRows;
         settings.maxValueChunkRows = kChunkRows;
         settings.chunkParts = parts;
