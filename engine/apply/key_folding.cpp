@@ -1,6 +1,6 @@
 #include "engine/apply/key_folding.h"
 
-#include <string>
+#include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -81,21 +81,33 @@ Fold netOf(const RowChange& last, bool existedBefore) {
 
 // Tables whose changes may fold in this batch: each of their changes folds, and one structure serves
 // them all (a table map can change without a DDL the task applies; two upstream tables routed into one
-// may bring two structures).
+// may bring two structures). A batch touches few tables: a short list, looked up by structure first, so
+// that a change costs a pointer comparison, not a name.
 std::unordered_set<const TableSchema*> foldingTables(std::span<const RowChange> changes) {
-    std::unordered_map<std::string, const TableSchema*> structureOf;
-    std::unordered_set<std::string> refused;
+    struct Seen {
+        const TableSchema* structure;
+        bool folds;
+    };
+    std::vector<Seen> seen;
     for (const RowChange& change : changes) {
-        std::string name = change.target().text();
-        auto [it, first] = structureOf.emplace(name, change.table.get());
-        if ((!first && it->second != change.table.get()) || !changeFolds(change)) {
-            refused.insert(std::move(name));
+        const TableSchema* structure = change.table.get();
+        auto it = std::find_if(seen.begin(), seen.end(), [&](const Seen& s) { return s.structure == structure; });
+        if (it == seen.end()) {
+            bool folds = true;
+            for (Seen& other : seen) {  // another structure of the same table: neither folds
+                if (other.structure->name() == structure->name()) {
+                    other.folds = folds = false;
+                }
+            }
+            seen.push_back({structure, folds});
+            it = seen.end() - 1;
         }
+        it->folds = it->folds && changeFolds(change);
     }
     std::unordered_set<const TableSchema*> tables;
-    for (const auto& [name, table] : structureOf) {
-        if (!refused.contains(name)) {
-            tables.insert(table);
+    for (const Seen& entry : seen) {
+        if (entry.folds) {
+            tables.insert(entry.structure);
         }
     }
     return tables;
