@@ -35,7 +35,7 @@ const char* const kVerifyUsage =
     "Usage: syncscope-cli verify TASK.yaml --source SOURCE.yaml [--json] [--table DB.TABLE]...\n"
     "         [--repair [--confirm-keyless]] [--repair-sql FILE] [--log-dir DIR]\n"
     "         [--control HOST:PORT [--token-file F]] [--settle-seconds N]\n"
-    "         [--chunk-time MS] [--max-threads-running N] [--walk-keys] [--progress]\n"
+    "         [--chunk-time MS] [--max-threads-running N] [--parallel-tables N] [--walk-keys] [--progress]\n"
     "Compares every table the task replicates (block-allow list and routes applied) upstream against\n"
     "downstream: key-range chunks checksummed by both servers at once, then row by row where a chunk\n"
     "differs. Lists each missing, extra and different row with its key and the differing columns.\n"
@@ -53,7 +53,9 @@ const char* const kVerifyUsage =
     "Each run leaves its per-table summary in DIR/<task>-verify.json, which `run --listen` with the same\n"
     "--log-dir serves in its status (\"verify\") and metrics (syncscope_verify_*).\n"
     "--chunk-time: the time one chunk should take on the upstream (default 250); --max-threads-running:\n"
-    "pause while the upstream runs more threads than this (default 25, 0: never).\n"
+    "pause while the upstream runs more threads than this (default 25, 0: never); --parallel-tables: tables\n"
+    "compared at the same time, each on connections of its own (default 2; 1: one after another; a repair\n"
+    "that is applied goes one table at a time).\n"
     "A key of one integer column whose values are dense (a row per 4 values or more) is cut into chunks by\n"
     "value, so no server walks it; --walk-keys: end every chunk where a walk of the key says instead.\n"
     "Exit 0 when every table is equal, 1 when differences were found, 2 on an error (a table that could\n"
@@ -116,6 +118,14 @@ VerifyOptions parseOptions(std::span<char*> args) {
         .value("--max-threads-running",
                [&options](const std::string& text) {
                    options.settings.maxThreadsRunning = wholeNumberOption("--max-threads-running", text);
+               })
+        .value("--parallel-tables",
+               [&options](const std::string& text) {
+                   int tables = wholeNumberOption("--parallel-tables", text);
+                   if (tables == 0) {
+                       throw UsageError("--parallel-tables must be at least 1");
+                   }
+                   options.settings.parallelTables = static_cast<size_t>(tables);
                })
         .argument(options.taskFile, "more than one task file given")
         .read(args);

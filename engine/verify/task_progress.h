@@ -3,6 +3,7 @@
 // it trusts a row difference (online_exactness in README.md).
 #pragma once
 
+#include <mutex>
 #include <string>
 
 #include "engine/binlog/location.h"
@@ -21,6 +22,22 @@ public:
     virtual AppliedAnswer appliedUpTo(const binlog::Location& upstreamPoint) = 0;
     // "no running task", "the task's persisted checkpoint", "the control API at ..." for reports.
     virtual std::string describe() const = 0;
+};
+
+// Asks `inner` one caller at a time: tables compared at the same time share one (a connection or an
+// HTTP client that is not safe to use from two threads at once).
+class SerializedTaskProgress : public TaskProgress {
+public:
+    explicit SerializedTaskProgress(TaskProgress& inner) : inner_(inner) {}
+    AppliedAnswer appliedUpTo(const binlog::Location& upstreamPoint) override {
+        std::lock_guard lock(mutex_);
+        return inner_.appliedUpTo(upstreamPoint);
+    }
+    std::string describe() const override { return inner_.describe(); }
+
+private:
+    TaskProgress& inner_;
+    std::mutex mutex_;
 };
 
 // For a verify with no task running: every difference is real at once.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <thread>
 
 #include "engine/schema/downstream_schema_loader.h"
 
@@ -168,17 +169,45 @@ TableVerifyResult TaskVerifier::verifyTable(TableVerifier& verifier, const Compa
     return result;
 }
 
-std::future<ComparedTable> TaskVerifier::planAhead(
-    const std::vector<std::pair<schema::TableName, schema::TableName>>& tables, size_t index) {
-    return std::async(std::launch::async, [this, &tables, index] {
-        if (!planningUpstream_ || !planningDownstream_) {
-            auto upstream = std::make_unique<ServerSession>("upstream", target_.upstream);
-            auto downstream = std::make_unique<ServerSession>("downstream", target_.downstream);
-            planningUpstream_ = std::move(upstream);
-            planningDownstream_ = std::move(downstream);
+size_t TaskVerifier::laneCount(size_t tables) const {
+    const size_t wanted = repair_ && repair_->apply ? 1 : std::max<size_t>(settings_.parallelTables, 1);
+    return std::max<size_t>(std::min(wanted, tables), 1);
+}
+
+void TaskVerifier::reportProgress(size_t index, size_t count, const TableVerifyResult& result) {
+    if (onProgress_) {
+        std::lock_guard lock(progressMutex_);
+        onProgress_(index, count, result);
+    }
+}
+
+void TaskVerifier::runLane(ServerSession& upstream, ServerSession& downstream, TablePlanner& planner,
+                           TaskProgress& progress, std::vector<std::optional<TableVerifyResult>>& results,
+                           std::atomic<bool>& stop) {
+    // Each lane carries its own pace from table to table (TableVerifier).
+    TableVerifier verifier(upstream, downstream, progress, settings_);
+    verifier.setCancelFlag(cancel_);
+    while (!(cancel_ && cancel_->load()) && !stop.load()) {
+        std::optional<TablePlanner::Taken> taken = planner.take();
+        if (!taken) {
+            return;
         }
-        return planTable(*planningUpstream_, *planningDownstream_, tables[index].first, tables[index].second);
-    });
+        const size_t i = taken->index;
+        const auto& [upstreamName, downstreamName] = planner.names(i);
+        verifier.setProgressHandler(
+            [this, i, count = planner.size()](const TableVerifyResult& result) { reportProgress(i, count, result); });
+        TableVerifyResult result;
+        try {
+            result = verifyTable(verifier, taken->plan.get());
+        } catch (const Error& e) {
+            result.upstream = upstreamName;
+            result.downstream = downstreamName;
+            result.outcome = TableOutcome::Failed;
+            result.problem = e.what();
+            reportProgress(i, planner.size(), result);
+        }
+        results[i] = std::move(result);
+    }
 }
 
 VerifyReport TaskVerifier::run() {
@@ -202,49 +231,56 @@ VerifyReport TaskVerifier::run() {
             report.tables.push_back(std::move(missing));
         }
     }
-    TableVerifier verifier(*upstream_, *downstream_, progress_, settings_);
-    verifier.setCancelFlag(cancel_);
     if (repair_ && repair_->apply) {
         applier_ = std::make_unique<RepairApplier>(target_.downstream, repair_->sessionVariables);
     }
-    // The first table is planned here, on the comparing sessions; each next one ahead (planAhead).
-    std::future<ComparedTable> nextPlan;
-    if (!tables.empty()) {
-        nextPlan = std::async(std::launch::deferred, [&] {
-            return planTable(*upstream_, *downstream_, tables.front().first, tables.front().second);
-        });
+    const size_t lanes = laneCount(tables.size());
+    // Every lane's sessions are opened here, so that a server out of reach fails the run at the start.
+    std::vector<std::pair<std::unique_ptr<ServerSession>, std::unique_ptr<ServerSession>>> laneSessions;
+    for (size_t lane = 1; lane < lanes; ++lane) {
+        auto upstream = std::make_unique<ServerSession>("upstream", target_.upstream);
+        auto downstream = std::make_unique<ServerSession>("downstream", target_.downstream);
+        laneSessions.emplace_back(std::move(upstream), std::move(downstream));
     }
-    for (size_t i = 0; i < tables.size(); ++i) {
-        if (cancel_ && cancel_->load()) {
-            report.cancelled = true;
-            break;
-        }
-        // One table is planned at a time (the planning sessions are not shared): the next once this one's is in.
-        std::future<ComparedTable> plan = std::move(nextPlan);
-        plan.wait();
-        if (i + 1 < tables.size()) {
-            nextPlan = planAhead(tables, i + 1);
-        }
-        const auto& [upstreamName, downstreamName] = tables[i];
-        verifier.setProgressHandler([&, i](const TableVerifyResult& result) {
-            if (onProgress_) {
-                onProgress_(i, tables.size(), result);
-            }
-        });
-        TableVerifyResult result;
+    const size_t tableCount = tables.size();
+    TablePlanner planner(target_.upstream, target_.downstream, std::move(tables), &TaskVerifier::planTable);
+    SerializedTaskProgress progress(progress_);
+    std::vector<std::optional<TableVerifyResult>> results(tableCount);
+    // A lane that fails outside a table (not a server's error: those fail the table) stops the others
+    // taking tables; the first such failure is thrown once every lane has ended.
+    std::atomic<bool> stop{false};
+    std::vector<std::exception_ptr> failures(lanes);
+    auto lane = [&](size_t number, ServerSession& upstream, ServerSession& downstream) {
         try {
-            result = verifyTable(verifier, plan.get());
-        } catch (const Error& e) {
-            result.upstream = upstreamName;
-            result.downstream = downstreamName;
-            result.outcome = TableOutcome::Failed;
-            result.problem = e.what();
-            if (onProgress_) {
-                onProgress_(i, tables.size(), result);
-            }
+            runLane(upstream, downstream, planner, progress, results, stop);
+        } catch (...) {
+            failures[number] = std::current_exception();
+            stop.store(true);
         }
-        report.cancelled = report.cancelled || result.outcome == TableOutcome::Cancelled;
-        report.tables.push_back(std::move(result));
+    };
+    std::vector<std::thread> threads;
+    threads.reserve(laneSessions.size());
+    for (size_t number = 1; number < lanes; ++number) {
+        auto& [upstream, downstream] = laneSessions[number - 1];
+        threads.emplace_back(lane, number, std::ref(*upstream), std::ref(*downstream));
+    }
+    lane(0, *upstream_, *downstream_);
+    for (auto& thread : threads) {
+        thread.join();
+    }
+    for (const auto& failure : failures) {
+        if (failure) {
+            std::rethrow_exception(failure);
+        }
+    }
+    // In the list's order; tables not taken because of a cancel are left out, as before.
+    for (auto& result : results) {
+        if (!result) {
+            report.cancelled = true;
+            continue;
+        }
+        report.cancelled = report.cancelled || result->outcome == TableOutcome::Cancelled;
+        report.tables.push_back(std::move(*result));
     }
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return report;

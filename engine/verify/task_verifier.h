@@ -1,13 +1,15 @@
 // Verifies every table a task replicates: the upstream's tables that its block-allow list lets
-// through, each compared with the table its routes send it to. One connection per side for the
-// comparison, tables one after another, each chunk checksummed on both servers at once; a second one
-// per side reads the next table's structure meanwhile.
+// through, each compared with the table its routes send it to. VerifySettings::parallelTables tables
+// at a time, each on a connection per side of its own (one table after another on each), each chunk
+// checksummed on both servers at once; another connection per side reads the next table's structure
+// meanwhile (TablePlanner).
 #pragma once
 
 #include <atomic>
 #include <functional>
 #include <future>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +19,7 @@
 #include "engine/filter/table_router.h"
 #include "engine/verify/repair_applier.h"
 #include "engine/verify/repair_plan.h"
+#include "engine/verify/table_planner.h"
 #include "engine/verify/table_verifier.h"
 
 namespace syncscope::verify {
@@ -58,6 +61,7 @@ public:
 
     void setCancelFlag(const std::atomic<bool>* cancel) { cancel_ = cancel; }
     // After every chunk: the table's place in the list, how many tables there are, its result so far.
+    // With several tables compared at once it is called from their threads, one call at a time.
     void setProgressHandler(std::function<void(size_t index, size_t count, const TableVerifyResult&)> handler) {
         onProgress_ = std::move(handler);
     }
@@ -75,13 +79,22 @@ public:
     static ComparedTable planTable(ServerSession& upstream, ServerSession& downstream,
                                    const schema::TableName& upstreamName, const schema::TableName& downstreamName);
 
-    // The sessions of the last run() (for a repair that follows it), null before.
+    // The sessions of the last run() (for a repair that follows it), null before: those of the first of the
+    // tables compared at the same time.
     ServerSession* upstreamSession() { return upstream_.get(); }
     ServerSession* downstreamSession() { return downstream_.get(); }
     const VerifySettings& settings() const { return settings_; }
     TaskProgress& progress() { return progress_; }
 
 private:
+    // Tables compared at the same time: parallelTables, 1 when a repair is applied (one applier, one audit
+    // log, in table order), never more than there are tables.
+    size_t laneCount(size_t tables) const;
+    // Compares the tables `planner` hands out, one after another, on one pair of sessions, into `results`
+    // (by the tables' places); stops taking tables once cancelled or `stop` is set.
+    void runLane(ServerSession& upstream, ServerSession& downstream, TablePlanner& planner, TaskProgress& progress,
+                 std::vector<std::optional<TableVerifyResult>>& results, std::atomic<bool>& stop);
+    void reportProgress(size_t index, size_t count, const TableVerifyResult& result);
     TableVerifyResult verifyTable(TableVerifier& verifier, const ComparedTable& table);
     void applyRepair(const ComparedTable& table, const std::vector<RowDifference>& differences, RepairOutcome& outcome);
 
@@ -91,16 +104,10 @@ private:
     const std::atomic<bool>* cancel_ = nullptr;
     std::function<void(size_t, size_t, const TableVerifyResult&)> onProgress_;
     std::optional<RepairOptions> repair_;
-    // Plans the table `index` on the planning sessions (opened on first use), off this thread.
-    std::future<ComparedTable> planAhead(const std::vector<std::pair<schema::TableName, schema::TableName>>& tables,
-                                         size_t index);
+    std::mutex progressMutex_;  // onProgress_ is called one table at a time
 
     std::unique_ptr<ServerSession> upstream_;
     std::unique_ptr<ServerSession> downstream_;
-    // The next table's structure is read on these while the current one is compared, so that the servers
-    // do not wait for it between tables.
-    std::unique_ptr<ServerSession> planningUpstream_;
-    std::unique_ptr<ServerSession> planningDownstream_;
     std::unique_ptr<RepairApplier> applier_;
 };
 

@@ -25,6 +25,7 @@ struct VerifySettings {
     static constexpr size_t kDefaultSubPartMinRows = 1024;
     static constexpr size_t kDefaultConfirmRows = 1024;
     static constexpr size_t kDefaultConfirmLookups = 256;
+    static constexpr size_t kDefaultParallelTables = 2;
 
     // Chunks grow or shrink so that one takes about chunkTime on the upstream, as pt-table-checksum's
     // --chunk-time does, within these bounds.
@@ -65,6 +66,12 @@ struct VerifySettings {
     // Such chunks hold no rows in the client (both servers checksum them), so only chunkTime bounds them,
     // up to this many rows; a walked chunk's rows may be listed, hence maxChunkRows.
     size_t maxValueChunkRows = kDefaultMaxValueChunkRows;
+    // Tables compared at the same time, each on connections of its own (so at most this many of verify's
+    // statements run on a server at once). Where one table ends (its last chunk's follow-ups and
+    // confirmation, a few round trips on one server while the other waits) or one server runs behind
+    // inside a table, the other table keeps both servers busy. 1: one table after another. A repair that
+    // is applied always goes one table at a time.
+    size_t parallelTables = kDefaultParallelTables;
 };
 
 }  // namespace syncscope::verify
