@@ -171,9 +171,14 @@ BoundQuery ChunkSql::keyExtremes() const {
             {}};
 }
 
+std::string ChunkSql::figuresFrom(const schema::TableName& side) const {
+    return "COUNT(*), COALESCE(BIT_XOR(CRC32(" + rowText() + ") * " + std::to_string(kRowHashMix) + "), 0) FROM " +
+           apply::quoteTable(side);
+}
+
 BoundQuery ChunkSql::checksum(const schema::TableName& side, const KeyRange& range) const {
     BoundQuery query;
-    query.sql = "SELECT COUNT(*), COALESCE(BIT_XOR(CRC32(" + rowText() + ")), 0) FROM " + apply::quoteTable(side);
+    query.sql = "SELECT " + figuresFrom(side);
     appendRange(query.sql, query.params, range);
     return query;
 }
@@ -182,8 +187,7 @@ BoundQuery ChunkSql::partChecksums(const schema::TableName& side, const std::vec
     // UNION ALL of one range query per part: each is a range scan of its part, so the statement reads
     // the chunk once and groups nothing.
     BoundQuery query;
-    const std::string hashed =
-        "COUNT(*), COALESCE(BIT_XOR(CRC32(" + rowText() + ")), 0) FROM " + apply::quoteTable(side);
+    const std::string hashed = figuresFrom(side);
     for (size_t part = 0; part < parts.size(); ++part) {
         query.sql += (part == 0 ? "SELECT " : " UNION ALL SELECT ") + std::to_string(part) + ", " + hashed;
         appendRange(query.sql, query.params, parts[part]);

@@ -31,8 +31,13 @@ class ChunkSql {
 public:
     // The row hash both servers compute, named in reports.
     static constexpr const char* kRowHash =
-        "CRC32 of the row's values (and NULL flags of nullable columns), combined by BIT_XOR, with COUNT(*); "
-        "per row where a chunk differs";
+        "CRC32 of the row's values (and NULL flags of nullable columns), multiplied by 2654435761 and combined by "
+        "BIT_XOR, with COUNT(*); per row where a chunk differs";
+    // Each row's CRC32 is multiplied by this (odd, below 2^32: the product fits 64 bits) before the BIT_XOR of
+    // a chunk or part. CRC32 is affine over GF(2): under a plain BIT_XOR of CRC32s, values swapped between two
+    // rows of equal lengths cancel out (pt-table-checksum's checksum misses them too); the carries of an integer
+    // product do not.
+    static constexpr uint64_t kRowHashMix = 2654435761U;
 
     explicit ChunkSql(const ComparedTable& table) : table_(table) {}
 
@@ -70,6 +75,8 @@ public:
     std::string wholeTableChecksum(const schema::TableName& side) const;
 
 private:
+    // COUNT(*) and the BIT_XOR of the rows' mixed hashes, then " FROM side".
+    std::string figuresFrom(const schema::TableName& side) const;
     std::string selectList() const;
     std::string keyList() const;
     std::string keyReadList() const;

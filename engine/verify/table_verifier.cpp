@@ -46,7 +46,7 @@ ChunkFigures figuresOfRowHashes(std::span<const RowValues> rowHashes) {
     ChunkFigures figures;
     figures.rows = rowHashes.size();
     for (const auto& row : rowHashes) {
-        figures.hash ^= std::stoull(row.back().value_or("0"));
+        figures.hash ^= std::stoull(row.back().value_or("0")) * ChunkSql::kRowHashMix;  // as the servers fold them
     }
     return figures;
 }
