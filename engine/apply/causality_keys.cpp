@@ -41,6 +41,7 @@ void mixValue(uint64_t& hash, const SqlValue& value, const schema::SchemaColumn&
         }
         case SqlValueKind::Double: {
             double real = value.asDouble();
+            real = real == 0.0 ? 0.0 : real;  // -0 equals 0 downstream: one key
             mix(hash, std::string_view(reinterpret_cast<const char*>(&real), sizeof real));
             break;
         }
@@ -137,6 +138,15 @@ void causalityKeysInto(const RowChange& change, CollationFolder* folder, std::ve
             addKeys(change, change.before, collations, keys);
             break;
     }
+}
+
+void carryKeys(RowChange& change, std::span<const uint64_t> keys) {
+    if (keys.size() > change.keys.size()) {
+        change.carriedKeys = 0;
+        return;
+    }
+    std::copy(keys.begin(), keys.end(), change.keys.begin());
+    change.carriedKeys = static_cast<uint8_t>(keys.size());
 }
 
 }  // namespace syncscope::apply

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "engine/apply/collation_folder.h"
@@ -21,5 +22,8 @@ namespace syncscope::apply {
 std::vector<uint64_t> causalityKeys(const RowChange& change, CollationFolder* folder = nullptr);
 // The same into `keys` (cleared first), whose capacity a caller reuses from change to change.
 void causalityKeysInto(const RowChange& change, CollationFolder* folder, std::vector<uint64_t>& keys);
+// Gives `change` the keys it was dispatched by, to carry into its worker's batch (RowChange::keys); with more
+// than fit it carries none.
+void carryKeys(RowChange& change, std::span<const uint64_t> keys);
 
 }  // namespace syncscope::apply

@@ -6,8 +6,8 @@
 #include <cctype>
 #include <string_view>
 
+#include "engine/apply/batch_order.h"
 #include "engine/apply/key_folding.h"
-#include "engine/apply/key_rounds.h"
 #include "engine/apply/quoted_name.h"
 #include "engine/common/error.h"
 
@@ -17,19 +17,6 @@ namespace {
 
 using schema::RowKeyKind;
 using schema::TableSchema;
-
-// One SQL-level step of a change. A change becomes one step, or two (safe-mode DELETE + write).
-enum class StepKind { Write, Delete, Update };
-
-// How a Write step writes: INSERT, REPLACE, or INSERT ... ON DUPLICATE KEY UPDATE every column.
-enum class WriteMode { Insert, Replace, Upsert };
-
-struct Step {
-    StepKind kind;
-    WriteMode write = WriteMode::Insert;
-    const RowChange* change;
-    const std::vector<SqlValue>* image;  // Write: after; Delete: before; Update: before (WHERE)
-};
 
 // A DELETE or UPDATE of a parent row whose downstream children cascade: it runs with foreign_key_checks as
 // the upstream session had it, so the downstream cascades exactly when the upstream did (the binlog
@@ -229,21 +216,6 @@ bool keyHasNull(const TableSchema& table, const std::vector<SqlValue>& image) {
     return false;
 }
 
-bool sameShape(const TableSchema& a, const TableSchema& b) {
-    if (&a == &b) {
-        return true;
-    }
-    if (a.name() != b.name() || a.columns().size() != b.columns().size() || a.rowKey().columns != b.rowKey().columns) {
-        return false;
-    }
-    for (size_t i = 0; i < a.columns().size(); ++i) {
-        if (a.columns()[i].name != b.columns()[i].name) {
-            return false;
-        }
-    }
-    return true;
-}
-
 // An update that may join others in one INSERT ... ON DUPLICATE KEY UPDATE (as DM's multiple-rows
 // does): its key is unchanged and the downstream has no other unique index that the insert could
 // collide on, so the statement changes exactly the row the UPDATE would. (Where the row is missing
@@ -252,6 +224,17 @@ bool sameShape(const TableSchema& a, const TableSchema& b) {
 bool upsertable(const Step& step) {
     return step.kind == StepKind::Update && step.change->table->rowKeyIsOnlyUniqueIndex() &&
            step.change->table->rowKey().kind != RowKeyKind::AllColumns && !step.change->keyChanged();
+}
+
+// An update that may join others of its conflict round in one UPDATE ... SET col = CASE key WHEN ...: its
+// key is unchanged, not NULL and not every column, and it writes a column beside the key. A round's
+// changes share no key value (key_rounds.h), so each row of the statement is found by its own WHEN, and
+// the rows commute: whichever order the server updates them in, none collides with another.
+bool caseUpdatable(const Step& step) {
+    const TableSchema& table = *step.change->table;
+    return step.kind == StepKind::Update && step.round != 0 && !step.change->safeMode &&
+           table.rowKey().kind != RowKeyKind::AllColumns && !step.change->keyChanged() &&
+           !keyHasNull(table, *step.image) && table.writtenColumns().size() > table.rowKey().columns.size();
 }
 
 // Whether `next` can join the statement that `first` started.
@@ -271,7 +254,8 @@ bool canMerge(const Step& first, const Step& next) {
         return table.rowKey().kind != RowKeyKind::AllColumns && !keyHasNull(table, *next.image) &&
                !keyHasNull(table, *first.image) && next.change->safeMode == first.change->safeMode;
     }
-    return upsertable(first) && upsertable(next);
+    return (upsertable(first) && upsertable(next)) ||
+           (next.round == first.round && caseUpdatable(first) && caseUpdatable(next));
 }
 
 DmlStatement buildWrite(std::span<const Step> steps) {
@@ -294,6 +278,36 @@ DmlStatement buildWrite(std::span<const Step> steps) {
     return statement;
 }
 
+// "`id` IN (?, ?)" or "(`a`, `b`) IN ((?, ?), (?, ?))" over the row keys of the steps' images, which have no
+// NULL in the key (see canMerge and caseUpdatable): a row-value IN list works.
+void appendRowKeysIn(std::string& sql, const TableSchema& table, std::span<const Step> steps,
+                     std::vector<const SqlValue*>& params) {
+    const auto& key = table.rowKey().columns;
+    bool single = key.size() == 1;
+    sql += single ? "" : "(";
+    for (size_t i = 0; i < key.size(); ++i) {
+        if (i != 0) {
+            sql += ", ";
+        }
+        appendQuotedName(sql, table.columns()[key[i]].name);
+    }
+    sql += single ? " IN (" : ") IN (";
+    for (size_t row = 0; row < steps.size(); ++row) {
+        if (row != 0) {
+            sql += ", ";
+        }
+        if (single) {
+            sql += "?";
+        } else {
+            appendRowPlaceholders(sql, key.size());
+        }
+        for (size_t column : key) {
+            params.push_back(&(*steps[row].image)[column]);
+        }
+    }
+    sql += ")";
+}
+
 DmlStatement buildDelete(std::span<const Step> steps) {
     const TableSchema& table = *steps.front().change->table;
     DmlStatement statement;
@@ -302,31 +316,7 @@ DmlStatement buildDelete(std::span<const Step> steps) {
         appendKeyCondition(statement.sql, table, *steps.front().image, statement.params);
         return statement;
     }
-    // Merged deletes never have a NULL in the key (see canMerge): a row-value IN list works.
-    const auto& key = table.rowKey().columns;
-    bool single = key.size() == 1;
-    statement.sql += single ? "" : "(";
-    for (size_t i = 0; i < key.size(); ++i) {
-        if (i != 0) {
-            statement.sql += ", ";
-        }
-        appendQuotedName(statement.sql, table.columns()[key[i]].name);
-    }
-    statement.sql += single ? " IN (" : ") IN (";
-    for (size_t row = 0; row < steps.size(); ++row) {
-        if (row != 0) {
-            statement.sql += ", ";
-        }
-        if (single) {
-            statement.sql += "?";
-        } else {
-            appendRowPlaceholders(statement.sql, key.size());
-        }
-        for (size_t column : key) {
-            statement.params.push_back(&(*steps[row].image)[column]);
-        }
-    }
-    statement.sql += ")";
+    appendRowKeysIn(statement.sql, table, steps, statement.params);
     return statement;
 }
 
@@ -344,6 +334,48 @@ DmlStatement buildUpdate(const Step& step) {
     }
     statement.sql += " WHERE ";
     appendKeyCondition(statement.sql, table, step.change->before, statement.params);
+    return statement;
+}
+
+// "`a` = ? AND `b` = ?" over the row key of `image` (never NULL here).
+void appendKeyEquals(std::string& sql, const TableSchema& table, const std::vector<SqlValue>& image,
+                     std::vector<const SqlValue*>& params) {
+    for (size_t column : table.rowKey().columns) {
+        sql += column == table.rowKey().columns.front() ? "" : " AND ";
+        appendQuotedName(sql, table.columns()[column].name);
+        sql += " = ?";
+        params.push_back(&image[column]);
+    }
+}
+
+// UPDATE t SET c = CASE WHEN `id` = ? THEN ? ... ELSE `c` END, ... WHERE `id` IN (...): the updates of one
+// conflict round (caseUpdatable), each column set to its row's after image, the key left as it is.
+DmlStatement buildCaseUpdate(std::span<const Step> steps) {
+    const TableSchema& table = *steps.front().change->table;
+    const auto& key = table.rowKey().columns;
+    DmlStatement statement;
+    statement.sql = "UPDATE " + quoteTable(table.name()) + " SET ";
+    bool wroteOne = false;
+    for (size_t column : table.writtenColumns()) {
+        if (std::find(key.begin(), key.end(), column) != key.end()) {
+            continue;
+        }
+        statement.sql += wroteOne ? ", " : "";
+        wroteOne = true;
+        appendQuotedName(statement.sql, table.columns()[column].name);
+        statement.sql += " = CASE";
+        for (const Step& step : steps) {
+            statement.sql += " WHEN ";
+            appendKeyEquals(statement.sql, table, *step.image, statement.params);
+            statement.sql += " THEN ?";
+            statement.params.push_back(&step.change->after[column]);
+        }
+        statement.sql += " ELSE ";
+        appendQuotedName(statement.sql, table.columns()[column].name);
+        statement.sql += " END";
+    }
+    statement.sql += " WHERE ";
+    appendRowKeysIn(statement.sql, table, steps, statement.params);
     return statement;
 }
 
@@ -368,92 +400,6 @@ DmlStatement buildUpsert(std::span<const Step> steps) {
         wroteOne = true;
     }
     return statement;
-}
-
-// Puts the steps of each table together, keeping their order within the table, so that more of them
-// merge into one statement (sysbench-like workloads touch a few tables in turn: one row each). Safe
-// because a batch never spans a DDL (a barrier), foreign key checks are off on the workers (as in DM),
-// and changes to different tables cannot touch the same row. A failed batch is replayed row by row in
-// the original order, so the failing row is still found exactly.
-void groupByTable(std::vector<Step>& steps) {
-    if (steps.size() < 3) {
-        return;
-    }
-    // A table's own group, or its cascade family's: a family's changes keep their order across its tables.
-    std::vector<std::string> tables;  // in order of first appearance; batches touch few
-    std::vector<size_t> groupOf(steps.size());
-    for (size_t i = 0; i < steps.size(); ++i) {
-        const TableSchema& table = *steps[i].change->table;
-        std::string name =
-            table.cascadeFamily().name.empty() ? table.name().text() : "family " + table.cascadeFamily().name;
-        size_t group = 0;
-        while (group < tables.size() && tables[group] != name) {
-            ++group;
-        }
-        if (group == tables.size()) {
-            tables.push_back(std::move(name));
-        }
-        groupOf[i] = group;
-    }
-    if (tables.size() < 2) {
-        return;
-    }
-    std::vector<Step> grouped;
-    grouped.reserve(steps.size());
-    for (size_t group = 0; group < tables.size(); ++group) {
-        for (size_t i = 0; i < steps.size(); ++i) {
-            if (groupOf[i] == group) {
-                grouped.push_back(steps[i]);
-            }
-        }
-    }
-    steps = std::move(grouped);
-}
-
-int kindRank(const Step& step) {
-    switch (step.kind) {
-        case StepKind::Delete:
-            return 0;
-        case StepKind::Write:
-            return step.write == WriteMode::Insert ? 1 : 2;
-        case StepKind::Update:
-            return 3;
-    }
-    return 3;
-}
-
-// Each table's run of steps in key-round order where that is safe (engine/apply/key_rounds.h), so that
-// the deletes, inserts and updates of a round come together and merge.
-void orderEachTableByKeyRounds(std::vector<Step>& steps) {
-    std::vector<KeyedStep> keyed;
-    size_t begin = 0;
-    while (begin < steps.size()) {
-        size_t end = begin + 1;
-        while (end < steps.size() && steps[end].change->table->name() == steps[begin].change->table->name()) {
-            ++end;
-        }
-        // One structure for the whole run (a table map can change without a DDL the task applies, e.g. a
-        // filtered ALTER): key values are compared column for column.
-        const TableSchema& first = *steps[begin].change->table;
-        // A cascade family keeps its binlog order (a parent's DELETE cascades to rows no step names).
-        bool oneShape = first.cascadeFamily().name.empty() &&
-                        std::all_of(steps.begin() + static_cast<std::ptrdiff_t>(begin),
-                                    steps.begin() + static_cast<std::ptrdiff_t>(end),
-                                    [&](const Step& step) { return sameShape(first, *step.change->table); });
-        keyed.clear();
-        for (size_t i = begin; oneShape && i < end; ++i) {
-            keyed.push_back({steps[i].change, steps[i].image, kindRank(steps[i])});
-        }
-        if (auto order = oneShape ? keyRoundOrder(keyed) : std::nullopt) {
-            std::vector<Step> sorted;
-            sorted.reserve(order->size());
-            for (size_t position : *order) {
-                sorted.push_back(steps[begin + position]);
-            }
-            std::copy(sorted.begin(), sorted.end(), steps.begin() + static_cast<std::ptrdiff_t>(begin));
-        }
-        begin = end;
-    }
 }
 
 }  // namespace
@@ -494,7 +440,7 @@ std::vector<DmlStatement> DmlBuilder::build(std::span<const RowChange> changes) 
         groupByTable(steps);
     }
     if (multipleRows_) {
-        orderEachTableByKeyRounds(steps);
+        orderEachTableByRounds(steps, foreignKeyChecks_);
     }
     std::vector<DmlStatement> statements;
     size_t begin = 0;
@@ -510,11 +456,13 @@ std::vector<DmlStatement> DmlBuilder::build(std::span<const RowChange> changes) 
             }
         }
         std::span<const Step> group(steps.data() + begin, end - begin);
-        bool upsert = first.kind == StepKind::Update ? group.size() > 1 : first.write == WriteMode::Upsert;
+        bool upsert =
+            first.kind == StepKind::Update ? group.size() > 1 && upsertable(first) : first.write == WriteMode::Upsert;
         DmlStatement statement = first.kind == StepKind::Write && !upsert ? buildWrite(group)
                                  : first.kind == StepKind::Delete         ? buildDelete(group)
-                                 : !upsert                                ? buildUpdate(first)
-                                                                          : buildUpsert(group);
+                                 : upsert                                 ? buildUpsert(group)
+                                 : group.size() > 1                       ? buildCaseUpdate(group)
+                                                                          : buildUpdate(first);
         statement.rowCount = group.size();
         statement.foreignKeyChecks = foreignKeyChecksFor(first);
         statement.dropIfParentMissing = replayedCascadeChildWrite(first);

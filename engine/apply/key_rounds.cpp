@@ -103,4 +103,45 @@ std::optional<std::vector<size_t>> keyRoundOrder(std::span<const KeyedStep> step
     return positions;
 }
 
+std::optional<std::vector<uint32_t>> conflictRounds(std::span<const RowChange* const> changes) {
+    if (std::any_of(changes.begin(), changes.end(), [](const RowChange* change) { return change->carriedKeys == 0; })) {
+        return std::nullopt;
+    }
+    // Each key's last round, in an open-addressing table reused from batch to batch (no allocation per
+    // key: this runs for every batch of every worker).
+    struct Slot {
+        uint64_t key = 0;
+        uint32_t round = 0;  // 0: empty
+    };
+    thread_local std::vector<Slot> slots;
+    size_t capacity = 16;
+    while (capacity < changes.size() * kCarriedKeys * 2) {
+        capacity *= 2;
+    }
+    slots.assign(capacity, Slot{});
+    const size_t mask = capacity - 1;
+    auto slotOf = [&](uint64_t key) -> Slot& {
+        size_t i = static_cast<size_t>(key ^ (key >> 29)) & mask;
+        while (slots[i].round != 0 && slots[i].key != key) {
+            i = (i + 1) & mask;
+        }
+        return slots[i];
+    };
+    std::vector<uint32_t> rounds;
+    rounds.reserve(changes.size());
+    for (const RowChange* change : changes) {
+        uint32_t round = 1;
+        for (size_t k = 0; k < change->carriedKeys; ++k) {
+            round = std::max(round, slotOf(change->keys[k]).round + 1);
+        }
+        for (size_t k = 0; k < change->carriedKeys; ++k) {
+            Slot& slot = slotOf(change->keys[k]);
+            slot.key = change->keys[k];
+            slot.round = round;
+        }
+        rounds.push_back(round);
+    }
+    return rounds;
+}
+
 }  // namespace syncscope::apply

@@ -2,6 +2,7 @@
 // images as bound values, and where it came from in the upstream's binlog (for error reports).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -32,6 +33,10 @@ struct RowsOrigin {
     std::string text;  // reserved once; never appended past its capacity while values borrow from it
 };
 
+// The most causality keys a change carries into its batch: an update that changes the primary key and two
+// unique values has six.
+inline constexpr size_t kCarriedKeys = 6;
+
 struct RowChange {
     // Columns, keys and the target name (after routing); never null.
     std::shared_ptr<const schema::TableSchema> table;
@@ -54,6 +59,12 @@ struct RowChange {
     // Where the row is applied when that is not where it was read: an XA branch's rows at its XA COMMIT,
     // so that a table's marks follow the order its rows commit in.
     std::shared_ptr<const SourcePoint> markAt;
+    // The causality keys the worker pool dispatched this change by (causality_keys.h: the row key and every
+    // unique value of both images, folded as the downstream compares), so that its worker orders a batch
+    // by conflict rounds (key_rounds.h) without folding again. carriedKeys == 0: not known (a change made
+    // outside the pool, or one with more keys than fit), and its table's changes in the batch keep their order.
+    std::array<uint64_t, kCarriedKeys> keys{};
+    uint8_t carriedKeys = 0;
 
     // Where in the upstream's binlog it came from (an empty point when unknown).
     const SourcePoint& source() const;

@@ -146,6 +146,7 @@ bool WorkerPool::dispatch(RowChange change) {
     }
     uint64_t foldingStopped = collations_.foldingStopped();
     causalityKeysInto(change, &collations_, keys_);
+    carryKeys(change, keys_);
     uint64_t sequence = ++nextSequence_;
     // A collation that stopped folding hashes a value differently than a moment ago: drain first.
     bool stale = collations_.foldingStopped() != foldingStopped;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/apply/causality_keys.h"
 #include "engine/apply/row_change.h"
 
 namespace syncscope::apply::testing {
@@ -52,6 +53,31 @@ inline std::shared_ptr<const schema::TableSchema> textKeySoleTable(const std::st
     downstream.setDownstreamUniqueIndexes({{"id"}});
     text.judgeRowKeyAgainst(downstream);
     return std::make_shared<const schema::TableSchema>(std::move(text));
+}
+
+// A table with a primary key and, downstream, a second unique index over `uniqueColumns` (as bench-catchup's
+// sysbench tables with a unique key on c): rows may collide on either.
+inline std::shared_ptr<const schema::TableSchema> secondUniqueTable(const std::string& db, const std::string& name,
+                                                                    const std::vector<std::string>& columns,
+                                                                    const std::vector<size_t>& key,
+                                                                    const std::vector<std::string>& uniqueColumns) {
+    schema::TableSchema made = *table(db, name, columns, key);
+    std::vector<std::string> keyNames;
+    for (size_t position : key) {
+        keyNames.push_back(columns[position]);
+    }
+    schema::TableSchema downstream = made;
+    downstream.setDownstreamUniqueIndexes({keyNames, uniqueColumns});
+    made.adoptDownstreamFacts(downstream);
+    made.judgeRowKeyAgainst(downstream);
+    return std::make_shared<const schema::TableSchema>(std::move(made));
+}
+
+// Gives each change the causality keys the worker pool dispatches it by (RowChange::keys).
+inline void carryDispatchKeys(std::vector<RowChange>& changes) {
+    for (RowChange& change : changes) {
+        carryKeys(change, causalityKeys(change));
+    }
 }
 
 inline std::vector<SqlValue> ints(std::initializer_list<long> values) {

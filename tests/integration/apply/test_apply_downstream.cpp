@@ -346,7 +346,8 @@ private slots:
     }
 
     // A second unique index downstream: moving an update after an insert would collide on it (the
-    // update frees u = 1 that the insert takes), so nothing of such a table is reordered or upserted.
+    // update frees u = 1 that the insert takes). Such a table is never upserted, and reordered only by
+    // conflict rounds over every unique value: the insert taking u = 1 is a round after the update freeing it.
     void aSecondUniqueIndexKeepsTheBatchInItsOrder() {
         exec("CREATE TABLE " + quoteTableName("two keys") + " (id INT PRIMARY KEY, u INT NOT NULL, UNIQUE KEY (u))");
         exec("INSERT INTO " + quoteTableName("two keys") + " VALUES (1, 1), (2, 2)");
@@ -360,12 +361,11 @@ private slots:
             pool.dispatch(change(table, RowOp::Insert, {}, ints({4, 2})));
             return pool.barrier();
         };
-        // Why the guard matters: judged as if the primary key were the only unique index, the inserts
-        // go first and collide on u (and nothing of the batch commits).
-        schema::TableSchema misjudged = *schema;
-        schema::TableSchema onlyPrimary = *schema;
-        onlyPrimary.setDownstreamUniqueIndexes({{"id"}});
-        misjudged.judgeRowKeyAgainst(onlyPrimary);
+        // Why the guard matters: judged as if the primary key were the only unique index (so u is no
+        // causality key either), the inserts go first and collide on u (and nothing of the batch commits).
+        schema::TableSchema misjudged(schema->name(), schema->columns(), schema->primaryKey(), {}, schema->origin());
+        misjudged.setDownstreamUniqueIndexes({{"id"}});
+        misjudged.judgeRowKeyAgainst(misjudged);
         auto wrong = applyBatch(std::make_shared<const schema::TableSchema>(misjudged));
         QVERIFY(!wrong.ok());
         QCOMPARE(wrong.failure->code, 1062);

@@ -1,0 +1,25 @@
+// The parts of DmlBuilder's work shared by its files: a change as the SQL-level steps it becomes.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/apply/row_change.h"
+
+namespace syncscope::apply {
+
+// One SQL-level step of a change. A change becomes one step, or two (safe-mode DELETE + write).
+enum class StepKind { Write, Delete, Update };
+
+// How a Write step writes: INSERT, REPLACE, or INSERT ... ON DUPLICATE KEY UPDATE every column.
+enum class WriteMode { Insert, Replace, Upsert };
+
+struct Step {
+    StepKind kind;
+    WriteMode write = WriteMode::Insert;
+    const RowChange* change;
+    const std::vector<SqlValue>* image;  // Write: after; Delete: before; Update: before (WHERE)
+    uint32_t round = 0;                  // its conflict round in its table's run (key_rounds.h); 0: none
+};
+
+}  // namespace syncscope::apply
