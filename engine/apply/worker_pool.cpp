@@ -225,8 +225,9 @@ void WorkerPool::stop() {
         std::lock_guard lock(dispatchMutex_);
         if (!stopped_ && settings_.adaptiveConcurrency) {
             ConcurrencyView view = slots_.view();
-            spdlog::info("apply concurrency settled at {} of {} transactions at once after {} changes: {}",
-                         view.allowed, view.ceiling, view.changes, view.reason);
+            spdlog::info("apply concurrency settled at {} of {} transactions at once after {} changes: {}; {} barriers, "
+                         "{} of them for a change whose keys were held by two workers",
+                         view.allowed, view.ceiling, view.changes, view.reason, barriers_.load(), conflicts_.load());
         }
         stopped_ = true;
     }
