@@ -72,8 +72,8 @@ Dispatcher::Decision Dispatcher::assign(std::span<const uint64_t> keys, uint64_t
 // Keeps the keys still held (their worker has not committed their last change), in a table twice
 // as large if they alone fill half of it.
 void Dispatcher::rebuild(std::span<const uint64_t> committedByWorker) {
-    std::vector<Holder> old;
-    old.swap(slots_);
+    slots_.swap(spare_);
+    const std::vector<Holder>& old = spare_;
     size_t kept = 0;
     for (const Holder& holder : old) {
         kept += holder.lastSequence != 0 && stillHeld(holder, committedByWorker) ? 1 : 0;

@@ -1,5 +1,8 @@
 #include "engine/task/flush_coordinator.h"
 
+#include <algorithm>
+#include <string_view>
+
 #include <spdlog/spdlog.h>
 
 #include "engine/apply/worker_pool.h"
@@ -12,6 +15,8 @@ namespace {
 using binlog::Location;
 using binlog::PositionOrder;
 using Steady = std::chrono::steady_clock;
+
+constexpr const char* kIntervalFlush = "interval";
 
 bool atOrBefore(const Location& event, const Location& limit) {
     if (limit.isEmpty()) {
@@ -66,6 +71,14 @@ FlushCoordinator::FlushCoordinator(FlushCoordinatorSettings settings, checkpoint
       onFailure_(std::move(onFailure)),
       onPersisted_(std::move(onPersisted)) {}
 
+std::string FlushStats::text() const {
+    return fmt::format(
+        "{} flushes ({} interval, {} barrier), {:.1f} ms in all, longest {:.1f} ms; {} exit-safe marks, "
+        "{:.1f} ms",
+        intervalFlushes + barrierFlushes, intervalFlushes, barrierFlushes, flushMilliseconds, longestFlushMilliseconds,
+        exitSafeMarks, exitSafeMilliseconds);
+}
+
 void FlushCoordinator::openSafeModeWindow(const Location& global, const Location& exitSafe,
                                           const std::optional<Location>& upstreamEnd) {
     exitSafeMark_ = exitSafe;
@@ -93,7 +106,10 @@ void FlushCoordinator::beforeDispatch(const binlog::BinlogPosition& position) {
     }
     // Never dispatch past the persisted mark: write a new one far enough ahead to be rare.
     Location mark(binlog::BinlogPosition(position.file(), position.offset() + settings_.exitSafeStepBytes));
+    auto started = Steady::now();
     writer_.writeExitSafePoint(tracker_.globalPersisted(), mark);
+    ++stats_.exitSafeMarks;
+    stats_.exitSafeMilliseconds += std::chrono::duration<double, std::milli>(Steady::now() - started).count();
     tracker_.markExitSafePersisted(mark);
     exitSafeMark_ = mark;
 }
@@ -132,7 +148,7 @@ void FlushCoordinator::completePending() {
     uint64_t groupSeq = pending_->groupSeq;
     pending_.reset();
     plan.exitSafePoint = exitSafeMark_;  // it may have been raised since: never lower the persisted mark
-    persist(std::move(plan), "interval", groupSeq);
+    persist(std::move(plan), kIntervalFlush, groupSeq);
 }
 
 void FlushCoordinator::flushNow(const char* why, uint64_t groupSeq, const Location& ddlAt, bool atStop) {
@@ -165,6 +181,9 @@ void FlushCoordinator::persist(checkpoint::FlushPlan plan, const char* why, uint
     exitSafeMark_ = plan.exitSafePoint;
     lastFlush_ = Steady::now();
     double milliseconds = std::chrono::duration<double, std::milli>(lastFlush_ - started).count();
+    ++(std::string_view(why) == kIntervalFlush ? stats_.intervalFlushes : stats_.barrierFlushes);
+    stats_.flushMilliseconds += milliseconds;
+    stats_.longestFlushMilliseconds = std::max(stats_.longestFlushMilliseconds, milliseconds);
     spdlog::debug("checkpoint flushed ({}) at {} in {:.1f} ms", why, plan.globalPoint.toString(), milliseconds);
     onPersisted_(plan, milliseconds, groupSeq);
 }

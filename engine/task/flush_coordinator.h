@@ -73,6 +73,20 @@ private:
     apply::WorkerPool& pool_;
 };
 
+// What the checkpoint writes cost this session: each one runs on the reader's thread, so its time is
+// time the reader did not read (the figure behind checkpoint-flush-interval's cost).
+struct FlushStats {
+    uint64_t intervalFlushes = 0;
+    uint64_t barrierFlushes = 0;  // DDL, stop and other barriers
+    uint64_t exitSafeMarks = 0;
+    double flushMilliseconds = 0;
+    double longestFlushMilliseconds = 0;
+    double exitSafeMilliseconds = 0;
+
+    // "12 flushes (10 interval, 2 barrier), 43.1 ms in all, longest 9.8 ms; 3 exit-safe marks, 2.1 ms"
+    std::string text() const;
+};
+
 struct FlushCoordinatorSettings {
     std::chrono::seconds interval{30};
     uint64_t exitSafeStepBytes = 0;
@@ -95,6 +109,7 @@ public:
     void openSafeModeWindow(const binlog::Location& global, const binlog::Location& exitSafe,
                             const std::optional<binlog::Location>& upstreamEnd);
     bool uncleanStart() const { return uncleanStart_; }
+    const FlushStats& stats() const { return stats_; }
     const binlog::Location& safeModeUntil() const { return safeModeUntil_; }
     // Whether an event at `at` may have been applied before this session (safe mode covers it).
     bool inSafeModeWindow(const binlog::Location& at) const;
@@ -140,6 +155,7 @@ private:
     binlog::Location lastDispatched_;
     std::chrono::steady_clock::time_point lastFlush_ = std::chrono::steady_clock::now();
     std::optional<PendingFlush> pending_;
+    FlushStats stats_;
 };
 
 }  // namespace syncscope::task

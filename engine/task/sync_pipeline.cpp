@@ -94,6 +94,9 @@ SessionOutcome SyncPipeline::run(const std::optional<SkipRequest>& skip, const s
     skip_ = skip;
     SessionOutcome outcome = stream(interrupt);
     settleLiveAtEnd();
+    if (flushes_) {
+        spdlog::info("task {}: checkpoint writes this session: {}", setup_.taskName, flushes_->stats().text());
+    }
     return outcome;
 }
 
@@ -282,7 +285,7 @@ void SyncPipeline::onGroupOpened() {
     const OpenGroup& group = *groups_.group();
     transactionStart_ = group.start;
     live_.groupOpened(group.timestamp);
-    transactionStarts_[group.seq] = group.start;
+    transactionStarts_.record(group.seq, group.start);
     transactionTablePoints_.clear();
     branchChanges_.clear();
     branchTables_.clear();
@@ -407,9 +410,8 @@ void SyncPipeline::checkWorkers() {
 void SyncPipeline::failWith(const apply::ApplyFailure& failure) {
     SessionFailure error{failureOutcome(failure.describe(), failure.errorClass == apply::ErrorClass::Retryable)};
     error.outcome.failedEvent = failedEventOf(failure);
-    auto start = transactionStarts_.find(failure.change.transactionSeq);
-    if (start != transactionStarts_.end()) {
-        error.outcome.failedTransactionStart = start->second;
+    if (auto start = transactionStarts_.find(failure.change.transactionSeq)) {
+        error.outcome.failedTransactionStart = std::move(*start);
     }
     throw error;
 }

@@ -12,7 +12,6 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -35,6 +34,7 @@
 #include "engine/task/stop_point_check.h"
 #include "engine/task/sync_session.h"
 #include "engine/task/task_setup.h"
+#include "engine/task/transaction_starts.h"
 #include "engine/task/transaction_tracker.h"
 
 namespace syncscope::apply {
@@ -149,7 +149,7 @@ private:
     bool skippingTransaction_ = false;
     std::optional<SkipRequest> skip_;
     TablePoints transactionTablePoints_;
-    std::map<uint64_t, binlog::BinlogPosition> transactionStarts_;  // since the last flush
+    TransactionStarts transactionStarts_;  // since the last flush
     // XA branches prepared and waiting for their outcome; the rows of the branch being read.
     PreparedXaStore preparedXa_;
     std::vector<apply::RowChange> branchChanges_;

@@ -66,7 +66,7 @@ Location SyncPipeline::prepare() {
         [this](const apply::ApplyFailure& failure) { failWith(failure); },
         [this](const checkpoint::FlushPlan&, double milliseconds, uint64_t groupSeq) {
             // Changes dispatched before the flushed point are committed: their group starts are no longer needed.
-            transactionStarts_.erase(transactionStarts_.begin(), transactionStarts_.lower_bound(groupSeq));
+            transactionStarts_.forgetBefore(groupSeq);
             live_.flushed(milliseconds);
         });
     openSafeModeWindow(persisted.globalPoint, persisted.exitSafePoint);

@@ -210,6 +210,22 @@ private slots:
         }
         QVERIFY2(dispatcher.heldKeys() < size_t(rows),
                  qPrintable(QString("%1 keys held after every earlier row committed").arg(dispatcher.heldKeys())));
+        // Rebuilds reuse the table they replaced: rows held across two more of them keep their worker,
+        // whatever the reused table held before.
+        uint64_t firstHeld = sequence + 1;
+        std::vector<uint64_t> beforeThem(kWorkers, firstHeld - 1);
+        std::vector<size_t> laterWorker(size_t(rows), 0);
+        for (int i = 0; i < rows; ++i) {
+            laterWorker[size_t(i)] =
+                dispatcher.assign(causalityKeys(insert(t, ints({3 * rows + i}))), ++sequence, beforeThem).worker;
+        }
+        QVERIFY(dispatcher.heldKeys() >= size_t(rows));
+        for (int i = 0; i < rows; i += 991) {
+            auto decision = dispatcher.assign(causalityKeys(update(t, ints({3 * rows + i}), ints({3 * rows + i}))),
+                                              ++sequence, beforeThem);
+            QVERIFY(!decision.conflict);
+            QCOMPARE(decision.worker, laterWorker[size_t(i)]);
+        }
     }
 };
 

@@ -154,6 +154,29 @@ private slots:
         QCOMPARE(f.recorder.marks.size(), size_t(2));
     }
 
+    // The session's summary counts every write by kind: what the stop line reports as the flushes' cost.
+    void statsCountEveryWriteByKind() {
+        Fixture f;
+        f.group(150, 200, 1);
+        f.workers.committed = 1;
+        f.flushes->atBoundary(1);  // interval flush, and the exit-safe mark before the group
+        f.group(250, 300, 2);
+        f.flushes->atBoundary(2);  // planned, not written: change 2 not committed
+        f.flushes->flushNow("ddl", 2);
+        f.flushes->flushNow("stop", 2, {}, true);
+        const task::FlushStats& stats = f.flushes->stats();
+        QCOMPARE(stats.intervalFlushes, uint64_t(1));
+        QCOMPARE(stats.barrierFlushes, uint64_t(2));
+        QCOMPARE(stats.intervalFlushes + stats.barrierFlushes, uint64_t(f.recorder.plans.size()));
+        QCOMPARE(stats.exitSafeMarks, uint64_t(f.recorder.marks.size()));
+        QVERIFY(stats.exitSafeMarks >= 1);
+        QVERIFY(stats.flushMilliseconds >= stats.longestFlushMilliseconds);
+        QVERIFY(stats.longestFlushMilliseconds >= 0);
+        QString text = QString::fromStdString(stats.text());
+        QVERIFY2(text.startsWith("3 flushes (1 interval, 2 barrier), "), qPrintable(text));
+        QVERIFY2(text.contains(QString("; %1 exit-safe marks, ").arg(stats.exitSafeMarks)), qPrintable(text));
+    }
+
     // Invariant 10: a graceful stop closes the window (exit-safe = global) when everything committed;
     // after an unclean start it keeps the part of the window the stream has not passed.
     void stopFlushClosesTheWindow_data() {
