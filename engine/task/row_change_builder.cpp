@@ -1,5 +1,7 @@
 #include "engine/task/row_change_builder.h"
 
+#include <utility>
+
 #include "engine/common/error.h"
 #include "engine/filter/block_allow_list.h"
 #include "engine/filter/event_filter.h"
@@ -65,7 +67,7 @@ schema::TableName RowChangeBuilder::targetOf(const binlog::TableMap& table) cons
     return {routed.schema, routed.table};
 }
 
-void RowChangeBuilder::build(const binlog::RowsEvent& rows, const apply::SourcePoint& source, uint64_t transactionSeq,
+void RowChangeBuilder::build(const binlog::RowsEvent& rows, apply::SourcePoint source, uint64_t transactionSeq,
                              bool safeMode, std::vector<apply::RowChange>& out) {
     const binlog::TableMap& map = *rows.table;
     schema::TableName upstream{map.schema, map.table};
@@ -78,7 +80,7 @@ void RowChangeBuilder::build(const binlog::RowsEvent& rows, const apply::SourceP
     // One origin for the event's rows: its position and one buffer for the text of every value, so a
     // row costs no allocation per text value (the rows outlive the event, whose bytes go on).
     auto origin = std::make_shared<apply::RowsOrigin>();
-    origin->source = source;
+    origin->source = std::move(source);
     size_t textBytes = 0;
     auto countText = [&](std::span<const binlog::ColumnValue> image) {
         for (const binlog::ColumnValue& value : image) {
@@ -104,7 +106,7 @@ void RowChangeBuilder::build(const binlog::RowsEvent& rows, const apply::SourceP
         values.reserve(image.size());
         for (size_t i = 0; i < image.size(); ++i) {
             if (i < present.size() && !present[i]) {
-                throw Error("rows event for " + upstream.text() + " at " + source.text() + ": the " + which +
+                throw Error("rows event for " + upstream.text() + " at " + origin->source.text() + ": the " + which +
                             " image lacks column " + std::to_string(i + 1) +
                             "; the upstream must log full row images (SET GLOBAL binlog_row_image = 'FULL')");
             }

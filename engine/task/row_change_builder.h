@@ -28,7 +28,7 @@ public:
 
     // Appends one change per row. Throws syncscope::Error naming the table when the images do not
     // fit the table (e.g. binlog_row_image is not FULL).
-    void build(const binlog::RowsEvent& rows, const apply::SourcePoint& source, uint64_t transactionSeq, bool safeMode,
+    void build(const binlog::RowsEvent& rows, apply::SourcePoint source, uint64_t transactionSeq, bool safeMode,
                std::vector<apply::RowChange>& out);
 
 private:

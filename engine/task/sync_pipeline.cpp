@@ -367,7 +367,7 @@ void SyncPipeline::onRows(const binlog::Event& event, const binlog::RowsEvent& r
     apply::SourcePoint source{at.position().file(), at.position().offset(), group != nullptr ? group->gtidText : ""};
     if (group != nullptr && group->kind == GroupKind::XaPrepare) {
         // Kept until the branch's outcome is read (safe mode is decided then).
-        rowChanges_->build(rows, source, groupSeq, false, branchChanges_);
+        rowChanges_->build(rows, std::move(source), groupSeq, false, branchChanges_);
         if (std::find(branchTables_.begin(), branchTables_.end(), table) == branchTables_.end()) {
             branchTables_.push_back(table);
         }
@@ -376,7 +376,7 @@ void SyncPipeline::onRows(const binlog::Event& event, const binlog::RowsEvent& r
     flushes_->beforeDispatch(at.position());
     bool safeMode = safeModeAt(at);
     changes_.clear();
-    rowChanges_->build(rows, source, groupSeq, safeMode, changes_);
+    rowChanges_->build(rows, std::move(source), groupSeq, safeMode, changes_);
     appliedMarks_.filter(changes_, at.position(), inSafeMode_);
     for (apply::RowChange& change : changes_) {
         if (!workers_->dispatch(std::move(change))) {
