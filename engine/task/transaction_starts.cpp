@@ -34,19 +34,11 @@ std::optional<binlog::BinlogPosition> TransactionStarts::find(uint64_t transacti
 
 void TransactionStarts::forgetBefore(uint64_t transactionSeq) {
     entries_.erase(entries_.begin(), std::lower_bound(entries_.begin(), entries_.end(), transactionSeq, bySeq));
-    // Keep the newest name even with no entry: the next transaction is most likely in that file.
-    uint64_t firstUsed =
-        entries_.empty() ? firstFile_ + files_.size() - (files_.empty() ? 0 : 1) : entries_.front().file;
-    while (firstFile_ < firstUsed && !files_.empty()) {
+    // Drop the names no entry uses; keep the newest even with no entry (the next transaction is most likely there).
+    while (files_.size() > 1 && (entries_.empty() || firstFile_ < entries_.front().file)) {
         files_.pop_front();
         ++firstFile_;
     }
-}
-
-void TransactionStarts::clear() {
-    entries_.clear();
-    firstFile_ += files_.size();
-    files_.clear();
 }
 
 }  // namespace syncscope::task

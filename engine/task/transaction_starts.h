@@ -21,7 +21,6 @@ public:
     std::optional<binlog::BinlogPosition> find(uint64_t transactionSeq) const;
     // Forgets the transactions numbered below `transactionSeq` (their changes have committed).
     void forgetBefore(uint64_t transactionSeq);
-    void clear();
     size_t size() const { return entries_.size(); }
 
 private:

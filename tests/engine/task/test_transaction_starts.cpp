@@ -61,10 +61,6 @@ private slots:
         QCOMPARE(starts.find(1), std::optional(BinlogPosition("mariadb-bin.000001", 4)));
         QCOMPARE(starts.find(2), std::optional(BinlogPosition("mariadb-bin.000002", 4)));
         QVERIFY(!starts.find(3));
-        starts.clear();
-        QVERIFY(!starts.find(1));
-        starts.record(1, BinlogPosition("mariadb-bin.000003", 4));
-        QCOMPARE(starts.find(1), std::optional(BinlogPosition("mariadb-bin.000003", 4)));
     }
 
     // The same answers as a map over a long random run with flushes in between (the structure it replaces).
