@@ -90,17 +90,51 @@ BinlogPoint pointOf(const nlohmann::json& point) {
     return p;
 }
 
-// Waits until the engine has applied up to `end`; a divergence when it stopped on an error or never got there.
-bool waitForEngine(EngineDriver& engine, const BinlogPoint& end, int timeoutSeconds, Divergences& found) {
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeoutSeconds);
+// What the engine's status says it has done: any change is progress.
+std::string progressOf(const nlohmann::json& status) {
+    if (!status.is_object() || !status.contains("points")) {
+        return {};
+    }
+    return std::to_string(status.value("total_rows", uint64_t{0})) + " " + status["points"]["read"].dump() + " " +
+           status["points"]["applied"].dump();
+}
+
+struct CatchUp {
+    bool reached = false;
+    double seconds = 0;
+    uint64_t rows = 0;
+};
+
+// Waits until the engine has applied up to `end`; a divergence when it stopped on an error, made no progress
+// for `stallSeconds`, or was still short of the end after `capSeconds`.
+CatchUp waitForEngine(EngineDriver& engine, const BinlogPoint& end, int stallSeconds, int capSeconds,
+                      Divergences& found) {
+    using Clock = std::chrono::steady_clock;
+    const auto started = Clock::now();
+    const auto cap = started + std::chrono::seconds(capSeconds);
+    auto lastProgress = started;
+    std::string progress;
+    uint64_t firstRows = 0;
+    bool haveFirstRows = false;
     nlohmann::json status;
-    while (std::chrono::steady_clock::now() < deadline) {
+    CatchUp result;
+    auto finish = [&] {
+        result.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+        uint64_t rows = status.is_object() ? status.value("total_rows", uint64_t{0}) : 0;
+        result.rows = rows >= firstRows ? rows - firstRows : rows;  // a restart fault resets the count
+        return result;
+    };
+    while (Clock::now() < cap && Clock::now() - lastProgress < std::chrono::seconds(stallSeconds)) {
         if (!engine.running()) {
             found.push_back({"engine-exited", "the engine exited before catching up: " + engine.stderrTail()});
-            return false;
+            return finish();
         }
         status = engine.process().status();
         if (status.is_object()) {
+            if (!haveFirstRows) {
+                firstRows = status.value("total_rows", uint64_t{0});
+                haveFirstRows = true;
+            }
             const std::string reason = status.value("stage_reason", std::string());
             // A retryable error (the downstream restarting) is auto-resumed: only a stop that waits for the
             // DBA ends the wait. The session that retries runs with the last failure still in the status
@@ -112,21 +146,33 @@ bool waitForEngine(EngineDriver& engine, const BinlogPoint& end, int timeoutSeco
                 found.push_back({"engine-error " + code,
                                  "the engine stopped: " + status.value("stage_reason", std::string()) + "\n    " +
                                      (failed.is_object() ? failed.dump() : status.value("last_error", std::string()))});
-                return false;
+                return finish();
             }
             if (status.contains("points") && comparePoints(pointOf(status["points"]["applied"]), end) >= 0) {
-                return true;
+                result.reached = true;
+                return finish();
+            }
+            std::string now = progressOf(status);
+            if (now != progress) {
+                progress = now;
+                lastProgress = Clock::now();
             }
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(kPollMs));
     }
-    found.push_back({"not-caught-up", "the engine did not reach the upstream's end " + end.text() + " within " +
-                                          std::to_string(timeoutSeconds) + " s; status: " +
-                                          (status.is_object() ? status["points"].dump() + " stage " +
-                                                                    status.value("stage", std::string()) + " " +
-                                                                    status.value("stage_reason", std::string())
-                                                              : std::string("no answer"))});
-    return false;
+    finish();
+    const bool stalled = Clock::now() - lastProgress >= std::chrono::seconds(stallSeconds);
+    found.push_back(
+        {"not-caught-up",
+         "the engine did not reach the upstream's end " + end.text() +
+             (stalled ? ": nothing moved for " + std::to_string(stallSeconds) + " s"
+                      : ": still short of it after " + std::to_string(capSeconds) + " s, " +
+                            std::to_string(result.rows) + " rows applied meanwhile") +
+             "; status: " +
+             (status.is_object() ? status["points"].dump() + " stage " + status.value("stage", std::string()) + " " +
+                                       status.value("stage_reason", std::string())
+                                 : std::string("no answer"))});
+    return result;
 }
 
 struct UpstreamSessions {
@@ -239,7 +285,10 @@ CaseOutcome runCase(const CaseSpec& spec, const std::vector<int>& keep, const Ru
         return outcome;
     }
     Divergences waiting;
-    bool caughtUp = waitForEngine(engine, end, options.catchUpSeconds, waiting);
+    CatchUp catchUp = waitForEngine(engine, end, options.catchUpSeconds, options.catchUpCapSeconds, waiting);
+    outcome.catchUpSeconds = catchUp.seconds;
+    outcome.catchUpRows = catchUp.rows;
+    const bool caughtUp = catchUp.reached;
     if (caughtUp) {
         // The applied point moves as workers commit: give the last commits a moment to show.
         SqlSession downNow(test::downstreamRoot());

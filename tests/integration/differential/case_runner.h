@@ -16,9 +16,12 @@ namespace syncscope::differential {
 constexpr const char* kCaseDatabase = "syncscope_fuzz";
 
 struct RunOptions {
-    std::string workDir;       // task files and engine logs go below it
-    int catchUpSeconds = 120;  // how long the engine may take to reach the upstream's end
-    bool verbose = false;      // print each step and fault
+    std::string workDir;  // task files and engine logs go below it
+    // The engine may take as long as it keeps applying (rows or points move) to reach the upstream's end:
+    // it fails the case when nothing moved for catchUpSeconds, or when catching up took catchUpCapSeconds.
+    int catchUpSeconds = 120;
+    int catchUpCapSeconds = 1800;
+    bool verbose = false;  // print each step and fault
 };
 
 struct CaseOutcome {
@@ -28,6 +31,11 @@ struct CaseOutcome {
     int stepsFailedUpstream = 0;  // statements the upstream refused (a duplicate key, a missing parent)
     int faults = 0;
     double seconds = 0;
+    double catchUpSeconds = 0;  // from the upstream's end to the engine reaching it
+    uint64_t catchUpRows = 0;   // rows the engine applied meanwhile (its status's total_rows)
+    // Catching up took longer than the stall window: not a divergence, but shown, so that a slow case
+    // (a small batch against a large transaction) stays visible.
+    bool slowCatchUp(const RunOptions& options) const { return catchUpSeconds > options.catchUpSeconds; }
     bool passed() const { return divergences.empty() && oracleProblem.empty(); }
 };
 

@@ -21,7 +21,10 @@ namespace {
 constexpr const char* kUsage =
     "usage: syncscope-fuzz-replication [--seed N | --first-seed N] [--cases N | --minutes M]\n"
     "         [--features LIST] [--keep STEPS] [--shrink-seconds S] [--report FILE] [--work-dir DIR]\n"
-    "         [--steps MIN-MAX] [--faults N] [--catch-up S] [--commit TEXT] [--verbose]\n"
+    "         [--steps MIN-MAX] [--faults N] [--catch-up S] [--catch-up-cap S]\n"
+    "         [--commit TEXT] [--verbose]\n"
+    "  --catch-up: seconds the engine may go without progress before the upstream's end (default 120)\n"
+    "  --catch-up-cap: seconds it may take to reach that end while progressing (default 1800)\n"
     "  --features: comma list, 'all', 'stable' (default; or SYNCSCOPE_FUZZ_FEATURES), 'all,-xa'\n"
     "  --keep: step numbers to run, e.g. 3,5-9 (a shrunk case; with --seed)\n";
 constexpr double kDefaultShrinkSeconds = 600;
@@ -38,6 +41,7 @@ struct Arguments {
     std::string workDir = "/tmp/syncscope-fuzz-work";
     WorkloadSize size;
     int catchUp = 120;
+    int catchUpCap = 1800;
     std::string commit = "this build";
     bool verbose = false;
 };
@@ -85,6 +89,8 @@ Arguments parse(int argc, char** argv) {
             a.size.maxFaults = std::stoi(next());
         } else if (arg == "--catch-up") {
             a.catchUp = std::stoi(next());
+        } else if (arg == "--catch-up-cap") {
+            a.catchUpCap = std::stoi(next());
         } else if (arg == "--commit") {
             a.commit = next();
         } else if (arg == "--verbose") {
@@ -94,6 +100,17 @@ Arguments parse(int argc, char** argv) {
         }
     }
     return a;
+}
+
+// A catch-up longer than the stall window is shown with its rate: a slow case is not a divergence, but a
+// DBA's setting (a small batch against a large transaction) that makes one should not go unseen.
+std::string slowNote(const CaseOutcome& outcome, const RunOptions& options) {
+    if (!outcome.slowCatchUp(options)) {
+        return {};
+    }
+    const double rate = outcome.catchUpSeconds > 0 ? outcome.catchUpRows / outcome.catchUpSeconds : 0;
+    return "; SLOW catch-up: " + std::to_string(static_cast<int>(outcome.catchUpSeconds)) + " s, " +
+           std::to_string(outcome.catchUpRows) + " rows at " + std::to_string(static_cast<int>(rate)) + " rows/s";
 }
 
 }  // namespace
@@ -112,6 +129,7 @@ int main(int argc, char** argv) {
     RunOptions options;
     options.workDir = args.workDir;
     options.catchUpSeconds = args.catchUp;
+    options.catchUpCapSeconds = args.catchUpCap;
     options.verbose = args.verbose;
     std::cout << "features: " << featureList(features) << "\n";
 
@@ -120,7 +138,7 @@ int main(int argc, char** argv) {
         return args.minutes <= 0 ||
                std::chrono::steady_clock::now() - started < std::chrono::duration<double>(args.minutes * 60);
     };
-    int cases = 0, failed = 0, oracleProblems = 0, faults = 0, steps = 0, refused = 0;
+    int cases = 0, failed = 0, oracleProblems = 0, faults = 0, steps = 0, refused = 0, slow = 0;
     for (uint64_t seed = args.firstSeed; (args.minutes > 0 ? timeLeft() : cases < args.cases); ++seed) {
         CaseSpec spec = generateCase(seed, features, args.size);
         std::vector<int> keep = parseStepList(args.keep);
@@ -140,10 +158,13 @@ int main(int argc, char** argv) {
             std::cout << "  NOT JUDGED: " << outcome.oracleProblem << std::endl;
             continue;
         }
+        if (outcome.slowCatchUp(options)) {
+            ++slow;
+        }
         if (outcome.passed()) {
             std::cout << "  equal (" << outcome.stepsRun << " steps, " << outcome.stepsFailedUpstream
                       << " refused upstream, " << outcome.faults << " faults, " << static_cast<int>(outcome.seconds)
-                      << " s)" << std::endl;
+                      << " s)" << slowNote(outcome, options) << std::endl;
             continue;
         }
         ++failed;
@@ -160,8 +181,9 @@ int main(int argc, char** argv) {
             std::ofstream(args.report, std::ios::app) << report;
         }
     }
-    std::cout << "cases " << cases << ", diverged " << failed << ", not judged " << oracleProblems << ", steps "
-              << steps << " (" << refused << " refused upstream), faults injected " << faults << ", "
+    std::cout << "cases " << cases << ", diverged " << failed << ", not judged " << oracleProblems
+              << ", slow catch-ups " << slow << ", steps " << steps << " (" << refused
+              << " refused upstream), faults injected " << faults << ", "
               << static_cast<int>(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count())
               << " s" << std::endl;
     return failed == 0 && oracleProblems == 0 ? 0 : 1;

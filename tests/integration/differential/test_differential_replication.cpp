@@ -72,6 +72,7 @@ private slots:
         RunOptions options;
         options.workDir = syncscope::test::outputDir("differential") + "/seed-" + std::to_string(seed);
         options.catchUpSeconds = 90;
+        options.catchUpCapSeconds = 600;
         CaseOutcome outcome = runCase(spec, {}, options);
         QVERIFY2(outcome.oracleProblem.empty(), outcome.oracleProblem.c_str());
         qInfo("  %d steps (%d refused upstream), %d faults, %.0f s", outcome.stepsRun, outcome.stepsFailedUpstream,
