@@ -105,7 +105,8 @@ std::string waitForReplica(SqlSession& replica, const BinlogPoint& end, int stal
         if (waited.value_or("-1") == "0") {
             return {};
         }
-        auto state = replica.value("SELECT STATE FROM information_schema.PROCESSLIST WHERE COMMAND = 'Slave_SQL'");
+        auto state =
+            replica.value("SELECT IFNULL(STATE, '') FROM information_schema.PROCESSLIST WHERE COMMAND = 'Slave_SQL'");
         if (!state) {
             return "its SQL thread is not running, " + replicaError(replica);
         }
