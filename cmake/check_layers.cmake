@@ -17,7 +17,7 @@ endforeach()
 if(wrong)
   list(JOIN wrong "\n  " listed)
   list(JOIN ALLOWED ", " allowed)
-  message(FATAL_ERROR "engine/${PART} includes a part it may not use (layers run one way, see DESIGN.md):\n  ${listed}\n"
+  message(FATAL_ERROR "engine/${PART} includes a part it may not use (layers run one way, see docs/design.md):\n  ${listed}\n"
                       "engine/${PART} may include only: ${allowed}")
 endif()
 file(WRITE ${STAMP} "ok\n")

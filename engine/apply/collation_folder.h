@@ -1,4 +1,4 @@
-// Turns a text key value into what its column's collation compares (DESIGN.md invariant 8): 'e1' and
+// Turns a text key value into what its column's collation compares (docs/design.md invariant 8): 'e1' and
 // 'é1' under utf8mb4_general_ci, 'ABC' and 'abc' in latin1_swedish_ci fold to one string, so their
 // changes share a causality key. Folding is exact or not done at all: the fold is the concatenation of
 // each character's weight as the downstream server gives it (WEIGHT_STRING, asked once per character

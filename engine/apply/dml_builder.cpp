@@ -97,7 +97,7 @@ void expand(const RowChange& change, bool foreignKeyChecks, std::vector<Step>& s
         case RowOp::Insert:
             checkImage(change, change.after, "after");
             // Without a key a replayed INSERT cannot be told from a second equal row, and deleting an
-            // equal row first would delete rows the upstream still has (DESIGN.md invariant 10): it stays a
+            // equal row first would delete rows the upstream still has (docs/design.md invariant 10): it stays a
             // plain INSERT, so a keyless table replayed after a crash may get a duplicate (README). With a
             // unique index on nullable columns, a replayed row whose unique values are set finds itself
             // through that index: an upsert rewrites it instead of stopping on 1062 (a row whose unique

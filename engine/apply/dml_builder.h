@@ -1,5 +1,5 @@
 // Turns row changes into downstream SQL with every value bound and every name quoted. Safe mode makes
-// a change idempotent without deleting what the upstream still has (DESIGN.md invariant 10): INSERT and
+// a change idempotent without deleting what the upstream still has (docs/design.md invariant 10): INSERT and
 // a key-keeping UPDATE as an upsert (INSERT ... ON DUPLICATE KEY UPDATE every column) where the row key
 // is the table's only unique index, else REPLACE; a key-moving UPDATE as DELETE by the old key + that
 // write; a change whose only idempotent form would delete a row that a foreign key cascades from, with

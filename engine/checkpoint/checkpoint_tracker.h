@@ -1,6 +1,6 @@
 // The syncer's checkpoints in memory: the global point and one point per table, beside the copies
 // last persisted. It decides what a flush writes and what a resume skips, and rolls back to the
-// persisted points after a pause or an error (DESIGN.md invariants 1, 3 and 4).
+// persisted points after a pause or an error (docs/design.md invariants 1, 3 and 4).
 #pragma once
 
 #include <map>

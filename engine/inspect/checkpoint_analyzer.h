@@ -1,5 +1,5 @@
 // Turns the raw rows of checkpoint tables into an inspection report: groups them by source, parses
-// the points and flags what a DBA must see (DESIGN.md invariant 3: a table point ahead of the global
+// the points and flags what a DBA must see (docs/design.md invariant 3: a table point ahead of the global
 // point is a window of events a resume would skip). No I/O, so it is tested without servers.
 #pragma once
 

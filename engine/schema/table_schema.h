@@ -72,7 +72,7 @@ public:
     const RowKey& rowKey() const { return rowKey_; }
     // Every key on which two rows may collide downstream: the primary key, the not-null unique keys and
     // every other unique index of the downstream table (nullable ones too; a NULL collides with
-    // nothing). Rows that share a value of any of them must be applied in order (causality, DESIGN.md
+    // nothing). Rows that share a value of any of them must be applied in order (causality, docs/design.md
     // invariant 8). The row key comes first.
     const std::vector<std::vector<size_t>>& identifyingKeys() const { return identifyingKeys_; }
     // True when a downstream unique index cannot be hashed from the row's values (over a column prefix,

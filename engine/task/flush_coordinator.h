@@ -1,4 +1,4 @@
-// Decides when the checkpoint is written and what (DESIGN.md invariants 1, 2, 4 and 10). An interval
+// Decides when the checkpoint is written and what (docs/design.md invariants 1, 2, 4 and 10). An interval
 // flush is planned at a group boundary and written once the workers' commit frontier has passed it,
 // never after a worker error; DDL and stop flushes are barriers through every worker. It also keeps
 // safe mode's window and the exit-safe high-water mark: nothing is dispatched past the persisted mark,

@@ -1,6 +1,6 @@
 // XA branches prepared upstream whose outcome has not been read yet. Their row changes wait here: the
 // downstream gets them only when XA COMMIT is read, never at XA PREPARE, so an XA ROLLBACK leaves
-// nothing behind (DESIGN.md invariant 9). While any branch waits, the checkpoint is held at the start
+// nothing behind (docs/design.md invariant 9). While any branch waits, the checkpoint is held at the start
 // of the oldest one, so that a restart (a kill, a pause, an error) reads every waiting branch again;
 // the points that groups after it reach are kept aside and handed over once nothing older waits.
 #pragma once

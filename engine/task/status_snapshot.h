@@ -63,7 +63,7 @@ struct TablePointView {
     PointView inMemory;
     PointView persisted;
     // Where the persisted table point runs ahead of the persisted global point: a resume would skip
-    // this table's events between the two (DESIGN.md invariant 3).
+    // this table's events between the two (docs/design.md invariant 3).
     bool aheadOfGlobal = false;
     int64_t bytesFromGlobal = 0;    // persisted table point minus persisted global point, on the axis
     uint64_t eventsFromGlobal = 0;  // events of this table between them, where known

@@ -359,7 +359,7 @@ void SyncPipeline::onRows(const binlog::Event& event, const binlog::RowsEvent& r
         throw failure;
     }
     if (tracker_.coveredByTablePoint(table, at)) {
-        return;  // applied before the last flush of this table's point (DESIGN.md invariant 4)
+        return;  // applied before the last flush of this table's point (docs/design.md invariant 4)
     }
     const OpenGroup* group = groups_.group();
     uint64_t groupSeq = group != nullptr ? group->seq : groups_.lastSeq();

@@ -1,7 +1,7 @@
 // The syncer's reader side for one session: binlog stream -> decoder -> filters -> workers, with the
 // transaction bookkeeping that decides what a checkpoint flush may persist.
 //
-// The rules it keeps (DESIGN.md):
+// The rules it keeps (docs/design.md):
 // - a flush happens only at a transaction boundary, after a barrier through every worker, and only
 //   when no worker error happened: the persisted global point never covers an uncommitted row;
 // - table points move with their transaction: a transaction cut short (pause, error) moves none;

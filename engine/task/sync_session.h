@@ -1,6 +1,6 @@
 // One run of the syncer, from the persisted checkpoint until it is interrupted (pause, stop) or fails:
 // reads the upstream's binlog, filters and routes, dispatches rows to the apply workers and flushes
-// checkpoints behind a barrier (DESIGN.md invariants 1 to 5). The Task runs one session at a time.
+// checkpoints behind a barrier (docs/design.md invariants 1 to 5). The Task runs one session at a time.
 #pragma once
 
 #include <atomic>

@@ -16,7 +16,7 @@ namespace syncscope::task {
 struct TaskSetup {
     static constexpr int kDefaultHeartbeatSeconds = 1;
     // The exit-safe high-water mark runs this far ahead of what is dispatched, so that it is written
-    // rarely (DESIGN.md invariant 4).
+    // rarely (docs/design.md invariant 4).
     static constexpr uint64_t kDefaultExitSafeStepBytes = 64ULL * 1024 * 1024;
     static constexpr size_t kDefaultLoadThreads = 4;           // DM's mydumper-thread default
     static constexpr uint64_t kDefaultLoadChunkRows = 100000;  // rows per chunk of the snapshot load

@@ -1,5 +1,5 @@
 // Follows the binlog's event groups (transactions): where one begins, what ends it, and the GTID state
-// after the last complete group (DESIGN.md invariant 9). A DDL inside a group (MariaDB logs CREATE
+// after the last complete group (docs/design.md invariant 9). A DDL inside a group (MariaDB logs CREATE
 // TABLE ... SELECT as GTID, the CREATE, rows, XID) does not end it; an XA branch's group ends at its XA
 // PREPARE and the branch's outcome comes in a later group of its own (XA COMMIT or XA ROLLBACK).
 #pragma once

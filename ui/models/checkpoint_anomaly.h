@@ -10,7 +10,7 @@ namespace syncscope::ui {
 
 enum class CheckpointAnomaly {
     None,
-    AheadOfGlobal,   // a resume skips this table's events up to its point (DESIGN.md invariant 3)
+    AheadOfGlobal,   // a resume skips this table's events up to its point (docs/design.md invariant 3)
     BeyondUpstream,  // the point is past the upstream's current position: another server's binlog?
     FilePurged,      // the point is in a binlog file the upstream no longer has
 };

@@ -1,4 +1,4 @@
-// CheckpointTracker as pure logic (DESIGN.md invariants 1, 3, 4 and 6): what a resume skips, what a
+// CheckpointTracker as pure logic (docs/design.md invariants 1, 3, 4 and 6): what a resume skips, what a
 // flush writes, and that a pause or an error stands on the persisted points again.
 #include <QtTest>
 

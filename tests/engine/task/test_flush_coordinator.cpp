@@ -1,4 +1,4 @@
-// The checkpoint invariants of DESIGN.md through the flush coordinator's seams, without a server: a
+// The checkpoint invariants of docs/design.md through the flush coordinator's seams, without a server: a
 // recorder stands for the checkpoint table and a scripted commit frontier for the workers.
 #include <QtTest>
 

@@ -2,7 +2,7 @@
 // an upstream, scripted worker sessions instead of the downstream's connections, and a scripted control
 // port (an in-memory checkpoint store, scripted DDL outcomes) instead of the checkpoint table, so that
 // failures, slow commits and lost connections happen exactly where a test puts them. Every case checks
-// DESIGN.md's invariants against what the scripted sessions really executed and committed, at every
+// docs/design.md's invariants against what the scripted sessions really executed and committed, at every
 // sample taken while the pipeline runs (every 20 ms) and after it ends:
 // - no persisted point (global or table) covers a row that did not commit (invariant 1);
 // - every row sent downstream lies at or before the persisted exit-safe point (it is persisted before

@@ -1,4 +1,4 @@
-// Event groups and prepared XA branches as pure logic (DESIGN.md invariant 9): where a group ends,
+// Event groups and prepared XA branches as pure logic (docs/design.md invariant 9): where a group ends,
 // what the GTID state is after it, and which points the checkpoint may take while XA branches wait.
 #include <QtTest>
 

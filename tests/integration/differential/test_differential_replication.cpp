@@ -1,4 +1,4 @@
-// DESIGN.md invariant 11: MariaDB's own replica is the oracle. A few fixed seeds of the differential
+// docs/design.md invariant 11: MariaDB's own replica is the oracle. A few fixed seeds of the differential
 // generator (random schema, workload and faults against `syncscope-cli run`), restricted to the
 // features the engine handles today (stableFeatures()), must leave every table of our downstream equal
 // to the native replica's, with the checkpoint invariants holding at every fault and after the final

@@ -1,4 +1,4 @@
-// Safe mode after a crashed load (DESIGN.md invariant 4): a load killed while chunks are copied goes on
+// Safe mode after a crashed load (docs/design.md invariant 4): a load killed while chunks are copied goes on
 // under a new snapshot, so its chunks come from two snapshots. Incremental replication starts at the
 // earlier one and re-applies the events between the two, which the later chunks already hold (an
 // INSERT of a row that is already there): safe mode must be on until the later snapshot is passed. With

@@ -1,4 +1,4 @@
-// DESIGN.md invariant 7 under outages: `syncscope-cli run --listen` keeps a sysbench write workload in
+// docs/design.md invariant 7 under outages: `syncscope-cli run --listen` keeps a sysbench write workload in
 // sync while the downstream is restarted three times, the upstream rotates its binlog (FLUSH BINARY
 // LOGS) and the upstream is restarted once. Nobody touches the control API: the task must resume by
 // itself (with backoff) each time, and afterwards every table equals its upstream twin (CHECKSUM TABLE

@@ -1,4 +1,4 @@
-// No password in anything the engine writes or answers (DESIGN.md, Errors). Scenarios run with
+// No password in anything the engine writes or answers (docs/design.md, Errors). Scenarios run with
 // their own users whose passwords come from a password file (upstream) and an environment variable
 // (downstream): a run through every control command with a failing row skipped, `syncscope-cli
 // status`, a wrong password on each side, an unreachable upstream. Afterwards every log file, stderr

@@ -1,4 +1,4 @@
-// DESIGN.md invariants 4, 6, 9 and 10 against the real pair, in GTID mode: a DDL inside a group
+// docs/design.md invariants 4, 6, 9 and 10 against the real pair, in GTID mode: a DDL inside a group
 // (CREATE TABLE ... SELECT) and XA branches move the GTID state and every persisted point only where
 // their group ends; an XA branch's rows reach the downstream only if it commits; the safe-mode window
 // after an unclean stop is exact (closed by a graceful stop, refused with safe-mode-duration 0s, and a

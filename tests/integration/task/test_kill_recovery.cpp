@@ -1,4 +1,4 @@
-// DESIGN.md invariant 7: `syncscope-cli run` killed with SIGKILL ten times at random moments during a
+// docs/design.md invariant 7: `syncscope-cli run` killed with SIGKILL ten times at random moments during a
 // sysbench write workload and restarted each time (every other run with multiple-rows: merged batches), in position
 // mode and in GTID mode (enable-gtid: the resume starts from the persisted GTID set), and once with a table
 // without any key (applied marks, engine/apply/applied_marks.h); afterwards
