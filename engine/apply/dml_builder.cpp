@@ -76,6 +76,32 @@ void checkImage(const RowChange& change, const std::vector<SqlValue>& image, con
                           change);
 }
 
+// Whether a safe-mode write may go as UPDATE by the row key, then INSERT only where that UPDATE found no
+// row (DmlStatement::insertWhenUnmatched), instead of REPLACE: where REPLACE is the only other exact form
+// and its delete would cascade (foreign_key_checks=1, tables referencing this one). Neither statement
+// deletes, so no child row is touched. An UPDATE qualifies when it keeps every unique value (row key
+// included): then the row it finds is its own. An INSERT (the row may be there from before the stop)
+// always does: it writes the after image over the row holding its key. A unique value another row
+// holds downstream stops the statement with 1062, the row named, instead of deleting that row.
+bool updateThenInsert(const RowChange& change, bool foreignKeyChecks) {
+    const TableSchema& table = *change.table;
+    if (!foreignKeyChecks || table.referencingForeignKeys().empty() || table.rowKeyIsOnlyUniqueIndex() ||
+        table.causalityByWholeTable() || table.rowKey().kind == RowKeyKind::AllColumns) {
+        return false;
+    }
+    if (change.op == RowOp::Insert) {
+        return true;
+    }
+    for (const auto& key : table.identifyingKeys()) {
+        for (size_t column : key) {
+            if (!(change.before[column] == change.after[column])) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
 // The idempotent write of a safe-mode change's after image: an upsert where that is exact (the row key
 // is the downstream's only unique index), else REPLACE, which deletes every row it collides with.
 WriteMode safeWrite(const RowChange& change, bool foreignKeyChecks) {
@@ -85,8 +111,8 @@ WriteMode safeWrite(const RowChange& change, bool foreignKeyChecks) {
     }
     if (foreignKeyChecks && !table.referencingForeignKeys().empty()) {
         refuse(change,
-               "the table has another unique index, triggers or columns of its own downstream, so only "
-               "REPLACE (a delete and an insert) is exact");
+               "the table has another unique index, triggers or columns of its own downstream, and the update "
+               "changes a unique value, so only REPLACE (a delete and an insert) is exact");
     }
     return WriteMode::Replace;
 }
@@ -102,6 +128,10 @@ void expand(const RowChange& change, bool foreignKeyChecks, std::vector<Step>& s
             // unique index on nullable columns, a replayed row whose unique values are set finds itself
             // through that index: an upsert rewrites it instead of stopping on 1062 (a row whose unique
             // values are NULL collides with nothing and is inserted).
+            if (change.safeMode && !noKey && updateThenInsert(change, foreignKeyChecks)) {
+                steps.push_back({StepKind::Update, WriteMode::InsertWhenUnmatched, &change, &change.after});
+                return;
+            }
             steps.push_back({StepKind::Write,
                              !change.safeMode                                  ? WriteMode::Insert
                              : !noKey                                          ? safeWrite(change, foreignKeyChecks)
@@ -126,6 +156,10 @@ void expand(const RowChange& change, bool foreignKeyChecks, std::vector<Step>& s
                 // Deleting the old key would cascade-delete the children an ON UPDATE CASCADE moves: a
                 // plain UPDATE by the old key instead, which finds nothing when it was applied before.
                 steps.push_back({StepKind::Update, WriteMode::Insert, &change, &change.before});
+                return;
+            }
+            if (updateThenInsert(change, foreignKeyChecks)) {
+                steps.push_back({StepKind::Update, WriteMode::InsertWhenUnmatched, &change, &change.before});
                 return;
             }
             if (change.keyChanged()) {
@@ -248,6 +282,9 @@ bool canMerge(const Step& first, const Step& next) {
     if (first.kind == StepKind::Write) {
         return next.write == first.write;
     }
+    if (first.write == WriteMode::InsertWhenUnmatched || next.write == WriteMode::InsertWhenUnmatched) {
+        return false;  // its INSERT depends on what this one row's UPDATE found
+    }
     if (first.kind == StepKind::Delete) {
         const TableSchema& table = *first.change->table;
         // Safe-mode deletes (which may find their row gone) apart from the rest, whose misses are counted.
@@ -333,7 +370,12 @@ DmlStatement buildUpdate(const Step& step) {
         statement.params.push_back(&step.change->after[column]);
     }
     statement.sql += " WHERE ";
-    appendKeyCondition(statement.sql, table, step.change->before, statement.params);
+    appendKeyCondition(statement.sql, table, *step.image, statement.params);
+    if (step.write == WriteMode::InsertWhenUnmatched) {
+        const Step insert{StepKind::Write, WriteMode::Insert, step.change, &step.change->after};
+        statement.insertWhenUnmatched.push_back(buildWrite(std::span<const Step>(&insert, 1)));
+        statement.insertWhenUnmatched.back().table = &table;
+    }
     return statement;
 }
 

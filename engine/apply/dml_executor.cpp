@@ -94,7 +94,20 @@ uint64_t DmlExecutor::run(const DmlStatement& statement) {
 
 uint64_t DmlExecutor::execute(const DmlStatement& statement) {
     try {
-        return run(statement);
+        uint64_t found = run(statement);
+        if (found == 0 && !statement.insertWhenUnmatched.empty()) {
+            uint64_t inserted = 0;
+            for (const DmlStatement& insert : statement.insertWhenUnmatched) {
+                try {
+                    inserted += run(insert);
+                } catch (const sql::SQLException& e) {
+                    blobs_.clear();
+                    throw errorFrom(e, insert.describe());
+                }
+            }
+            return inserted;
+        }
+        return found;
     } catch (const sql::SQLException& e) {
         blobs_.clear();
         if (statement.dropIfParentMissing && e.getErrorCode() == server_error::kNoReferencedRow) {

@@ -41,6 +41,9 @@ struct DmlStatement {
     // skipped. The other errors skip it at once, instead of stopping the task.
     bool skipWhenDownstreamIsPast = false;
     std::vector<DmlStatement> clearNewKey;  // with skipWhenDownstreamIsPast: DELETE by the new key, checks off
+    // A safe-mode UPDATE by the row key that stands for a write where REPLACE's delete would cascade: when
+    // it finds no row (CLIENT_FOUND_ROWS: found, changed or not), this INSERT of the after image runs.
+    std::vector<DmlStatement> insertWhenUnmatched;
 
     // The SQL with its values written after it, for error reports: "... /* values: 1, 'x' */".
     std::string describe() const;

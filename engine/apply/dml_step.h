@@ -11,8 +11,10 @@ namespace syncscope::apply {
 // One SQL-level step of a change. A change becomes one step, or two (safe-mode DELETE + write).
 enum class StepKind { Write, Delete, Update };
 
-// How a Write step writes: INSERT, REPLACE, or INSERT ... ON DUPLICATE KEY UPDATE every column.
-enum class WriteMode { Insert, Replace, Upsert };
+// How a Write step writes: INSERT, REPLACE, or INSERT ... ON DUPLICATE KEY UPDATE every column. An Update
+// step marked InsertWhenUnmatched is a safe-mode write as UPDATE by the key, then INSERT of the after image
+// when the UPDATE found no row (DmlStatement::insertWhenUnmatched).
+enum class WriteMode { Insert, Replace, Upsert, InsertWhenUnmatched };
 
 struct Step {
     StepKind kind;

@@ -187,7 +187,13 @@ uint64_t WorkerPool::appliedSequence() const {
             applied = std::min(applied, committed);
         }
     }
-    return applied;
+    // Each answer is a true lower bound, but a change pushed between the reads above bounds this one by
+    // its worker's older commit: an answer may come out below an earlier one. The status view and the
+    // flush both read it, so it only moves forward (a flush that saw S must never show applied < S).
+    uint64_t high = appliedHigh_.load(std::memory_order_acquire);
+    while (applied > high && !appliedHigh_.compare_exchange_weak(high, applied, std::memory_order_acq_rel)) {
+    }
+    return std::max(applied, high);
 }
 
 BarrierResult WorkerPool::barrier() {
@@ -200,7 +206,15 @@ BarrierResult WorkerPool::barrier() {
     for (auto& worker : workers_) {
         worker->waitBarrier(generation);
     }
-    return BarrierResult{firstError()};
+    BarrierResult result{firstError()};
+    if (result.ok()) {
+        // Everything dispatched has committed: no later answer of appliedSequence() may show less.
+        uint64_t dispatched = lastDispatched_.load(std::memory_order_acquire);
+        uint64_t high = appliedHigh_.load(std::memory_order_acquire);
+        while (dispatched > high && !appliedHigh_.compare_exchange_weak(high, dispatched, std::memory_order_acq_rel)) {
+        }
+    }
+    return result;
 }
 
 std::optional<ApplyFailure> WorkerPool::firstError() const {
@@ -225,9 +239,10 @@ void WorkerPool::stop() {
         std::lock_guard lock(dispatchMutex_);
         if (!stopped_ && settings_.adaptiveConcurrency) {
             ConcurrencyView view = slots_.view();
-            spdlog::info("apply concurrency settled at {} of {} transactions at once after {} changes: {}; {} barriers, "
-                         "{} of them for a change whose keys were held by two workers",
-                         view.allowed, view.ceiling, view.changes, view.reason, barriers_.load(), conflicts_.load());
+            spdlog::info(
+                "apply concurrency settled at {} of {} transactions at once after {} changes: {}; {} barriers, "
+                "{} of them for a change whose keys were held by two workers",
+                view.allowed, view.ceiling, view.changes, view.reason, barriers_.load(), conflicts_.load());
         }
         stopped_ = true;
     }

@@ -87,7 +87,8 @@ public:
     uint64_t lastDispatchedSequence() const { return lastDispatched_.load(std::memory_order_acquire); }
     // A sequence S such that every change dispatched with a sequence up to S has committed downstream
     // (a lower bound: it may trail the truth by a batch, never lead it). From any thread. After a worker
-    // error it counts the dropped changes too: ask only while firstError() is empty.
+    // error it counts the dropped changes too: ask only while firstError() is empty. Never lower than an
+    // answer given before: a dispatch racing the per-worker reads only makes one answer more cautious.
     uint64_t appliedSequence() const;
 
     ApplyCounters counters() const;
@@ -112,6 +113,7 @@ private:
     CollationFolder collations_;
     uint64_t nextSequence_ = 0;
     std::atomic<uint64_t> lastDispatched_{0};
+    mutable std::atomic<uint64_t> appliedHigh_{0};  // the highest appliedSequence() answered
     std::vector<uint64_t> committedBuffer_;
     std::vector<uint64_t> keys_;  // the causality keys of the change being dispatched (capacity reused)
     // New rows are spread over this many workers: the concurrency limit + 1, read every few dispatches.

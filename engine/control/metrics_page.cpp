@@ -163,6 +163,12 @@ std::string renderMetrics(const task::StatusSnapshot& status, const std::map<std
     out.family("syncscope_safe_mode", "gauge",
                "1 while safe mode is on (INSERT as REPLACE, UPDATE as DELETE+REPLACE).");
     out.sample(uint64_t{status.safeMode ? 1U : 0U}, task);
+    out.family("syncscope_binlog_stream_reconnecting", "gauge",
+               "1 while a lost binlog connection is being resumed in place (status binlog_stream has the attempt).");
+    out.sample(uint64_t{status.stream.reconnecting ? 1U : 0U}, task);
+    out.family("syncscope_binlog_stream_reconnects_total", "counter",
+               "Lost binlog connections resumed in place (without a new session) in the current session.");
+    out.sample(status.stream.reconnects, task);
     out.family("syncscope_last_flush_duration_seconds", "gauge", "How long the last checkpoint flush took.");
     out.sample(status.lastFlushMilliseconds / kMillisPerSecond, task);
     out.family("syncscope_last_flush_timestamp_seconds", "gauge", "Unix time of the last checkpoint flush.");

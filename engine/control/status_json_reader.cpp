@@ -136,6 +136,12 @@ task::StatusSnapshot statusFromJson(const nlohmann::json& json) {
     const nlohmann::json flush = json.value("last_flush", nlohmann::json::object());
     s.lastFlush = timeFrom(flush.value("at", nlohmann::json()));
     s.lastFlushMilliseconds = valueOr<double>(flush, "duration_ms", 0);
+    const nlohmann::json stream = json.value("binlog_stream", nlohmann::json::object());
+    s.stream.reconnecting = valueOr<std::string>(stream, "state", "reading") == "reconnecting";
+    s.stream.attempt = valueOr<int>(stream, "attempt", 0);
+    s.stream.lastError = valueOr<std::string>(stream, "last_error", "");
+    s.stream.reconnects = valueOr<uint64_t>(stream, "reconnects", 0);
+    s.stream.lastCut = valueOr<std::string>(stream, "last_cut", "");
     const nlohmann::json failed = json.value("failed_event", nlohmann::json());
     if (failed.is_object()) {
         task::FailedEvent event;

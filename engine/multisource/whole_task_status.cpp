@@ -71,6 +71,15 @@ std::shared_ptr<const task::StatusSnapshot> wholeTaskStatus(
             whole->safeModeReason +=
                 (whole->safeModeReason.empty() ? "" : "; ") + ("source " + s.sourceId + ": " + s.safeModeReason);
         }
+        whole->stream.reconnects += s.stream.reconnects;
+        if (s.stream.reconnecting && !whole->stream.reconnecting) {
+            whole->stream =
+                task::StreamConnectionView{true, s.stream.attempt, "source " + s.sourceId + ": " + s.stream.lastError,
+                                           whole->stream.reconnects, whole->stream.lastCut};
+        }
+        if (!s.stream.lastCut.empty()) {
+            whole->stream.lastCut = "source " + s.sourceId + ": " + s.stream.lastCut;
+        }
         if (s.lastFlush && (!whole->lastFlush || *s.lastFlush > *whole->lastFlush)) {
             whole->lastFlush = s.lastFlush;
             whole->lastFlushMilliseconds = s.lastFlushMilliseconds;

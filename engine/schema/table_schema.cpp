@@ -42,7 +42,7 @@ TableSchema::TableSchema(TableName name, std::vector<SchemaColumn> columns, std:
 void TableSchema::computeWrittenColumns() {
     writtenColumns_.clear();
     for (size_t i = 0; i < columns_.size(); ++i) {
-        if (!columns_[i].generated) {
+        if (!columns_[i].generated && !columns_[i].absentDownstream) {
             writtenColumns_.push_back(i);
         }
     }
@@ -219,6 +219,17 @@ std::string TableSchema::describe() const {
         text += ")";
     }
     return text + ")";
+}
+
+TableSchema TableSchema::leavingOut(const std::vector<std::string>& columnNames) const {
+    TableSchema copy = *this;
+    for (SchemaColumn& column : copy.columns_) {
+        if (std::find(columnNames.begin(), columnNames.end(), column.name) != columnNames.end()) {
+            column.absentDownstream = true;
+        }
+    }
+    copy.computeWrittenColumns();
+    return copy;
 }
 
 }  // namespace syncscope::schema

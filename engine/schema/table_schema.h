@@ -22,6 +22,9 @@ struct SchemaColumn {
     bool nullable = true;
     // A generated (virtual or stored) column downstream: its value is computed there, never written.
     bool generated = false;
+    // A column of a replayed row that the downstream no longer has (a DDL of the replay window dropped
+    // it before): never written (engine/task/replayed_rows.h).
+    bool absentDownstream = false;
     // The downstream column's collation (information_schema.COLUMNS), empty when not text or not known.
     std::string collation{};
 };
@@ -108,6 +111,8 @@ public:
     void judgeRowKeyAgainst(const TableSchema& downstream);
 
     std::optional<size_t> columnIndex(const std::string& columnName) const;
+    // The same structure with these columns never written (SchemaColumn::absentDownstream).
+    TableSchema leavingOut(const std::vector<std::string>& columnNames) const;
     // "schema.table (3 columns, key PRIMARY (id))" for messages.
     std::string describe() const;
 

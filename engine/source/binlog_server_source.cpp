@@ -12,6 +12,8 @@
 #include <errmsg.h>
 // clang-format on
 
+#include <spdlog/spdlog.h>
+
 #include "engine/source/raw_event_fields.h"
 #include "engine/source/upstream_settings_check.h"
 
@@ -153,10 +155,13 @@ void BinlogServerSource::connectAndDump() {
             throw UpstreamError(describeSettingProblems(problems, options_.server.describe()), 0);
         }
     }
-    connection->execute("SET @master_binlog_checksum = @@global.binlog_checksum");
-    std::string checksum = connection->queryValue("SELECT @master_binlog_checksum").value_or("NONE");
-    std::transform(checksum.begin(), checksum.end(), checksum.begin(), [](unsigned char c) { return std::toupper(c); });
-    hasChecksum_ = checksum == "CRC32";
+    Identity identity = readIdentity(*connection);
+    if (identity_) {
+        checkSameIdentity(identity);
+    } else {
+        identity_ = identity;
+    }
+    hasChecksum_ = identity.checksum;
     connection->execute("SET @mariadb_slave_capability = " + std::to_string(kMariaDbSlaveCapabilityGtid));
     auto periodNs = std::chrono::duration_cast<std::chrono::nanoseconds>(options_.heartbeatPeriod).count();
     connection->execute("SET @master_heartbeat_period = " + std::to_string(periodNs));
@@ -179,6 +184,48 @@ void BinlogServerSource::connectAndDump() {
     status_.connected = true;
 }
 
+BinlogServerSource::Identity BinlogServerSource::readIdentity(UpstreamConnection& connection) {
+    Identity identity;
+    connection.execute("SET @master_binlog_checksum = @@global.binlog_checksum");
+    std::string checksum = connection.queryValue("SELECT @master_binlog_checksum").value_or("NONE");
+    std::transform(checksum.begin(), checksum.end(), checksum.begin(), [](unsigned char c) { return std::toupper(c); });
+    identity.checksum = checksum == "CRC32";
+    identity.serverId = connection.queryValue("SELECT @@server_id").value_or("");
+    if (gtidMode_) {
+        identity.gtidDomainId = connection.queryValue("SELECT @@gtid_domain_id").value_or("");
+    }
+    return identity;
+}
+
+void BinlogServerSource::checkSameIdentity(const Identity& now) const {
+    std::string where = "binlog stream from " + options_.server.describe() + ", reconnecting at " + startDescription();
+    std::string restart =
+        ": reading on in place could skip or repeat events; the session restarts from its persisted point";
+    if (now.serverId != identity_->serverId) {
+        throw StreamIdentityChanged(where + ": another server answers (server_id " + identity_->serverId +
+                                        " before the cut, " + now.serverId + " now)" + restart,
+                                    CR_SERVER_LOST);
+    }
+    if (now.gtidDomainId != identity_->gtidDomainId) {
+        throw StreamIdentityChanged(where + ": the server's gtid_domain_id changed (" + identity_->gtidDomainId +
+                                        " before the cut, " + now.gtidDomainId + " now)" + restart,
+                                    CR_SERVER_LOST);
+    }
+    if (now.checksum != identity_->checksum) {
+        auto name = [](bool crc) { return crc ? std::string("CRC32") : std::string("NONE"); };
+        throw StreamIdentityChanged(where + ": binlog_checksum changed (" + name(identity_->checksum) +
+                                        " before the cut, " + name(now.checksum) + " now)" + restart,
+                                    CR_SERVER_LOST);
+    }
+}
+
+void BinlogServerSource::setReconnecting(bool reconnecting, int attempt, const std::string& lastError) {
+    std::lock_guard lock(statusMutex_);
+    status_.reconnecting = reconnecting;
+    status_.reconnectAttempt = attempt;
+    status_.lastReconnectError = lastError;
+}
+
 void BinlogServerSource::reconnectWithBackoff(const UpstreamError& cause) {
     std::string lostAt = "binlog stream from " + options_.server.describe() + " lost at " + tracker_.currentFile() +
                          ":" + std::to_string(tracker_.currentPosition());
@@ -188,29 +235,45 @@ void BinlogServerSource::reconnectWithBackoff(const UpstreamError& cause) {
     auto delay = options_.initialBackoff;
     std::string lastError = cause.what();
     unsigned lastCode = cause.code();
+    {
+        std::lock_guard lock(statusMutex_);
+        status_.lastCut = "lost at " + tracker_.currentFile() + ":" + std::to_string(tracker_.currentPosition()) +
+                          ": " + lastError + " [" + std::to_string(lastCode) + "]";
+    }
     for (int attempt = 1; options_.maxReconnectAttempts < 0 || attempt <= options_.maxReconnectAttempts; ++attempt) {
+        setReconnecting(true, attempt, attempt == 1 ? std::string() : lastError);
         {
             std::unique_lock lock(connectionMutex_);
             backoffWake_.wait_for(lock, delay, [this] { return cancelled_.load(); });
         }
         if (cancelled_) {
+            setReconnecting(false, 0, {});
             return;
         }
         try {
             connectAndDump();
             ++reconnects_;
+            setReconnecting(false, 0, {});
             std::lock_guard lock(statusMutex_);
             status_.reconnects = reconnects_;
             return;
+        } catch (const StreamIdentityChanged&) {
+            setReconnecting(false, 0, {});
+            throw;
         } catch (const UpstreamError& e) {
             if (!isRetryable(e.code())) {
+                setReconnecting(false, 0, {});
                 throw;
             }
             lastError = e.what();
             lastCode = e.code();
         }
+        if (attempt == 1 || attempt % 10 == 0) {
+            spdlog::warn("{}: reconnect attempt {} failed: {}", lostAt, attempt, lastError);
+        }
         delay = std::min(delay * 2, options_.maxBackoff);
     }
+    setReconnecting(false, 0, {});
     throw UpstreamError(lostAt + " and not resumed after " + std::to_string(options_.maxReconnectAttempts) +
                             " attempts; last error: " + lastError,
                         lastCode);

@@ -41,7 +41,7 @@ struct ServerSourceOptions {
     // Check binlog_format, row image and row metadata before streaming (see upstream_settings_check.h).
     bool checkSettings = true;
 
-    // After the stream was established, a lost connection is retried this many times (-1: forever),
+    // After the stream was established, a lost connection is retried in place this many times (-1: forever),
     // waiting initialBackoff, doubling up to maxBackoff. The first connection is never retried.
     int maxReconnectAttempts = 10;
     std::chrono::milliseconds initialBackoff{200};
@@ -59,6 +59,19 @@ struct ServerSourceStatus {
     std::optional<std::chrono::system_clock::time_point> lastHeartbeatTime;  // last heartbeat
     uint64_t reconnects = 0;
     bool connected = false;
+    // While a lost stream is being resumed in place: which attempt runs and why the last one failed.
+    bool reconnecting = false;
+    int reconnectAttempt = 0;
+    std::string lastCut;             // the last loss: "lost at mariadb-bin.000003:1234: Lost connection ... [2013]"
+    std::string lastReconnectError;  // why the last attempt failed ("" once one succeeded)
+};
+
+// A reconnect reached a server that cannot go on where the stream was cut: another server behind the
+// address (server_id changed), another GTID domain, or another binlog checksum. Retrying in place would
+// read the wrong stream; the caller restarts from its persisted point instead (the message says why).
+class StreamIdentityChanged : public UpstreamError {
+public:
+    using UpstreamError::UpstreamError;
 };
 
 class BinlogServerSource {
@@ -90,8 +103,18 @@ public:
     // Retryable server and client error codes (connection lost, server shutting down, ...).
     static bool isRetryable(unsigned code);
 
+    // The upstream server's identity, read at every connect (a reconnect must find the same one).
+    struct Identity {
+        std::string serverId;
+        std::string gtidDomainId;  // "" when not streaming by GTID
+        bool checksum = false;
+    };
+
 private:
     void connectAndDump();
+    Identity readIdentity(UpstreamConnection& connection);
+    void checkSameIdentity(const Identity& now) const;
+    void setReconnecting(bool reconnecting, int attempt, const std::string& lastError);
     void reconnectWithBackoff(const UpstreamError& cause);
     void closeConnection();
     void sendDumpCommand(UpstreamConnection& connection);
@@ -108,6 +131,7 @@ private:
     std::atomic<uint64_t> reconnects_{0};
     bool started_ = false;
     bool hasChecksum_ = false;
+    std::optional<Identity> identity_;  // of the first connection
     bool gtidMode_ = false;
 
     ResumePointTracker tracker_;

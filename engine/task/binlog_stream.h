@@ -3,6 +3,7 @@
 // interrupt flag and its workers between events.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -10,6 +11,7 @@
 #include "engine/binlog/location.h"
 #include "engine/binlog/raw_event.h"
 #include "engine/common/server_settings.h"
+#include "engine/task/stream_connection_view.h"
 
 namespace syncscope::task {
 
@@ -23,6 +25,12 @@ public:
     virtual void cancel() = 0;
     // When the last event or heartbeat arrived: tells an idle stream from a dead one.
     virtual bool caughtUp() const = 0;
+    // From any thread. After a lost connection is resumed in place (reconnects grew), the stream
+    // starts again after the last complete transaction: the events of the transaction being read
+    // come again, after a ROTATE and a FORMAT_DESCRIPTION.
+    virtual StreamConnectionView connection() const { return {}; }
+    // connection().reconnects without the rest: cheap enough to ask after every event.
+    virtual uint64_t reconnects() const { return 0; }
 };
 
 struct StreamStart {

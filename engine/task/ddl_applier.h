@@ -1,9 +1,8 @@
-// Runs a DDL downstream on the syncer's control connection. A DDL counts as "possibly applied" only
-// when it is exactly the one whose execution may have begun before an unclean stop: before running a
-// DDL the syncer persists the exit-safe point at that DDL's end (nothing past it is dispatched yet), so
-// after a kill the persisted exit-safe point names it. Only that DDL's "already exists" / "does not
-// exist" answer is taken as "applied before the stop"; anywhere else such an answer is a real schema
-// conflict and fails (issue: a colliding second ADD COLUMN must never be passed over).
+// Runs a DDL downstream on the syncer's control connection. Outside a replay window every error is an
+// error: a colliding second ADD COLUMN must never be passed over. Inside one (the events between the
+// global point and the persisted exit-safe point: after resume-from an earlier point, a skip or an
+// unclean stop) each DDL is first judged by the downstream's definitions (replayed_ddl_judge.h): one
+// proven applied is passed over, one the definitions cannot place yet is held open, the rest run.
 #pragma once
 
 #include <string>
@@ -18,8 +17,10 @@ namespace syncscope::task {
 
 struct DdlOutcome {
     bool applied = false;        // it ran now
-    bool appliedBefore = false;  // it had run before the last unclean stop
-    int errorCode = 0;           // when neither
+    bool appliedBefore = false;  // it had run before (a replay window), the evidence says how we know
+    bool deferred = false;       // a replayed DDL the definitions cannot place yet (not run; evidence says why)
+    std::string evidence;
+    int errorCode = 0;  // when none of these
     std::string error;
 };
 
@@ -27,11 +28,8 @@ class DdlApplier {
 public:
     explicit DdlApplier(sql::Connection& control) : control_(control) {}
 
-    // Runs `plan`; `possiblyApplied` says whether this DDL may have run before an unclean stop.
-    DdlOutcome apply(const DdlPlan& plan, bool possiblyApplied);
-
-    // The answers a DDL that already ran gives when it runs again.
-    static bool isAlreadyAppliedError(int code);
+    // Runs `plan`; every error is the outcome's.
+    DdlOutcome apply(const DdlPlan& plan);
 
 private:
     sql::Connection& control_;

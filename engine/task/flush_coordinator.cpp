@@ -94,10 +94,8 @@ bool FlushCoordinator::inSafeModeWindow(const Location& at) const {
     return atOrBefore(at, safeModeUntil_);
 }
 
-bool FlushCoordinator::ddlPossiblyApplied(const Location& at) {
-    bool first = !ddlSeen_;
-    ddlSeen_ = true;
-    return uncleanStart_ && first && atOrBefore(at, exitSafeAtStart_);
+bool FlushCoordinator::inReplayWindow(const Location& at) const {
+    return uncleanStart_ && atOrBefore(at, exitSafeAtStart_);
 }
 
 void FlushCoordinator::beforeDispatch(const binlog::BinlogPosition& position) {

@@ -113,9 +113,10 @@ public:
     const binlog::Location& safeModeUntil() const { return safeModeUntil_; }
     // Whether an event at `at` may have been applied before this session (safe mode covers it).
     bool inSafeModeWindow(const binlog::Location& at) const;
-    // Whether a DDL at `at` may have run before an unclean stop: only the first DDL of the session, at
-    // or before the exit-safe point persisted then (each DDL persists the points before it).
-    bool ddlPossiblyApplied(const binlog::Location& at);
+    // Whether an event at `at` lies in the replay window: at or before the exit-safe point persisted
+    // before this session (resume-from an earlier point, a skip, an unclean stop), where what is read
+    // may have been applied before, DDL included (replayed_ddl_judge.h).
+    bool inReplayWindow(const binlog::Location& at) const;
 
     // Before dispatching an event that ends at `position`: the persisted mark is raised past it first.
     void beforeDispatch(const binlog::BinlogPosition& position);
@@ -150,7 +151,6 @@ private:
     binlog::Location safeModeUntil_;
     binlog::Location exitSafeAtStart_;
     bool uncleanStart_ = false;
-    bool ddlSeen_ = false;
     binlog::Location exitSafeMark_;
     binlog::Location lastDispatched_;
     std::chrono::steady_clock::time_point lastFlush_ = std::chrono::steady_clock::now();

@@ -7,6 +7,8 @@
 
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "engine/apply/applied_marks.h"
 #include "engine/binlog/location.h"
@@ -30,8 +32,15 @@ public:
     virtual apply::AppliedMarks appliedMarks() = 0;
     // Writes every flush and exit-safe mark of the session.
     virtual CheckpointWriter& checkpoints() = 0;
-    // Runs a DDL downstream (ddl_applier.h).
-    virtual DdlOutcome applyDdl(const DdlPlan& plan, bool possiblyApplied) = 0;
+    // Runs a DDL downstream (ddl_applier.h). Inside a replay window (`replayedAt` names where it was read)
+    // it is judged by the downstream's definitions first (replayed_ddl_judge.h).
+    virtual DdlOutcome applyDdl(const DdlPlan& plan, const std::optional<std::string>& replayedAt) = 0;
+    // When the replay window has been read to its end: the replayed DDLs still not placed by the
+    // downstream's definitions (each naming both definitions and the DDL); the judge's probes go.
+    virtual std::vector<std::string> endReplayWindow() { return {}; }
+    // Replayed rows fitted to the downstream (replayed_rows.h): a DDL of the window must explain it.
+    virtual void replayedRowsUnfit(const schema::TableName& /*table*/,
+                                   const std::vector<std::string>& /*absentColumns*/, const std::string& /*where*/) {}
     // The downstream's structure of a target table; nullopt when it has no such table.
     virtual std::optional<schema::TableSchema> loadSchema(const schema::TableName& target) = 0;
     // A DDL may have added, dropped or moved a foreign key: the next loads read them again.

@@ -19,6 +19,12 @@ public:
         return status.lastHeartbeatTime &&
                (!status.lastEventTime || *status.lastHeartbeatTime >= *status.lastEventTime);
     }
+    StreamConnectionView connection() const override {
+        source::ServerSourceStatus status = source_.status();
+        return {status.reconnecting, status.reconnectAttempt, status.lastReconnectError, status.reconnects,
+                status.lastCut};
+    }
+    uint64_t reconnects() const override { return source_.reconnects(); }
 
 private:
     source::BinlogServerSource source_;
@@ -39,9 +45,12 @@ std::unique_ptr<BinlogStream> openServerStream(const ServerSettings& upstream, c
     options.heartbeatPeriod = std::chrono::seconds(start.heartbeatSeconds);
     constexpr int kDeadAfterHeartbeats = 5;
     options.readTimeout = std::chrono::seconds(start.heartbeatSeconds * kDeadAfterHeartbeats);
-    // A lost stream ends the session instead: the task resumes from the persisted global point with
-    // safe mode on, the one recovery path that never doubles a half-dispatched transaction.
-    options.maxReconnectAttempts = 0;
+    // A lost stream is resumed in place, as the native replica's IO thread does: the source restarts
+    // after the last complete transaction and the pipeline passes over the events of the transaction
+    // being read that it has handled already (sync_pipeline.h). Retried until it comes back or a
+    // pause or stop cancels it; a server that is not the same one any more ends the session
+    // (StreamIdentityChanged).
+    options.maxReconnectAttempts = -1;
     return std::make_unique<ServerBinlogStream>(std::move(options));
 }
 

@@ -11,6 +11,7 @@
 
 #include "engine/apply/commit_slots.h"
 #include "engine/load/load_progress.h"
+#include "engine/task/stream_connection_view.h"
 
 namespace syncscope::task {
 
@@ -134,6 +135,7 @@ struct StatusSnapshot {
     PointView safeModeUntil;     // the end of the replay window when that is the reason
     std::optional<Clock::time_point> lastFlush;
     double lastFlushMilliseconds = 0;
+    StreamConnectionView stream;  // the binlog connection: reading, or reconnecting in place (attempt, error)
 
     std::optional<FailedEvent> failedEvent;
     std::string lastError;

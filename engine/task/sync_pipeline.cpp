@@ -39,12 +39,13 @@ SyncPipeline::~SyncPipeline() {
 
 void SyncPipeline::cancel() {
     // A first request while a transaction is being read lets the reader finish it (keepsReading); a
-    // second one, or one between transactions, cuts the stream at once.
+    // second one, or one between transactions, cuts the stream at once, as does one while the stream is
+    // being reconnected (nothing can be read to finish the transaction until the upstream is back).
     bool again = cancelled_.exchange(true);
-    if (groupOpen_ && !again) {
+    std::lock_guard lock(streamMutex_);
+    if (groupOpen_ && !again && !(stream_ && stream_->connection().reconnecting)) {
         return;
     }
-    std::lock_guard lock(streamMutex_);
     streamCancelled_ = true;
     if (stream_) {
         stream_->cancel();
@@ -79,7 +80,12 @@ bool SyncPipeline::keepsReading(const std::atomic<bool>& interrupt) {
 }
 
 SessionLiveView SyncPipeline::live() const {
-    return live_.current();
+    SessionLiveView view = live_.current();
+    std::lock_guard lock(streamMutex_);
+    if (stream_) {
+        view.stream = stream_->connection();
+    }
+    return view;
 }
 
 SessionOutcome SyncPipeline::failureOutcome(const std::string& message, bool retryable) const {
@@ -119,8 +125,10 @@ SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
             decoder_.recycle(events_);
             std::optional<binlog::RawEvent> raw = stream_->next();
             checkWorkers();
+            noticeReconnect();
             if (!raw) {
                 if (!groups_.inGroup()) {
+                    checkReplayWindowEnd();
                     maybeFlush();  // an idle stream still persists what has committed
                 }
                 updateLive({});
@@ -128,6 +136,9 @@ SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
             }
             decoder_.decodeInto(*raw, events_);
             for (const binlog::Event& event : events_) {
+                if (handledBefore(event)) {
+                    continue;
+                }
                 if (stopPoint_.stopsBefore(event, currentFile_, groups_.inGroup())) {
                     break;
                 }
@@ -141,6 +152,9 @@ SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
                     }
                 }
                 handle(event);
+                if (event.endPos != 0 && !isStreamFraming(event)) {
+                    lastHandledEnd_ = binlog::BinlogPosition(currentFile_, event.endPos);
+                }
                 groupOpen_ = groups_.inGroup();
                 if (stopPoint_.reached()) {
                     break;
@@ -171,6 +185,45 @@ SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
     }
 }
 
+void SyncPipeline::noticeReconnect() {
+    uint64_t reconnects = stream_->reconnects();
+    if (reconnects == streamReconnects_) {
+        return;
+    }
+    streamReconnects_ = reconnects;
+    if (lastHandledEnd_.isEmpty()) {
+        return;  // nothing handled yet: whatever comes is new
+    }
+    passOverUntil_ = lastHandledEnd_;
+    passedOver_ = 0;
+    spdlog::info(
+        "task {}: binlog stream resumed in place after a lost connection (reconnect {}): the events after the "
+        "last complete transaction come again and those up to {} are passed over",
+        setup_.taskName, reconnects, lastHandledEnd_.toString());
+}
+
+bool SyncPipeline::isStreamFraming(const binlog::Event& event) {
+    // The ROTATE and FORMAT_DESCRIPTION a (re)started dump begins with, and heartbeats: not the file's
+    // own events, they move no point.
+    return event.as<binlog::RotateEvent>() != nullptr || event.as<binlog::FormatDescriptionEvent>() != nullptr ||
+           event.as<binlog::HeartbeatEvent>() != nullptr;
+}
+
+bool SyncPipeline::handledBefore(const binlog::Event& event) {
+    if (!passOverUntil_ || isStreamFraming(event) || event.endPos == 0) {
+        return false;
+    }
+    std::string file = event.file.empty() ? currentFile_ : std::string(event.file);
+    if (binlog::BinlogPosition(file, event.endPos) <= *passOverUntil_) {
+        ++passedOver_;
+        return true;
+    }
+    spdlog::info("task {}: {} events read again after the reconnect were passed over; reading on from {}",
+                 setup_.taskName, passedOver_, passOverUntil_->toString());
+    passOverUntil_.reset();
+    return false;
+}
+
 Location SyncPipeline::locationAt(const binlog::Event& event) const {
     std::string file = event.file.empty() ? currentFile_ : std::string(event.file);
     Location location(binlog::BinlogPosition(file, event.endPos));
@@ -184,6 +237,7 @@ void SyncPipeline::handle(const binlog::Event& event) {
     }
     if (event.as<binlog::HeartbeatEvent>() != nullptr) {
         if (!groups_.inGroup()) {
+            checkReplayWindowEnd();
             maybeFlush();  // idle upstream: persist what has committed
         }
         updateLive({});
@@ -326,7 +380,40 @@ void SyncPipeline::endTransaction(const binlog::Event& event) {
         skip_.reset();
         skippingTransaction_ = false;
     }
+    checkReplayWindowEnd();
     maybeFlush();
+}
+
+// Once the global point has passed the replay window (flush_coordinator.h), every replayed DDL the
+// downstream's definitions did not place stops the task, naming both definitions.
+void SyncPipeline::checkReplayWindowEnd() {
+    if (!replayWindowOpen_ || groups_.inGroup()) {
+        return;
+    }
+    try {
+        if (tracker_.globalInMemory().compare(flushes_->safeModeUntil()) == PositionOrder::Before) {
+            return;
+        }
+    } catch (const binlog::PositionError&) {
+        return;
+    }
+    replayWindowOpen_ = false;
+    std::vector<std::string> conflicts = control_->endReplayWindow();
+    if (conflicts.empty()) {
+        spdlog::info(
+            "task {}: the replay window ended at {}: every replayed DDL was placed by the downstream's "
+            "definitions",
+            setup_.taskName, flushes_->safeModeUntil().toString());
+        return;
+    }
+    std::string message = "replayed DDL does not match the downstream's definitions";
+    for (const std::string& conflict : conflicts) {
+        message += "; " + conflict;
+    }
+    message +=
+        ". Make the downstream table match the replayed history (or the history match it) and resume, or "
+        "resume-from the DDL's position to judge it again";
+    throw SessionFailure{failureOutcome(message, false)};
 }
 
 void SyncPipeline::takePoints(const HeldPointsRelease& release) {
@@ -377,6 +464,9 @@ void SyncPipeline::onRows(const binlog::Event& event, const binlog::RowsEvent& r
     bool safeMode = safeModeAt(at);
     changes_.clear();
     rowChanges_->build(rows, std::move(source), groupSeq, safeMode, changes_);
+    if (flushes_->inReplayWindow(at)) {
+        fitReplayedRows(at);
+    }
     appliedMarks_.filter(changes_, at.position(), inSafeMode_);
     for (apply::RowChange& change : changes_) {
         if (!workers_->dispatch(std::move(change))) {
@@ -385,6 +475,30 @@ void SyncPipeline::onRows(const binlog::Event& event, const binlog::RowsEvent& r
     }
     transactionTablePoints_[table] = at;
     flushes_->dispatched(at);
+}
+
+void SyncPipeline::fitReplayedRows(const Location& at) {
+    if (changes_.empty()) {
+        return;
+    }
+    const ReplayedRowsFitter::Fit& fit = replayedRows_->fit(changes_.front().table);
+    if (!fit.tableAbsent && fit.absentColumns.empty()) {
+        return;
+    }
+    replayWindowOpen_ = true;
+    const schema::TableName& target = changes_.front().table->name();
+    control_->replayedRowsUnfit(target, fit.absentColumns, at.toString());
+    if (fit.tableAbsent) {
+        spdlog::info(
+            "task {}: replayed rows of {} at {} not applied: the table is not downstream (a DDL of the "
+            "replay window must drop or rename it)",
+            setup_.taskName, target.text(), at.toString());
+        changes_.clear();
+        return;
+    }
+    for (apply::RowChange& change : changes_) {
+        change.table = fit.table;
+    }
 }
 
 void SyncPipeline::maybeFlush() {

@@ -31,6 +31,7 @@
 #include "engine/task/pipeline_control.h"
 #include "engine/task/pipeline_live_view.h"
 #include "engine/task/prepared_xa_store.h"
+#include "engine/task/replayed_rows.h"
 #include "engine/task/stop_point_check.h"
 #include "engine/task/sync_session.h"
 #include "engine/task/task_setup.h"
@@ -100,12 +101,14 @@ private:
     void onQuery(const binlog::Event& event, const binlog::QueryEvent& query);
     void onXaStatement(const binlog::Event& event, const binlog::QueryEvent& query);
     void onRows(const binlog::Event& event, const binlog::RowsEvent& rows);
+    void fitReplayedRows(const binlog::Location& at);
     void onDdl(const binlog::Event& event, const binlog::QueryEvent& query);
     [[noreturn]] void failOnDdl(const binlog::Event& event, const binlog::QueryEvent& query, const binlog::Location& at,
                                 const std::string& sql, int code, const std::string& message, bool retryable);
     bool safeModeAt(const binlog::Location& at);
     void dispatchBranch(std::vector<apply::RowChange>& changes, const std::vector<checkpoint::TableName>& tables,
                         const binlog::Location& at);
+    void checkReplayWindowEnd();
     void maybeFlush();
     // A barrier flush; `ddlAt` (before a DDL) puts the exit-safe point exactly at that DDL.
     void flush(const char* why, const binlog::Location& ddlAt = {});
@@ -117,6 +120,12 @@ private:
         PointView until;
     };
     SafeModeView safeModeView() const;
+    // After the stream resumed in place (BinlogStream::reconnects grew), the events up to the last one
+    // handled come again: they are passed over, so that no row of the transaction being read is
+    // dispatched twice and no checkpoint moves back.
+    void noticeReconnect();
+    bool handledBefore(const binlog::Event& event);
+    static bool isStreamFraming(const binlog::Event& event);
     void updateLive(const binlog::Event& event);
     void settleLiveAtEnd();
     [[noreturn]] void failWith(const apply::ApplyFailure& failure);
@@ -158,10 +167,19 @@ private:
     std::unique_ptr<CommitFrontier> commitFrontier_;
     std::unique_ptr<FlushCoordinator> flushes_;         // when the checkpoint is written, and safe mode's window
     bool inSafeMode_ = false;                           // the last event dispatched was inside the window
+    bool replayWindowOpen_ = false;                     // a DDL of the replay window was judged
     AppliedMarksFilter appliedMarks_{setup_.taskName};  // rows of tables without a key: exactly once
+    std::unique_ptr<ReplayedRowsFitter> replayedRows_;  // rows of the replay window, fitted to the downstream
     uint32_t lastEventTimestamp_ = 0;
 
     StopPointCheck stopPoint_{setup_.stopPoint, setup_.taskName};  // the DBA's run --until / POST /api/v1/until
+
+    // Resuming a cut stream in place: the end of the last event handled, and while events come again
+    // after a reconnect, the point up to which they are passed over.
+    uint64_t streamReconnects_ = 0;
+    binlog::BinlogPosition lastHandledEnd_;
+    std::optional<binlog::BinlogPosition> passOverUntil_;
+    uint64_t passedOver_ = 0;
 
     // What the status publisher reads (also from its own thread).
     PipelineLiveView live_;

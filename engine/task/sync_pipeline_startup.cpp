@@ -76,6 +76,8 @@ Location SyncPipeline::prepare() {
     schemas_ = std::make_unique<schema::SchemaTracker>(
         [this](const schema::TableName& target) { return control_->loadSchema(target); });
     rowChanges_ = std::make_unique<RowChangeBuilder>(setup_, *schemas_);
+    replayedRows_ = std::make_unique<ReplayedRowsFitter>(
+        [this](const schema::TableName& target) { return control_->loadSchema(target); });
     return start;
 }
 

@@ -128,28 +128,37 @@ void SyncPipeline::onDdl(const binlog::Event& event, const binlog::QueryEvent& q
     }
     if (plan.action == DdlPlan::Action::Apply) {
         // Every row before the DDL must be downstream before the table changes shape, and the points
-        // before it persisted, with the exit-safe point at this DDL: after a kill during it, exactly this
-        // DDL counts as possibly applied (ddl_applier.h).
+        // before it persisted, with the exit-safe point at this DDL: after a kill during it, this DDL lies
+        // in the next session's replay window (ddl_applier.h).
         flush("before ddl", at);
         flushes_->dispatched(at);
-        bool possiblyApplied = flushes_->ddlPossiblyApplied(at);
-        DdlOutcome outcome = control_->applyDdl(plan, possiblyApplied);
+        std::optional<std::string> replayedAt;
+        if (flushes_->inReplayWindow(at)) {
+            replayedAt = at.toString();
+            replayWindowOpen_ = true;
+        }
+        DdlOutcome outcome = control_->applyDdl(plan, replayedAt);
         if (outcome.appliedBefore) {
-            spdlog::warn(
-                "task {}: DDL at {} had run before the last unclean stop (the persisted exit-safe point "
-                "names it); going on: {}",
-                setup_.taskName, at.toString(), plan.sql);
+            spdlog::info("task {}: replayed DDL at {} was applied before ({}); passed over: {}", setup_.taskName,
+                         at.toString(), outcome.evidence, plan.sql);
+        } else if (outcome.deferred) {
+            spdlog::warn("task {}: replayed DDL at {} not run and held open until the replay window ends ({}): {}",
+                         setup_.taskName, at.toString(), outcome.evidence, plan.sql);
         } else if (!outcome.applied) {
             failOnDdl(event, query, at, plan.sql, outcome.errorCode,
                       "DDL failed downstream at " + at.toString() + ": " + outcome.error + " [" +
                           std::to_string(outcome.errorCode) + "]: " + plan.sql,
                       apply::classifyDownstreamError(outcome.errorCode) == apply::ErrorClass::Retryable);
+        } else if (replayedAt) {
+            spdlog::info("task {}: applied replayed DDL at {} ({}): {}", setup_.taskName, at.toString(),
+                         outcome.evidence, plan.sql);
         } else {
             spdlog::info("task {}: applied DDL at {}: {}", setup_.taskName, at.toString(), plan.sql);
         }
         for (const auto& table : plan.tables) {
             schemas_->forgetTable({table.schema, table.table});
         }
+        replayedRows_->forgetAll();
         if (plan.tables.empty() || schema::ddlMayChangeCascades(plan.sql)) {
             control_->foreignKeysChanged();
             schemas_->forgetAll();  // a foreign key's other table knows it by its cascade family

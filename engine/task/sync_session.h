@@ -53,6 +53,7 @@ struct SessionLiveView {
     double lastFlushMilliseconds = 0;
     std::vector<std::pair<checkpoint::TableName, uint64_t>> rowsPerTable;
     std::vector<std::pair<checkpoint::TableName, uint64_t>> rowsUnmatchedPerTable;  // found no downstream row
+    StreamConnectionView stream;  // reading, or reconnecting in place after a cut
 };
 
 class SyncSession {

@@ -584,6 +584,7 @@ std::shared_ptr<const StatusSnapshot> Task::buildSnapshot() {
                                                          {}};
         }
     }
+    snapshot->stream = live.stream;
     snapshot->lastFlush = live.lastFlush;
     snapshot->lastFlushMilliseconds = live.lastFlushMilliseconds;
     snapshot->load = loadStage_.progress();

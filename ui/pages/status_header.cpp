@@ -117,6 +117,16 @@ void StatusHeader::setSnapshot(std::shared_ptr<const task::StatusSnapshot> snaps
     if (s.stage == task::Stage::Error && !s.lastError.empty()) {
         reason = QString::fromStdString(s.lastError);
     }
+    if (s.stream.reconnecting) {
+        // The binlog connection was lost and is being resumed in place: nothing is read until it is back.
+        reason = s.stream.lastError.empty() ? tr("Reconnecting to the upstream, attempt %1 (%2)")
+                                                  .arg(s.stream.attempt)
+                                                  .arg(QString::fromStdString(s.stream.lastCut))
+                                            : tr("Reconnecting to the upstream, attempt %1; last error: %2")
+                                                  .arg(s.stream.attempt)
+                                                  .arg(QString::fromStdString(s.stream.lastError));
+    }
+    reason_->setStyleSheet(s.stream.reconnecting ? QStringLiteral("color: %1").arg(kSafeModeColor.name()) : QString());
     reason_->setText(fontMetrics().elidedText(reason, Qt::ElideRight, 420));
     reason_->setToolTip(reason.isEmpty() ? tr("Why the task is in this stage") : reason);
     lag_->setText(lagText());

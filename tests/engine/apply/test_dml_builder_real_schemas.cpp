@@ -23,6 +23,7 @@ QStringList sqlOf(const std::vector<DmlStatement>& statements) {
 const QString kUpsert = "INSERT INTO `db`.`t` (`id`, `v`) VALUES (?, ?) ON DUPLICATE KEY UPDATE `v` = VALUES(`v`)";
 const QString kReplace = "REPLACE INTO `db`.`t` (`id`, `v`) VALUES (?, ?)";
 const QString kDeleteOld = "DELETE FROM `db`.`t` WHERE `id` = ?";
+const QString kUpdateByKey = "UPDATE `db`.`t` SET `id` = ?, `v` = ? WHERE `id` = ?";
 
 // `t` (id, v, g) whose downstream twin computes g (a generated column) and has only the primary key.
 std::shared_ptr<const schema::TableSchema> tableWithGeneratedColumn() {
@@ -54,8 +55,8 @@ private slots:
             << false << true << false << false << QStringList{kReplace};
         QTest::addRow("referenced, checks on, sole key: upsert")
             << true << true << true << false << QStringList{kUpsert};
-        QTest::addRow("referenced, checks on, another unique index: refused")
-            << false << true << true << false << QStringList{};
+        QTest::addRow("referenced, checks on, another unique index, unique values kept: UPDATE by the key")
+            << false << true << true << false << QStringList{kUpdateByKey};
         QTest::addRow("referenced, checks on, key moves: refused") << true << true << true << true << QStringList{};
         QTest::addRow("key moves, checks off: DELETE old + upsert")
             << true << true << false << true << QStringList{kDeleteOld, kUpsert};
@@ -89,6 +90,66 @@ private slots:
                      e.what());
             QVERIFY2(std::string(e.what()).find("update of db.t") != std::string::npos, e.what());
         }
+    }
+
+    // A parent with a second unique index and ON DELETE CASCADE children, foreign_key_checks=1: a safe-mode
+    // write that keeps every unique value goes as UPDATE by the key and, only where that finds no row, an
+    // INSERT (neither deletes, so no child goes); one that changes the second unique value is refused.
+    void safeModeWritesOfACascadingParentUpdateThenInsert_data() {
+        QTest::addColumn<int>("op");
+        QTest::addColumn<bool>("uniqueChanges");
+        QTest::addColumn<QString>("expectedSql");  // empty: refused
+        QTest::addColumn<int>("params");
+        QTest::addColumn<QString>("insertSql");
+        QTest::addRow("update of a note")
+            << int(RowOp::Update) << false << "UPDATE `db`.`users` SET `id` = ?, `email` = ?, `note` = ? WHERE `id` = ?"
+            << 4 << "INSERT INTO `db`.`users` (`id`, `email`, `note`) VALUES (?, ?, ?)";
+        QTest::addRow("insert") << int(RowOp::Insert) << false
+                                << "UPDATE `db`.`users` SET `id` = ?, `email` = ?, `note` = ? WHERE `id` = ?" << 4
+                                << "INSERT INTO `db`.`users` (`id`, `email`, `note`) VALUES (?, ?, ?)";
+        QTest::addRow("update of the second unique value: refused") << int(RowOp::Update) << true << "" << 0 << "";
+    }
+    void safeModeWritesOfACascadingParentUpdateThenInsert() {
+        QFETCH(int, op);
+        QFETCH(bool, uniqueChanges);
+        QFETCH(QString, expectedSql);
+        QFETCH(int, params);
+        QFETCH(QString, insertSql);
+        schema::TableSchema made = *secondUniqueTable("db", "users", {"id", "email", "note"}, {0}, {"email"});
+        made.setReferencingForeignKeys({"`db`.`orders` (fk_user, ON DELETE CASCADE)"});
+        auto users = std::make_shared<const schema::TableSchema>(std::move(made));
+        std::vector<RowChange> changes;
+        if (RowOp(op) == RowOp::Insert) {
+            changes.push_back(insert(users, ints({7, 70, 1}), true));
+        } else {
+            changes.push_back(update(users, ints({7, 70, 1}), ints({7, uniqueChanges ? 71 : 70, 2}), true));
+        }
+        DmlBuilder builder(true, DmlBuilder::kDefaultMaxRowsPerStatement, true);
+        if (expectedSql.isEmpty()) {
+            try {
+                builder.build(changes);
+                QFAIL("a safe-mode change of a unique value that only REPLACE could write was written");
+            } catch (const SafeModeRefusal& e) {
+                QVERIFY2(std::string(e.what()).find("changes a unique value") != std::string::npos, e.what());
+                QVERIFY2(std::string(e.what()).find("`db`.`orders` (fk_user, ON DELETE CASCADE)") != std::string::npos,
+                         e.what());
+            }
+            return;
+        }
+        std::vector<DmlStatement> statements = builder.build(changes);
+        QCOMPARE(statements.size(), size_t{1});
+        QCOMPARE(QString::fromStdString(statements[0].sql), expectedSql);
+        QCOMPARE(int(statements[0].params.size()), params);
+        // The WHERE finds the row by its key (7), whichever image carries it.
+        QCOMPARE(statements[0].params.back()->asSigned(), int64_t(7));
+        QCOMPARE(statements[0].mustMatch, size_t{0});  // safe mode: a replayed change may find nothing
+        QCOMPARE(statements[0].insertWhenUnmatched.size(), size_t{1});
+        QCOMPARE(QString::fromStdString(statements[0].insertWhenUnmatched[0].sql), insertSql);
+        QCOMPARE(statements[0].insertWhenUnmatched[0].params[2]->asSigned(),
+                 int64_t(RowOp(op) == RowOp::Insert ? 1 : 2));
+        // A second such change stays a statement of its own: its INSERT depends on its own UPDATE.
+        changes.push_back(update(users, ints({8, 80, 1}), ints({8, 80, 3}), true));
+        QCOMPARE(builder.build(changes).size(), size_t{2});
     }
 
     void safeInsertsOfASoleKeyTableMergeIntoOneUpsert() {

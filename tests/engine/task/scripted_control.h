@@ -83,7 +83,7 @@ public:
 
     task::CheckpointWriter& checkpoints() override { return writer_; }
 
-    task::DdlOutcome applyDdl(const task::DdlPlan& plan, bool) override {
+    task::DdlOutcome applyDdl(const task::DdlPlan& plan, const std::optional<std::string>&) override {
         if (script_->whenDdlRuns) {
             script_->whenDdlRuns();
         }

@@ -205,22 +205,25 @@ private slots:
         QVERIFY(!f.flushes->inSafeModeWindow(at(350)));
     }
 
-    // Before a DDL the points are persisted with exit-safe exactly at it; only the first DDL after an
-    // unclean stop may have run unpersisted.
+    // Before a DDL the points are persisted with exit-safe exactly at it. Every DDL up to the exit-safe
+    // point persisted before the session lies in the replay window (a resume-from an earlier point
+    // replays many); none after it, and none in a session that started clean.
     void ddlWindowIsExact() {
         Fixture f(at(100), at(900));
         f.group(150, 200, 1);
         f.flushes->flushNow("before ddl", 1, at(260));
         QCOMPARE(f.recorder.plans.back().globalPoint, at(200));
         QCOMPARE(f.recorder.plans.back().exitSafePoint, at(900));  // the unclean window reaches further
-        QVERIFY(f.flushes->ddlPossiblyApplied(at(260)));
-        QVERIFY(!f.flushes->ddlPossiblyApplied(at(400)));  // a second DDL cannot have run before the stop
+        QVERIFY(f.flushes->inReplayWindow(at(260)));
+        QVERIFY(f.flushes->inReplayWindow(at(400)));  // a second DDL of the window
+        QVERIFY(f.flushes->inReplayWindow(at(900)));
+        QVERIFY(!f.flushes->inReplayWindow(at(901)));
 
         Fixture clean;
         clean.group(150, 200, 1);
         clean.flushes->flushNow("before ddl", 1, at(260));
         QCOMPARE(clean.recorder.plans.back().exitSafePoint, at(260));
-        QVERIFY(!clean.flushes->ddlPossiblyApplied(at(260)));
+        QVERIFY(!clean.flushes->inReplayWindow(at(260)));
     }
 
     // Invariant 3: the tracker's table points never pass the global point they are flushed with.

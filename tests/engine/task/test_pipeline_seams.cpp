@@ -7,7 +7,9 @@
 // - no persisted point (global or table) covers a row that did not commit (invariant 1);
 // - every row sent downstream lies at or before the persisted exit-safe point (it is persisted before
 //   dispatch), and a graceful stop lowers it to the global point;
-// - in every flush, no table point is ahead of the global point written with it (invariant 3).
+// - in every flush, no table point is ahead of the global point written with it (invariant 3);
+// - what a status snapshot shows keeps its order: persisted global <= applied <= read <= the binlog's end
+//   (the tracker's view is taken before the session's, as Task::buildSnapshot does).
 #include <QtTest>
 
 #include <algorithm>
@@ -129,6 +131,31 @@ class PipelineSeamsTest : public QObject {
         return found;
     }
 
+    // "" when the persisted global point, the applied point, the read point and the binlog's end are in
+    // order, as one status snapshot takes them (the tracker first, then the session's live view).
+    static std::string snapshotOrder(const checkpoint::CheckpointTracker& tracker, const task::SyncPipeline& pipeline,
+                                     const test::SyntheticBinlog& binlog) {
+        checkpoint::TrackerView points = tracker.view();
+        task::SessionLiveView live = pipeline.live();
+        if (points.globalPersisted.isEmpty() || !live.applied.known() || !live.read.known()) {
+            return {};
+        }
+        uint64_t persisted = points.globalPersisted.position().offset();
+        if (persisted > live.applied.pos) {
+            return "a snapshot showed the persisted global point " + std::to_string(persisted) +
+                   " past the applied point " + std::to_string(live.applied.pos);
+        }
+        if (live.applied.pos > live.read.pos) {
+            return "a snapshot showed the applied point " + std::to_string(live.applied.pos) + " past the read point " +
+                   std::to_string(live.read.pos);
+        }
+        if (live.read.pos > binlog.end()) {
+            return "a snapshot showed the read point " + std::to_string(live.read.pos) + " past the binlog's end " +
+                   std::to_string(binlog.end());
+        }
+        return {};
+    }
+
     static test::SyntheticBinlog binlogOf(int transactions) {
         test::SyntheticBinlog binlog;
         appendTransactions(binlog, transactions);
@@ -170,6 +197,9 @@ class PipelineSeamsTest : public QObject {
             if (run.violation.empty()) {
                 run.violation = violations(binlog, scripts);
             }
+            if (run.violation.empty()) {
+                run.violation = snapshotOrder(tracker, pipeline, binlog);
+            }
             uint64_t global = scripts.control->persistedGlobal();
             run.midwaySamples += global > binlog.transactions().front().end && global < binlog.end() ? 1 : 0;
             if (!interrupt && (stopWhen() || std::chrono::steady_clock::now() > deadline)) {
@@ -188,7 +218,55 @@ class PipelineSeamsTest : public QObject {
         return session.isCommitted(binlog.transactions().back().ids.back());
     }
 
+    // The status view's points, sampled in a tight loop from another thread while 16 workers commit and
+    // interval flushes run: never persisted global > applied > read (an applied point shown late once let
+    // a snapshot put the persisted global point past it).
+    static std::string snapshotOrderUnderLoad(const task::TaskSetup& setup, const test::SyntheticBinlog& binlog,
+                                              Scripts& scripts, uint64_t& samples) {
+        checkpoint::CheckpointTracker tracker;
+        task::PipelinePorts ports;
+        ports.openStream = [&binlog](const task::StreamStart& start) {
+            return std::make_unique<test::SyntheticStream>(binlog, start.from.position().offset(),
+                                                           std::chrono::microseconds(50));
+        };
+        ports.connectWorker = [session = scripts.session] { return std::make_unique<test::ScriptedSession>(session); };
+        ports.openControl = [control = scripts.control](const task::TaskSetup& taskSetup) {
+            return std::make_unique<test::ScriptedControl>(control, taskSetup);
+        };
+        task::SyncPipeline pipeline(setup, tracker, ports);
+        std::atomic<bool> interrupt{false};
+        auto running = std::async(std::launch::async, [&] { return pipeline.run(std::nullopt, interrupt); });
+        std::string violation;
+        auto deadline = std::chrono::steady_clock::now() + kRunLimit;
+        while (running.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+            ++samples;
+            if (violation.empty()) {
+                violation = snapshotOrder(tracker, pipeline, binlog);
+            }
+            if (!interrupt && (allCommitted(binlog, *scripts.session) || std::chrono::steady_clock::now() > deadline)) {
+                interrupt = true;
+                pipeline.cancel();
+            }
+        }
+        running.get();
+        return violation;
+    }
+
 private slots:
+    void snapshotPointsKeepTheirOrder() {
+        auto binlog = binlogOf(3000);
+        Scripts scripts;
+        task::TaskSetup setup = makeSetup("seam_order");
+        setup.syncer.workerCount = 16;
+        setup.syncer.batch = kRowsPerTransaction;
+        uint64_t samples = 0;
+        std::string violation = snapshotOrderUnderLoad(setup, binlog, scripts, samples);
+        qInfo("%llu snapshots sampled", static_cast<unsigned long long>(samples));
+        QVERIFY2(violation.empty(), violation.c_str());
+        QVERIFY(samples > 1000);
+        QVERIFY(scripts.control->persistedGlobal() > binlog.transactions().front().end);  // flushes did run
+    }
+
     // A row fails inside a batch: the session stops with that row's error, and no persisted point
     // covers its transaction (nor, with it, any transaction whose rows were dropped with the batch).
     void aFailedRowIsNeverCoveredByAPersistedPoint_data() {

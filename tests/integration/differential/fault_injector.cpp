@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <optional>
 #include <thread>
 
 #include "engine/task/sync_pipeline.h"
@@ -69,7 +70,44 @@ void FaultInjector::resume(const std::string& where, Divergences& found) {
 
 // A replay: the target is a step boundary the engine has applied. A boundary it has not reached yet
 // would skip the rows in between (what a DBA asks for with resume-from, but not what the replica did).
-void FaultInjector::resumeFrom(const std::vector<BinlogPoint>& earlier, const std::string& where, Divergences& found) {
+void FaultInjector::cutDump(const std::string& where, Divergences& found) {
+    auto reconnects = [&]() -> std::optional<uint64_t> {
+        nlohmann::json status = engine_.process().status();
+        if (!status.is_object() || !status.contains("binlog_stream")) {
+            return std::nullopt;
+        }
+        return status["binlog_stream"].value("reconnects", uint64_t{0});
+    };
+    std::optional<uint64_t> before = reconnects();
+    size_t killed = 0;
+    try {
+        SqlSession up(test::upstreamRoot());
+        for (const auto& row : up.query("SELECT ID FROM information_schema.PROCESSLIST WHERE COMMAND LIKE "
+                                        "'Binlog Dump%' AND USER = '" +
+                                        test::upstreamReplication().user + "'")) {
+            try {
+                up.execute("KILL CONNECTION " + row[0].value_or("0"));
+                ++killed;
+            } catch (const SqlFailure&) {
+                // gone already
+            }
+        }
+    } catch (const SqlFailure& e) {
+        found.push_back({"harness-failed", where + ": " + e.what()});
+        return;
+    }
+    if (killed == 0 || !before || engine_.process().stage() != "Running") {
+        return;  // no stream to cut (the engine is between sessions, or paused by an earlier fault)
+    }
+    if (!test::waitFor([&] { return reconnects().value_or(0) > *before; }, kStageWaitMs)) {
+        found.push_back({"dump-cut-not-in-place", where + ": the stream was not resumed in place (reconnects " +
+                                                      std::to_string(*before) + " before the cut, status " +
+                                                      engine_.process().status().dump() + ")"});
+    }
+}
+
+void FaultInjector::resumeFrom(const std::vector<BinlogPoint>& earlier, bool earliest, const std::string& where,
+                               Divergences& found) {
     engine_.process().post("/api/v1/pause");
     if (!waitForStage("Paused", kStageWaitMs)) {
         found.push_back({"pause-failed", where + ": the engine did not reach Paused"});
@@ -93,7 +131,7 @@ void FaultInjector::resumeFrom(const std::vector<BinlogPoint>& earlier, const st
         resume(where, found);
         return;
     }
-    const BinlogPoint& point = random_.pick(replayable);
+    const BinlogPoint& point = earliest ? replayable.front() : random_.pick(replayable);
     nlohmann::json body = engine_.settings().gtidMode
                               ? nlohmann::json{{"gtid", point.gtid}}
                               : nlohmann::json{{"binlog_name", point.file}, {"binlog_pos", point.pos}};
@@ -158,24 +196,12 @@ void FaultInjector::inject(FaultKind fault, int stepNumber, const std::vector<Bi
             return;
         }
         case FaultKind::StreamCut:
-            try {
-                SqlSession up(test::upstreamRoot());
-                for (const auto& row : up.query("SELECT ID FROM information_schema.PROCESSLIST WHERE COMMAND LIKE "
-                                                "'Binlog Dump%' AND USER = '" +
-                                                test::upstreamReplication().user + "'")) {
-                    try {
-                        up.execute("KILL CONNECTION " + row[0].value_or("0"));
-                    } catch (const SqlFailure&) {
-                        // gone already
-                    }
-                }
-            } catch (const SqlFailure& e) {
-                found.push_back({"harness-failed", where + ": " + e.what()});
-            }
+            cutDump(where, found);
             return;
         case FaultKind::ResumeFrom:
+        case FaultKind::ResumeFromEarlier:
             if (!earlier.empty()) {
-                resumeFrom(earlier, where, found);
+                resumeFrom(earlier, fault == FaultKind::ResumeFromEarlier, where, found);
             }
             return;
         case FaultKind::SafeMode:

@@ -27,7 +27,13 @@ private:
     void checkPersisted(const std::string& where, Divergences& found);
     bool waitForStage(const std::string& stage, int timeoutMs);
     void restart(const std::string& why, Divergences& found);
-    void resumeFrom(const std::vector<BinlogPoint>& earlier, const std::string& where, Divergences& found);
+    // Resume-from one of `earlier` the engine has applied: a random one, or the earliest (a replay over
+    // as many steps, and their DDLs, as are kept).
+    void resumeFrom(const std::vector<BinlogPoint>& earlier, bool earliest, const std::string& where,
+                    Divergences& found);
+    // Kills the engine's Binlog Dump thread and sees the engine resume the stream in place (its session's
+    // reconnect count grows, no new session).
+    void cutDump(const std::string& where, Divergences& found);
     void resume(const std::string& where, Divergences& found);
 
     EngineDriver& engine_;

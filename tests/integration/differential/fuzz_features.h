@@ -34,8 +34,9 @@ enum class Feature {
     StopStart,
     DownstreamRestart,
     UpstreamRestart,  // the upstream server restarts (a new binlog file, a cut stream, reconnects)
-    StreamCut,
+    StreamCut,        // the upstream kills the engine's Binlog Dump thread: resumed in place ("dump-cut")
     ResumeFrom,
+    ResumeFromEarlier,  // resume-from the earliest step boundary kept: a replay over many steps and their DDLs
     SafeMode,
     // engine modes
     GtidMode,

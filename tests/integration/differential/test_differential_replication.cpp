@@ -54,10 +54,11 @@ private slots:
         // Keyless tables with SIGKILLs, cut streams and downstream restarts: replays that only the applied
         // marks keep from doubling rows (engine/apply/applied_marks.h); and without faults.
         QTest::addRow("keyless_tables_with_faults_seed_107") << qulonglong(107) << QStringLiteral("stable,no-key");
-        QTest::addRow("keyless_tables_no_faults_seed_105") << qulonglong(105)
-                                                           << QStringLiteral(
-                                                                  "stable,no-key,-kill,-stream-cut,-downstream-restart,"
-                                                                  "-resume-from,-stop-start,-pause-resume,-safe-mode");
+        QTest::addRow("keyless_tables_no_faults_seed_105")
+            << qulonglong(105)
+            << QStringLiteral(
+                   "stable,no-key,-kill,-dump-cut,-downstream-restart,"
+                   "-resume-from,-resume-from-earlier,-stop-start,-pause-resume,-safe-mode");
     }
 
     void downstreamEqualsNativeReplica() {

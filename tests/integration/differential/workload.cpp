@@ -237,6 +237,7 @@ private:
         allow(Feature::UpstreamRestart, FaultKind::UpstreamRestart);
         allow(Feature::StreamCut, FaultKind::StreamCut);
         allow(Feature::ResumeFrom, FaultKind::ResumeFrom);
+        allow(Feature::ResumeFromEarlier, FaultKind::ResumeFromEarlier);
         allow(Feature::SafeMode, FaultKind::SafeMode);
         if (kinds.empty() || list.size() <= static_cast<size_t>(kFirstFaultStep)) {
             return;
@@ -275,9 +276,11 @@ std::string faultName(FaultKind fault) {
         case FaultKind::UpstreamRestart:
             return "upstream-restart";
         case FaultKind::StreamCut:
-            return "stream-cut";
+            return "dump-cut";
         case FaultKind::ResumeFrom:
             return "resume-from";
+        case FaultKind::ResumeFromEarlier:
+            return "resume-from-earlier";
         case FaultKind::SafeMode:
             return "safe-mode";
     }

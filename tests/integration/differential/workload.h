@@ -20,6 +20,7 @@ enum class FaultKind {
     DownstreamRestart,
     StreamCut,
     ResumeFrom,
+    ResumeFromEarlier,
     SafeMode,
     UpstreamRestart
 };
