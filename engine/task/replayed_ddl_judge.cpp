@@ -179,6 +179,13 @@ AlterElements alterElements(const std::string& sql, const ClassifiedStatement& s
     return elements;
 }
 
+// A CREATE TABLE statement with `from` named `to` instead.
+std::string renamedIn(const std::string& create, const TableName& from, const TableName& to) {
+    ClassifiedStatement classified = DdlClassifier::classify(create, from.schema);
+    return DdlClassifier::rewriteTables(create, classified,
+                                        [&](const TableName& name) { return name == from ? to : name; });
+}
+
 bool alreadyAppliedFamily(int code) {
     using namespace server_error;
     return code == kDuplicateColumn || code == kDuplicateKeyName || code == kCannotDropField;
@@ -234,21 +241,28 @@ int ReplayedDdlJudge::run(const std::string& schema, const std::string& sql, std
     }
 }
 
-std::optional<std::string> ReplayedDdlJudge::definitionOf(const TableName& table, const std::string& ownSchema) {
-    std::string text;
+std::optional<std::string> ReplayedDdlJudge::showCreate(const TableName& table) {
     try {
         std::unique_ptr<sql::Statement> statement(control_.createStatement());
         std::unique_ptr<sql::ResultSet> result(statement->executeQuery("SHOW CREATE TABLE " + table.quoted()));
         if (!result->next()) {
             return std::nullopt;
         }
-        text = result->getString(2);
+        return std::string(result->getString(2));
     } catch (const sql::SQLException& e) {
         if (e.getErrorCode() == server_error::kNoSuchTable || e.getErrorCode() == server_error::kUnknownTable) {
             return std::nullopt;
         }
         throw;
     }
+}
+
+std::optional<std::string> ReplayedDdlJudge::definitionOf(const TableName& table, const std::string& ownSchema) {
+    std::optional<std::string> shown = showCreate(table);
+    if (!shown) {
+        return std::nullopt;
+    }
+    std::string text = std::move(*shown);
     // "CREATE TABLE `name` (" -> "CREATE TABLE (": a probe has another name.
     if (size_t open = text.find(" ("); open != std::string::npos) {
         text = "CREATE TABLE" + text.substr(open);
@@ -320,33 +334,22 @@ std::string ReplayedDdlJudge::onProbe(const DdlPlan& plan, const TableName& tabl
 }
 
 std::string ReplayedDdlJudge::createStatementAs(const TableName& probe, const TableName& table) {
-    std::unique_ptr<sql::Statement> statement(control_.createStatement());
-    std::unique_ptr<sql::ResultSet> result(statement->executeQuery("SHOW CREATE TABLE " + probe.quoted()));
-    if (!result->next()) {
-        return {};
-    }
-    std::string create = result->getString(2);
-    ClassifiedStatement classified = DdlClassifier::classify(create, probe.schema);
-    return DdlClassifier::rewriteTables(create, classified,
-                                        [&](const TableName& name) { return name == probe ? table : name; });
+    std::optional<std::string> create = showCreate(probe);
+    return create ? renamedIn(*create, probe, table) : std::string();
 }
 
 std::optional<TableName> ReplayedDdlJudge::copyOfDownstream(const TableName& table) {
-    std::string create;
+    std::optional<std::string> create;
     try {
-        std::unique_ptr<sql::Statement> statement(control_.createStatement());
-        std::unique_ptr<sql::ResultSet> result(statement->executeQuery("SHOW CREATE TABLE " + table.quoted()));
-        if (!result->next()) {
-            return std::nullopt;
-        }
-        create = result->getString(2);
+        create = showCreate(table);
     } catch (const sql::SQLException&) {
         return std::nullopt;
     }
+    if (!create) {
+        return std::nullopt;
+    }
     TableName probe = newProbe(table.schema);
-    ClassifiedStatement statement = DdlClassifier::classify(create, table.schema);
-    std::string onProbe = DdlClassifier::rewriteTables(
-        create, statement, [&](const TableName& name) { return name == table ? probe : name; });
+    std::string onProbe = renamedIn(*create, table, probe);
     if (run(table.schema, onProbe) != 0) {
         return std::nullopt;
     }

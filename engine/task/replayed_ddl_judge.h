@@ -88,6 +88,8 @@ private:
     // its database's name in references taken out; nullopt when there is no such table.
     std::optional<std::string> definitionOf(const TableName& table, const std::string& ownSchema);
     std::optional<std::string> downstreamDefinition(const TableName& table);
+    // SHOW CREATE TABLE as the server gives it; nullopt when there is no such table.
+    std::optional<std::string> showCreate(const TableName& table);
     std::string trackedDefinition(const TableName& table);
     // A new probe table in the probe database for `schema` (made with the same character set).
     TableName newProbe(const std::string& schema);

@@ -60,4 +60,12 @@ RestartResult restartServer(const char* which, double secondsDown) {
     return result;
 }
 
+size_t occurrences(const std::string& text, const std::string& needle) {
+    size_t count = 0;
+    for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) {
+        ++count;
+    }
+    return count;
+}
+
 }  // namespace syncscope::test

@@ -27,4 +27,7 @@ struct RestartResult {
 };
 RestartResult restartServer(const char* which, double secondsDown);
 
+// How often `needle` occurs in `text` (log lines, for the suites that read the engine's log).
+size_t occurrences(const std::string& text, const std::string& needle);
+
 }  // namespace syncscope::test

@@ -75,14 +75,6 @@ std::string fingerprint(const ServerSettings& server) {
     }
 }
 
-size_t countOf(const std::string& text, const std::string& needle) {
-    size_t count = 0;
-    for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) {
-        ++count;
-    }
-    return count;
-}
-
 }  // namespace
 
 class ReplayedDdlTest : public QObject {
@@ -168,7 +160,7 @@ private slots:
             }
         }
         std::string upstream = fingerprint(upstreamRoot());
-        QVERIFY2(countOf(upstream, ": CREATE TABLE") == kEndTables.size(), upstream.c_str());
+        QVERIFY2(occurrences(upstream, ": CREATE TABLE") == kEndTables.size(), upstream.c_str());
         QVERIFY2(waitFor([&] { return fingerprint(downstreamRoot()) == upstream; }, kCatchUpTimeoutMs),
                  ("first pass: downstream\n" + fingerprint(downstreamRoot()) + "upstream\n" + upstream + "\n" +
                   engine.status().dump(2))
@@ -201,9 +193,9 @@ private slots:
         // downstream lacked it (tables the burst created and renamed or dropped are made again), or held
         // open until a later DDL of the same table placed the downstream (CREATE TABLE t2 meets t2 with
         // the column and index added after it).
-        size_t passedOver = countOf(log, "was applied before");
-        size_t ranAgain = countOf(log, "applied replayed DDL");
-        size_t heldOpen = countOf(log, "held open");
+        size_t passedOver = occurrences(log, "was applied before");
+        size_t ranAgain = occurrences(log, "applied replayed DDL");
+        size_t heldOpen = occurrences(log, "held open");
         qInfo("replayed DDLs passed over: %zu, run again: %zu, held open: %zu", passedOver, ranAgain, heldOpen);
         size_t ddls = 0;
         for (const std::string& statement : kHistory) {

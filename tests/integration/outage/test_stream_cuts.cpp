@@ -48,14 +48,6 @@ std::vector<std::string> dumpThreads(syncscope::source::UpstreamConnection& root
     return ids;
 }
 
-size_t countOf(const std::string& text, const std::string& needle) {
-    size_t count = 0;
-    for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) {
-        ++count;
-    }
-    return count;
-}
-
 struct Scenario {
     QTemporaryDir dir;
     TaskFiles files;
@@ -187,17 +179,17 @@ private slots:
         QCOMPARE(page.value("syncscope_binlog_stream_reconnecting", {}), std::optional<double>(0));
 
         std::string log = readWholeFile(scenario.logDir + "/" + scenario.taskName + ".log");
-        size_t inPlace = countOf(log, "resumed in place");
+        size_t inPlace = occurrences(log, "resumed in place");
         qInfo("the log says 'resumed in place' %zu times", inPlace);
         // Each notice names the session's reconnect count (cuts that come before the stream sends an event
         // again are resumed together): the last one is the status's.
         size_t last = log.rfind("(reconnect ");
         QVERIFY2(inPlace > 0 && last != std::string::npos, log.substr(0, 20000).c_str());
         QCOMPARE(std::stoull(log.substr(last + std::string("(reconnect ").size())), reconnects);
-        QCOMPARE(countOf(log, "resuming by itself"), size_t{0});  // no new session
-        QCOMPARE(countOf(log, "Duplicate entry"), size_t{0});
-        QCOMPARE(countOf(log, "[1062]"), size_t{0});
-        QCOMPARE(countOf(log, "safe mode is on"), size_t{0});
+        QCOMPARE(occurrences(log, "resuming by itself"), size_t{0});  // no new session
+        QCOMPARE(occurrences(log, "Duplicate entry"), size_t{0});
+        QCOMPARE(occurrences(log, "[1062]"), size_t{0});
+        QCOMPARE(occurrences(log, "safe mode is on"), size_t{0});
         QCOMPARE(engine.terminate(), 0);
     }
 
@@ -250,7 +242,7 @@ private slots:
         QVERIFY2(error.find("SHOW BINARY LOGS") != std::string::npos, error.c_str());
         QVERIFY2(error.find("1236") != std::string::npos, error.c_str());
         std::string log = readWholeFile(scenario.logDir + "/" + scenario.taskName + ".log");
-        QCOMPARE(countOf(log, "resuming by itself"), size_t{0});  // not retried: a DBA must decide
+        QCOMPARE(occurrences(log, "resuming by itself"), size_t{0});  // not retried: a DBA must decide
         engine.terminate();
     }
 };
