@@ -157,7 +157,9 @@ nlohmann::json statusJson(const task::StatusSnapshot& status) {
         {"safe_mode_until", status.safeModeUntil.known() ? status.safeModeUntil.text() : std::string()},
         {"last_flush", {{"at", optionalTime(status.lastFlush)}, {"duration_ms", status.lastFlushMilliseconds}}},
         {"binlog_stream",
-         {{"state", status.stream.reconnecting ? "reconnecting" : "reading"},
+         {{"state", status.stream.reconnecting ? "reconnecting"
+                    : status.stream.connected  ? "reading"
+                                               : "connecting"},
           {"attempt", status.stream.attempt},
           {"last_error", status.stream.lastError},
           {"reconnects", status.stream.reconnects},

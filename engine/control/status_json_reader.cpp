@@ -137,7 +137,9 @@ task::StatusSnapshot statusFromJson(const nlohmann::json& json) {
     s.lastFlush = timeFrom(flush.value("at", nlohmann::json()));
     s.lastFlushMilliseconds = valueOr<double>(flush, "duration_ms", 0);
     const nlohmann::json stream = json.value("binlog_stream", nlohmann::json::object());
-    s.stream.reconnecting = valueOr<std::string>(stream, "state", "reading") == "reconnecting";
+    const std::string state = valueOr<std::string>(stream, "state", "connecting");
+    s.stream.reconnecting = state == "reconnecting";
+    s.stream.connected = state == "reading";
     s.stream.attempt = valueOr<int>(stream, "attempt", 0);
     s.stream.lastError = valueOr<std::string>(stream, "last_error", "");
     s.stream.reconnects = valueOr<uint64_t>(stream, "reconnects", 0);

@@ -71,11 +71,13 @@ std::shared_ptr<const task::StatusSnapshot> wholeTaskStatus(
             whole->safeModeReason +=
                 (whole->safeModeReason.empty() ? "" : "; ") + ("source " + s.sourceId + ": " + s.safeModeReason);
         }
+        // Reading only when every source reads; the first source that reconnects is the one shown.
+        whole->stream.connected = (sub == subtasks.front() || whole->stream.connected) && s.stream.connected;
         whole->stream.reconnects += s.stream.reconnects;
         if (s.stream.reconnecting && !whole->stream.reconnecting) {
-            whole->stream =
-                task::StreamConnectionView{true, s.stream.attempt, "source " + s.sourceId + ": " + s.stream.lastError,
-                                           whole->stream.reconnects, whole->stream.lastCut};
+            whole->stream.reconnecting = true;
+            whole->stream.attempt = s.stream.attempt;
+            whole->stream.lastError = "source " + s.sourceId + ": " + s.stream.lastError;
         }
         if (!s.stream.lastCut.empty()) {
             whole->stream.lastCut = "source " + s.sourceId + ": " + s.stream.lastCut;

@@ -21,8 +21,8 @@ public:
     }
     StreamConnectionView connection() const override {
         source::ServerSourceStatus status = source_.status();
-        return {status.reconnecting, status.reconnectAttempt, status.lastReconnectError, status.reconnects,
-                status.lastCut};
+        return {status.connected,          status.reconnecting, status.reconnectAttempt,
+                status.lastReconnectError, status.reconnects,   status.lastCut};
     }
     uint64_t reconnects() const override { return source_.reconnects(); }
 

@@ -7,6 +7,7 @@
 namespace syncscope::task {
 
 struct StreamConnectionView {
+    bool connected = false;  // the dump is running (false while the first connection is made)
     bool reconnecting = false;
     int attempt = 0;          // the reconnect attempt under way (1, 2, ...)
     std::string lastError;    // why the previous attempt failed ("" on the first)

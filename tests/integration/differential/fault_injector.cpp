@@ -78,6 +78,11 @@ void FaultInjector::cutDump(const std::string& where, Divergences& found) {
         }
         return status["binlog_stream"].value("reconnects", uint64_t{0});
     };
+    // In place is expected only of a stream that was reading: one still connecting (a session that just
+    // started) has no dump thread of its own yet, and the kill may hit only the native replica's.
+    nlohmann::json was = engine_.process().status();
+    bool reading = was.is_object() && was.contains("binlog_stream") &&
+                   was["binlog_stream"].value("state", std::string()) == "reading";
     std::optional<uint64_t> before = reconnects();
     size_t killed = 0;
     try {
@@ -96,7 +101,7 @@ void FaultInjector::cutDump(const std::string& where, Divergences& found) {
         found.push_back({"harness-failed", where + ": " + e.what()});
         return;
     }
-    if (killed == 0 || !before || engine_.process().stage() != "Running") {
+    if (killed == 0 || !before || !reading || engine_.process().stage() != "Running") {
         return;  // no stream to cut (the engine is between sessions, or paused by an earlier fault)
     }
     if (!test::waitFor([&] { return reconnects().value_or(0) > *before; }, kStageWaitMs)) {
