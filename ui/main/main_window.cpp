@@ -15,7 +15,6 @@
 #include <QTimer>
 #include <QToolBar>
 
-#include "engine/common/version.h"
 #include "ui/browse/event_browser_links.h"
 #include "ui/dialogs/new_task_dialog.h"
 #include "ui/dialogs/resume_from_dialog.h"
@@ -28,6 +27,7 @@
 #include "ui/main/source_picker.h"
 #include "ui/main/task_actions.h"
 #include "ui/main/task_view.h"
+#include "ui/main/user_guide.h"
 #include "ui/models/ui_resources.h"
 #include "ui/overview/overview_page.h"
 #include "ui/pages/failed_event_panel.h"
@@ -243,8 +243,11 @@ void MainWindow::createMenus() {
 
     QMenu* helpMenu = menuBar()->addMenu(tr("&Help"));
     helpMenu->setToolTipsVisible(true);
+    QAction* guide = helpMenu->addAction(tr("&User guide"), this, &MainWindow::showUserGuide);
+    guide->setShortcut(QKeySequence::HelpContents);
+    guide->setToolTip(tr("The manual: every page and mark of the GUI, and step-by-step recipes"));
     QAction* about = helpMenu->addAction(tr("&About SyncScope"), this, &MainWindow::showAbout);
-    about->setToolTip(tr("Version and what SyncScope is for"));
+    about->setToolTip(tr("Version, license and what SyncScope is for"));
 }
 
 void MainWindow::createToolBar() {
@@ -261,9 +264,24 @@ void MainWindow::createToolBar() {
 }
 
 void MainWindow::showAbout() {
-    QMessageBox::about(this, tr("About SyncScope"),
-                       tr("<b>SyncScope %1</b><p>A replication monitor and controller for DBAs.</p>")
-                           .arg(QString::fromUtf8(syncscope::kVersion)));
+    QMessageBox::about(this, tr("About SyncScope"), aboutText());
+}
+
+UserGuideWindow* MainWindow::showUserGuide() {
+    const QString path = findUserGuide();
+    if (path.isEmpty()) {
+        QMessageBox::information(
+            this, tr("User guide"),
+            tr("The user guide was not found. Looked for:\n%1").arg(userGuideCandidates().join(QLatin1Char('\n'))));
+        return nullptr;
+    }
+    if (!userGuide_) {
+        userGuide_ = new UserGuideWindow(path, this);
+    }
+    userGuide_->show();
+    userGuide_->raise();
+    userGuide_->activateWindow();
+    return userGuide_;
 }
 
 void MainWindow::attachTask(std::shared_ptr<task::TaskControl> task, const TaskFiles& files) {

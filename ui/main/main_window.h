@@ -34,6 +34,7 @@ class NotificationCenter;
 class OverviewPage;
 class TaskActions;
 class TaskView;
+class UserGuideWindow;
 class WindowPreviewDialog;
 struct WindowPreviewAction;
 
@@ -72,6 +73,9 @@ public:
     CheckpointInspectionPage* showCheckpointInspection();
     // Tools > Browse binlog events: the event browser window (one, kept) over the task's upstream.
     EventBrowserPage* showEventBrowser();
+    // Help > User guide: the manual's user guide in a window of its own (one, kept), or null when no copy
+    // of the manual is found (the places looked in are shown).
+    UserGuideWindow* showUserGuide();
     // The browser opened at a point the GUI shows (a ruler marker, the failed event, a table point).
     void browseAt(const QString& file, qulonglong pos, const QString& why);
     EventBrowserLinks* browserLinks() const { return browserLinks_; }
@@ -158,6 +162,7 @@ private:
     QLabel* commandState_ = nullptr;
     CheckpointInspectionPage* inspection_ = nullptr;
     EventBrowserPage* browser_ = nullptr;
+    UserGuideWindow* userGuide_ = nullptr;  // Help > User guide: one window, kept
     EventBrowserLinks* browserLinks_ = nullptr;
     QProgressDialog* stopping_ = nullptr;
     bool closeWhenStopped_ = false;
