@@ -214,13 +214,13 @@ ReplayedDdlJudge::~ReplayedDdlJudge() {
 
 std::string ReplayedDdlJudge::dropProbes() {
     std::string left;
-    for (const auto& [schema, probe] : probeSchemas_) {
+    for (const std::string& probe : probeDatabases_) {
         std::string error;
         if (run("", "DROP DATABASE IF EXISTS " + TableName::quote(probe), &error) != 0) {
             left += (left.empty() ? "" : "; ") + ("probe database `" + probe + "` was not dropped: " + error);
         }
     }
-    probeSchemas_.clear();
+    probeDatabases_.clear();
     tracked_.clear();
     return left;
 }
@@ -290,30 +290,32 @@ std::string ReplayedDdlJudge::trackedDefinition(const TableName& table) {
 }
 
 TableName ReplayedDdlJudge::newProbe(const std::string& schema) {
-    auto found = probeSchemas_.find(schema);
-    if (found == probeSchemas_.end()) {
-        std::string probe = probePrefix_ + "_" + std::to_string(probeSchemas_.size() + 1);
-        std::string charset = "utf8mb4";
-        std::string collation = "utf8mb4_general_ci";
+    // One probe database per probe table: a foreign key's constraint name is unique per database, and
+    // a table may have several probes at once (its tracked definition and a proof).
+    auto charset = charsets_.find(schema);
+    if (charset == charsets_.end()) {
+        std::pair<std::string, std::string> found{"utf8mb4", "utf8mb4_general_ci"};
         std::unique_ptr<sql::Statement> statement(control_.createStatement());
         std::unique_ptr<sql::ResultSet> result(statement->executeQuery(
             "SELECT DEFAULT_CHARACTER_SET_NAME, DEFAULT_COLLATION_NAME FROM information_schema.SCHEMATA WHERE "
             "SCHEMA_NAME = '" +
             std::regex_replace(schema, std::regex("'"), "''") + "'"));
         if (result->next()) {
-            charset = result->getString(1);
-            collation = result->getString(2);
+            found = {result->getString(1), result->getString(2)};
         }
-        std::string error;
-        run("", "DROP DATABASE IF EXISTS " + TableName::quote(probe));
-        if (run("",
-                "CREATE DATABASE " + TableName::quote(probe) + " CHARACTER SET " + charset + " COLLATE " + collation,
-                &error) != 0) {
-            throw std::runtime_error("cannot create the probe database `" + probe + "`: " + error);
-        }
-        found = probeSchemas_.emplace(schema, probe).first;
+        charset = charsets_.emplace(schema, std::move(found)).first;
     }
-    return TableName{found->second, "p" + std::to_string(++probesMade_)};
+    std::string probe = probePrefix_ + "_" + std::to_string(probeDatabases_.size() + 1);
+    std::string error;
+    run("", "DROP DATABASE IF EXISTS " + TableName::quote(probe));
+    if (run("",
+            "CREATE DATABASE " + TableName::quote(probe) + " CHARACTER SET " + charset->second.first + " COLLATE " +
+                charset->second.second,
+            &error) != 0) {
+        throw std::runtime_error("cannot create the probe database `" + probe + "`: " + error);
+    }
+    probeDatabases_.push_back(probe);
+    return TableName{probe, "t"};
 }
 
 std::string ReplayedDdlJudge::onProbe(const DdlPlan& plan, const TableName& table, const TableName& probe) const {
@@ -338,19 +340,20 @@ std::string ReplayedDdlJudge::createStatementAs(const TableName& probe, const Ta
     return create ? renamedIn(*create, probe, table) : std::string();
 }
 
-std::optional<TableName> ReplayedDdlJudge::copyOfDownstream(const TableName& table) {
+std::optional<TableName> ReplayedDdlJudge::copyOfDownstream(const TableName& table, std::string& error) {
     std::optional<std::string> create;
     try {
         create = showCreate(table);
-    } catch (const sql::SQLException&) {
+    } catch (const sql::SQLException& e) {
+        error = e.what();
         return std::nullopt;
     }
     if (!create) {
+        error = "it is not downstream";
         return std::nullopt;
     }
     TableName probe = newProbe(table.schema);
-    std::string onProbe = renamedIn(*create, table, probe);
-    if (run(table.schema, onProbe) != 0) {
+    if (run(table.schema, renamedIn(*create, table, probe), &error) != 0) {
         return std::nullopt;
     }
     return probe;
@@ -538,11 +541,11 @@ ReplayVerdict ReplayedDdlJudge::judgeAlter(const DdlPlan& plan, const std::strin
 
 ReplayVerdict ReplayedDdlJudge::judgeAlterWithoutTracking(const DdlPlan& plan, const std::string& where,
                                                           const TableName& table, const std::string& downstream) {
-    std::optional<TableName> probe = copyOfDownstream(table);
-    if (!probe) {
-        return {ReplayVerdict::Kind::Apply, "the downstream table could not be copied to a probe"};
-    }
     std::string error;
+    std::optional<TableName> probe = copyOfDownstream(table, error);
+    if (!probe) {
+        return {ReplayVerdict::Kind::Apply, "the downstream table could not be copied to a probe (" + error + ")"};
+    }
     int code = run(plan.defaultSchema, onProbe(plan, table, *probe), &error);
     if (code == 0) {
         tracked_[table] = *probe;
@@ -564,9 +567,9 @@ ReplayVerdict ReplayedDdlJudge::judgeAlterWithoutTracking(const DdlPlan& plan, c
             table, plan, where, downstream, "",
             "its error [" + std::to_string(code) + "] says it may have run, but its clauses cannot be checked");
     }
-    std::optional<TableName> proof = copyOfDownstream(table);
+    std::optional<TableName> proof = copyOfDownstream(table, error);
     if (!proof) {
-        return {ReplayVerdict::Kind::Apply, "the downstream table could not be copied to a probe"};
+        return {ReplayVerdict::Kind::Apply, "the downstream table could not be copied to a probe (" + error + ")"};
     }
     std::string evidence;
     for (const std::string& column : elements.addedColumns) {

@@ -45,7 +45,7 @@ struct ReplayVerdict {
 
 class ReplayedDdlJudge {
 public:
-    // `probePrefix` names the probe databases (one per database the window's DDLs touch).
+    // `probePrefix` names the probe databases (one per probe table).
     ReplayedDdlJudge(sql::Connection& control, std::string probePrefix);
     ~ReplayedDdlJudge();
     ReplayedDdlJudge(const ReplayedDdlJudge&) = delete;
@@ -91,13 +91,13 @@ private:
     // SHOW CREATE TABLE as the server gives it; nullopt when there is no such table.
     std::optional<std::string> showCreate(const TableName& table);
     std::string trackedDefinition(const TableName& table);
-    // A new probe table in the probe database for `schema` (made with the same character set).
+    // A new probe table, in a probe database of its own made with `schema`'s character set.
     TableName newProbe(const std::string& schema);
     // Runs `sql` after USE `schema`; the server's error code, 0 when it ran.
     int run(const std::string& schema, const std::string& sql, std::string* error = nullptr);
     // The DDL with `table` (and tables the judge tracks, for CREATE ... LIKE) renamed to their probes.
     std::string onProbe(const DdlPlan& plan, const TableName& table, const TableName& probe) const;
-    std::optional<TableName> copyOfDownstream(const TableName& table);
+    std::optional<TableName> copyOfDownstream(const TableName& table, std::string& error);
     // SHOW CREATE TABLE of `probe`, naming `table` instead.
     std::string createStatementAs(const TableName& probe, const TableName& table);
     bool columnExists(const TableName& table, const std::string& column);
@@ -105,8 +105,8 @@ private:
 
     sql::Connection& control_;
     std::string probePrefix_;
-    std::map<std::string, std::string> probeSchemas_;  // target database -> its probe database
-    int probesMade_ = 0;
+    std::vector<std::string> probeDatabases_;                              // one per probe table, dropped at the end
+    std::map<std::string, std::pair<std::string, std::string>> charsets_;  // database -> character set, collation
     std::map<TableName, TableName> tracked_;  // table -> its probe (the definition after the last DDL)
     std::vector<TableName> recreated_;        // made again by this replay: absent, its CREATE ran
     std::map<TableName, Conflict> open_;      // table -> the first question still open for it

@@ -145,8 +145,10 @@ void SyncPipeline::onDdl(const binlog::Event& event, const binlog::QueryEvent& q
             spdlog::warn("task {}: replayed DDL at {} not run and held open until the replay window ends ({}): {}",
                          setup_.taskName, at.toString(), outcome.evidence, plan.sql);
         } else if (!outcome.applied) {
+            // A replayed DDL says why it ran: what the judge saw of the downstream's definition.
+            std::string judged = replayedAt ? " (replayed: it ran because " + outcome.evidence + ")" : std::string();
             failOnDdl(event, query, at, plan.sql, outcome.errorCode,
-                      "DDL failed downstream at " + at.toString() + ": " + outcome.error + " [" +
+                      "DDL failed downstream at " + at.toString() + judged + ": " + outcome.error + " [" +
                           std::to_string(outcome.errorCode) + "]: " + plan.sql,
                       apply::classifyDownstreamError(outcome.errorCode) == apply::ErrorClass::Retryable);
         } else if (replayedAt) {

@@ -26,7 +26,7 @@ constexpr int kHttpOk = 200;
 
 // The burst replayed: each DDL kind at least once, rows before and after each.
 const std::vector<std::string> kHistory = {
-    "INSERT INTO t1 VALUES (21, 21, 0), (22, 22, 0)",
+    "INSERT INTO t1 VALUES (21, 21, 0, NULL), (22, 22, 0, NULL)",
     "CREATE TABLE t2 (id INT PRIMARY KEY, a INT, b VARCHAR(20))",
     "INSERT INTO t2 VALUES (1, 10, 'one'), (2, 20, 'two'), (3, 30, 'three')",
     "CREATE TABLE t3 LIKE t2",
@@ -56,7 +56,7 @@ const std::vector<std::string> kHistory = {
     "INSERT INTO t1 (id, w) VALUES (23, 46)",
 };
 
-const std::vector<std::string> kEndTables = {"t1", "t2", "t4"};
+const std::vector<std::string> kEndTables = {"t0", "t1", "t2", "t4"};
 
 // Definition and content of every table of the database, and the tables' names.
 std::string fingerprint(const ServerSettings& server) {
@@ -125,11 +125,15 @@ private slots:
             connection->execute("SET SESSION sql_log_bin = 0");
             connection->execute(std::string("DROP DATABASE IF EXISTS ") + kDatabase);
             connection->execute(std::string("CREATE DATABASE ") + kDatabase);
+            // t1 references t0: a copy of t1 and its proof both carry the constraint fk_t1_p (each probe
+            // lives in a database of its own, where the name is free).
+            connection->execute(std::string("CREATE TABLE ") + kDatabase + ".t0 (id INT PRIMARY KEY)");
             connection->execute(std::string("CREATE TABLE ") + kDatabase +
-                                ".t1 (id INT PRIMARY KEY, v INT, w0 INT NOT NULL DEFAULT 0)");
+                                ".t1 (id INT PRIMARY KEY, v INT, w0 INT NOT NULL DEFAULT 0, p INT NULL, CONSTRAINT "
+                                "fk_t1_p FOREIGN KEY (p) REFERENCES t0 (id))");
             for (int id = 1; id <= 20; ++id) {
                 connection->execute(std::string("INSERT INTO ") + kDatabase + ".t1 VALUES (" + std::to_string(id) +
-                                    ", " + std::to_string(id * 10) + ", 0)");
+                                    ", " + std::to_string(id * 10) + ", 0, NULL)");
             }
         }
         connectTo(downstreamRoot())->execute("DROP DATABASE IF EXISTS dm_meta");
