@@ -1,7 +1,7 @@
 # Installing SyncScope like a DBA tool (`cmake --install`) and the Debian package CPack makes of it
 # (scripts/package): the binaries, desktop entry, icon and AppStream metainfo, man pages generated from
 # the programs' own --help, the systemd unit syncscope@.service with its system user, bash completion,
-# the Grafana dashboard and Prometheus alert rules, and the sample task files.
+# the Grafana dashboard and Prometheus alert rules, the sample task files and the manual.
 include(GNUInstallDirs)
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 
@@ -45,6 +45,34 @@ install(FILES ${PROJECT_SOURCE_DIR}/resources/monitoring/syncscope-dashboard.jso
         DESTINATION ${CMAKE_INSTALL_DATADIR}/syncscope/monitoring)
 install(FILES ${PROJECT_SOURCE_DIR}/resources/samples/demo-task.yaml ${PROJECT_SOURCE_DIR}/resources/samples/demo-source.yaml
         DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/syncscope/examples)  # Debian's doc folder is the package's name
+
+# The manual under /usr/share/doc/syncscope (Help > User guide opens it there): README, docs/ with its
+# screenshots, the changelog and the license (Debian's name for it: copyright). docs/cli.md is installed as
+# the build writes it, its reference taken from the programs' own --help (scripts/make-cli-reference), so
+# the installed page cannot disagree with the installed programs; the docs test holds the repository's
+# copy to the same text.
+set(SYNCSCOPE_DOC_DIR ${CMAKE_INSTALL_DATADIR}/doc/syncscope)
+set(SYNCSCOPE_CLI_PAGE ${CMAKE_BINARY_DIR}/doc/cli.md)
+set(cli_reference_programs --cli $<TARGET_FILE:syncscope-cli>)
+set(cli_reference_depends syncscope-cli)
+if(SYNCSCOPE_BUILD_UI)
+  list(APPEND cli_reference_programs --gui $<TARGET_FILE:syncscope>)
+  list(APPEND cli_reference_depends syncscope)
+endif()
+add_custom_command(OUTPUT ${SYNCSCOPE_CLI_PAGE}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/doc
+  COMMAND ${CMAKE_COMMAND} -E env QT_QPA_PLATFORM=offscreen ${Python3_EXECUTABLE}
+          ${PROJECT_SOURCE_DIR}/scripts/make-cli-reference ${cli_reference_programs}
+          --write ${PROJECT_SOURCE_DIR}/docs/cli.md ${SYNCSCOPE_CLI_PAGE}
+  DEPENDS ${cli_reference_depends} ${PROJECT_SOURCE_DIR}/scripts/make-cli-reference ${PROJECT_SOURCE_DIR}/docs/cli.md
+  COMMENT "Writing docs/cli.md's reference from the programs' --help")
+add_custom_target(syncscope_cli_reference ALL DEPENDS ${SYNCSCOPE_CLI_PAGE})
+install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/CHANGELOG.md ${PROJECT_SOURCE_DIR}/CONTRIBUTING.md
+        DESTINATION ${SYNCSCOPE_DOC_DIR})
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${SYNCSCOPE_DOC_DIR})
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${SYNCSCOPE_DOC_DIR} RENAME copyright)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${SYNCSCOPE_DOC_DIR}/docs PATTERN cli.md EXCLUDE)
+install(FILES ${SYNCSCOPE_CLI_PAGE} DESTINATION ${SYNCSCOPE_DOC_DIR}/docs)
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME syncscope)

@@ -31,7 +31,9 @@ for f in usr/bin/syncscope usr/bin/syncscope-cli usr/share/applications/syncscop
          usr/share/man/man1/syncscope.1.gz usr/share/man/man1/syncscope-cli.1.gz lib/systemd/system/syncscope@.service \
          usr/lib/sysusers.d/syncscope.conf usr/share/bash-completion/completions/syncscope-cli \
          usr/share/syncscope/monitoring/syncscope-dashboard.json usr/share/syncscope/monitoring/syncscope-alerts.yml \
-         usr/share/doc/syncscope/examples/demo-task.yaml; do
+         usr/share/doc/syncscope/examples/demo-task.yaml usr/share/doc/syncscope/copyright \
+         usr/share/doc/syncscope/README.md usr/share/doc/syncscope/docs/user-guide.md \
+         usr/share/doc/syncscope/docs/screenshots/running_real_task.png; do
   [ -e "$root/$f" ] || [ -e "$root/usr/$f" ] || fail "$f is not in the package"
 done
 
@@ -40,6 +42,9 @@ version=$("$root/usr/bin/syncscope-cli" --version)
 echo "installed: $version"
 gui_version=$(QT_QPA_PLATFORM=offscreen "$root/usr/bin/syncscope" --version)
 [[ $gui_version == "syncscope "* ]] || fail "syncscope --version said '$gui_version'"
+# The installed manual's CLI reference is the installed program's --help (written at build time).
+grep -q "syncscope-cli verify --help" "$root/usr/share/doc/syncscope/docs/cli.md" ||
+  fail "the installed docs/cli.md has no reference generated from --help"
 # The screenshot stays in the build tree for review.
 shot=$build/test-output/package/installed_gui.png
 mkdir -p "$(dirname "$shot")"
