@@ -46,7 +46,8 @@ struct RowChange {
     // Where it came from and the text its values borrow; shared by the rows of one event. Null: unknown.
     std::shared_ptr<const RowsOrigin> origin;
     uint64_t transactionSeq = 0;  // the syncer's number of the upstream transaction
-    // INSERT as REPLACE, UPDATE as DELETE+REPLACE: after a resume, until the exit-safe point.
+    // Written so that applying it twice leaves the same rows (safe mode's forms, docs/design.md): after a
+    // resume, until the exit-safe point.
     bool safeMode = false;
     // The upstream session had foreign_key_checks on (the rows event's flags): a DELETE or UPDATE of a
     // parent row cascaded to its children there, so it must cascade downstream too.

@@ -161,7 +161,7 @@ std::string renderMetrics(const task::StatusSnapshot& status, const std::map<std
     out.sample(status.applyConcurrency.changes, task);
 
     out.family("syncscope_safe_mode", "gauge",
-               "1 while safe mode is on (INSERT as REPLACE, UPDATE as DELETE+REPLACE).");
+               "1 while safe mode is on (changes written so that applying them twice leaves the same rows).");
     out.sample(uint64_t{status.safeMode ? 1U : 0U}, task);
     out.family("syncscope_binlog_stream_reconnecting", "gauge",
                "1 while a lost binlog connection is being resumed in place (status binlog_stream has the attempt).");

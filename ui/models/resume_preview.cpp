@@ -32,7 +32,7 @@ void describe(ResumePreview& preview, const task::StatusSnapshot& snapshot) {
     }
     if (preview.bytesAppliedAgain > 0) {
         lines << tr("<b>Applied again:</b> %1 bytes of events up to the last applied point %2. Safe mode "
-                    "(INSERT as REPLACE) stays on until %3, so applying them twice leaves the same rows.")
+                    "stays on until %3, so applying them twice leaves the same rows.")
                      .arg(bytes(preview.bytesAppliedAgain), pointText(snapshot.applied).toHtmlEscaped(),
                           pointText(snapshot.exitSafe.known() ? snapshot.exitSafe : snapshot.applied).toHtmlEscaped());
     }
