@@ -14,7 +14,8 @@ TaskFiles writeTaskFiles(const std::string& dir, const TaskFileOptions& options)
     task << "name: " << options.name << "\n"
          << "task-mode: " << options.taskMode << "\n"
          << "target-database: {host: \"127.0.0.1\", port: " << down.port << ", user: \"" << down.user
-         << "\", password: \"" << down.password << "\"}\n"
+         << "\", password: \"" << down.password << "\""
+         << (options.targetSession.empty() ? std::string() : ", session: {" + options.targetSession + "}") << "}\n"
          << "mysql-instances:\n"
          << "  - source-id: \"mysql-3306\"\n";
     if (!options.binlogName.empty() || !options.binlogGtid.empty()) {

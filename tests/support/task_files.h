@@ -18,6 +18,8 @@ struct TaskFileOptions {
     int flushIntervalSeconds = 1;
     bool multipleRows = false;  // written as is: false keeps one statement per row (SyncScope's default is true)
     std::string syncerExtra;    // more keys of the syncer map, e.g. ", safe-mode-duration: \"0s\""
+    // DM's target-database session variables as a flow map's content, e.g. "foreign_key_checks: 1".
+    std::string targetSession;
     // Extra YAML for the mysql-instances entry and the top level (e.g. the DM scenario's rules).
     std::string instanceExtra;
     std::string topLevelExtra;

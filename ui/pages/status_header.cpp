@@ -58,10 +58,11 @@ StatusHeader::StatusHeader(QWidget* parent) : QWidget(parent) {
                                tr("Downstream transactions open now, of those allowed at once (adaptive "
                                   "concurrency's limit), and worker-count, the ceiling"),
                                &workers_));
-    layout->addWidget(addField(tr("Safe mode"),
-                               tr("When on, INSERT is applied as REPLACE and UPDATE as DELETE+REPLACE so that "
-                                  "events applied twice after a resume leave the same rows"),
-                               &safeMode_));
+    layout->addWidget(
+        addField(tr("Safe mode"),
+                 tr("When on, rows are written so that events applied twice after a resume leave the same "
+                    "rows (upserts where exact, UPDATE then INSERT where a delete would cascade)"),
+                 &safeMode_));
     layout->addWidget(addField(tr("Global persisted"),
                                tr("The global checkpoint in the checkpoint table: where a resume starts"),
                                &persisted_));
@@ -184,6 +185,10 @@ QString StatusHeader::safeModeText() const {
         return QStringLiteral("-");
     }
     return snapshot_->safeMode ? tr("on until %1").arg(pointText(snapshot_->exitSafe)) : tr("off");
+}
+
+QString StatusHeader::reasonText() const {
+    return reason_->toolTip();
 }
 
 QString StatusHeader::ageText() const {

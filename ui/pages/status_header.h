@@ -34,6 +34,8 @@ public:
     QString workersText() const;
     QString workersReason() const;
     QString ageText() const;
+    // The line under the task's name: why the stage is what it is, or the binlog connection being resumed.
+    QString reasonText() const;
     StageBadge* badge() const { return badge_; }
 
 private:

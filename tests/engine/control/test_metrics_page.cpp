@@ -29,6 +29,7 @@ bool hasUnitOrIsAState(const std::string& name) {
                                           "syncscope_unit",
                                           "syncscope_synced",
                                           "syncscope_safe_mode",
+                                          "syncscope_binlog_stream_reconnecting",
                                           "syncscope_failed_event",
                                           "syncscope_table_ahead_of_global",
                                           "syncscope_tables_ahead_of_global"};

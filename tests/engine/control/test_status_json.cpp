@@ -3,6 +3,7 @@
 #include <QtTest>
 
 #include "engine/control/status_json.h"
+#include "engine/control/status_json_reader.h"
 #include "tests/engine/control/sample_status.h"
 
 using namespace syncscope;
@@ -26,6 +27,40 @@ private slots:
         QCOMPARE(json["synced"].get<bool>(), false);
         QCOMPARE(json["task"].get<std::string>(), std::string("foo-task"));
         QCOMPARE(json["taken_at"].get<std::string>(), std::string("2026-11-29T21:00:00.250Z"));
+    }
+
+    // The binlog connection's state, as a remote engine's status carries it to the GUI and back.
+    void theBinlogConnectionIsGivenAndReadBack_data() {
+        QTest::addColumn<bool>("connected");
+        QTest::addColumn<bool>("reconnecting");
+        QTest::addColumn<QString>("state");
+        QTest::addRow("connecting") << false << false << "connecting";
+        QTest::addRow("reading") << true << false << "reading";
+        QTest::addRow("reconnecting") << false << true << "reconnecting";
+    }
+    void theBinlogConnectionIsGivenAndReadBack() {
+        QFETCH(bool, connected);
+        QFETCH(bool, reconnecting);
+        QFETCH(QString, state);
+        task::StatusSnapshot status = test::sampleStatus();
+        status.stream = {connected,
+                         reconnecting,
+                         reconnecting ? 4 : 0,
+                         reconnecting ? "Can't connect [2002]" : "",
+                         7,
+                         "lost at mysql-bin.000002:4100: Lost connection [2013]"};
+        nlohmann::json json = control::statusJson(status);
+        const nlohmann::json& stream = json["binlog_stream"];
+        QCOMPARE(QString::fromStdString(stream["state"].get<std::string>()), state);
+        QCOMPARE(stream["attempt"].get<int>(), reconnecting ? 4 : 0);
+        QCOMPARE(stream["reconnects"].get<uint64_t>(), uint64_t{7});
+        task::StatusSnapshot back = control::statusFromJson(json);
+        QCOMPARE(back.stream.connected, connected);
+        QCOMPARE(back.stream.reconnecting, reconnecting);
+        QCOMPARE(back.stream.attempt, status.stream.attempt);
+        QCOMPARE(back.stream.lastError, status.stream.lastError);
+        QCOMPARE(back.stream.reconnects, uint64_t{7});
+        QCOMPARE(back.stream.lastCut, status.stream.lastCut);
     }
 
     void everyPointIsGivenWithItsAxisPosition_data() {

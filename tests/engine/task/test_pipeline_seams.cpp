@@ -18,8 +18,10 @@
 #include <future>
 #include <memory>
 
+#include "engine/apply/worker_pool.h"
 #include "engine/checkpoint/checkpoint_tracker.h"
 #include "engine/task/sync_pipeline.h"
+#include "tests/engine/apply/row_change_fixtures.h"
 #include "tests/engine/task/scripted_control.h"
 #include "tests/engine/task/scripted_session.h"
 #include "tests/engine/task/synthetic_binlog.h"
@@ -253,6 +255,51 @@ class PipelineSeamsTest : public QObject {
     }
 
 private slots:
+    // The pool's applied sequence never goes back (what made a status show the applied point behind the
+    // persisted global point): a change pushed to a worker that was idle, while its commit waits, used
+    // to bound the answer by that worker's old commit, below an answer already given.
+    void theAppliedSequenceNeverGoesBack() {
+        auto script = std::make_shared<test::SessionScript>();
+        apply::WorkerPoolSettings settings;
+        settings.workerCount = 2;
+        settings.adaptiveConcurrency = false;
+        settings.worker.batch = 1;
+        settings.connect = [script] { return std::make_unique<test::ScriptedSession>(script); };
+        apply::WorkerPool pool(settings);
+        auto t = apply::testing::table("seam", "t", {"id", "v"}, {0});
+        auto change = [&](long id) { return apply::testing::insert(t, apply::testing::ints({id, 0})); };
+        auto workerOf = [&](long id) { return apply::causalityKeys(change(id)).front() % settings.workerCount; };
+        // One change on worker `idle`, three on the other, all committed; then one more on `idle`.
+        const uint64_t idle = workerOf(1);
+        std::vector<long> others;
+        for (long id = 2; others.size() < 3; ++id) {
+            if (workerOf(id) != idle) {
+                others.push_back(id);
+            }
+        }
+        long late = 100;
+        while (workerOf(late) != idle) {
+            ++late;
+        }
+        QVERIFY(pool.dispatch(change(1)));
+        for (long id : others) {
+            QVERIFY(pool.dispatch(change(id)));
+        }
+        QVERIFY(pool.barrier().ok());
+        const uint64_t before = pool.appliedSequence();
+        QCOMPARE(before, uint64_t{4});
+        {
+            std::lock_guard lock(script->mutex);
+            script->commitDelay = std::chrono::milliseconds(500);
+        }
+        QVERIFY(pool.dispatch(change(late)));
+        const uint64_t during = pool.appliedSequence();  // `idle` holds sequence 5, its last commit was 1
+        QVERIFY2(during >= before, (std::to_string(during) + " after " + std::to_string(before)).c_str());
+        QVERIFY(pool.barrier().ok());
+        QCOMPARE(pool.appliedSequence(), uint64_t{5});
+        pool.stop();
+    }
+
     void snapshotPointsKeepTheirOrder() {
         auto binlog = binlogOf(3000);
         Scripts scripts;

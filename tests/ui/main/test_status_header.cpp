@@ -1,0 +1,66 @@
+// The status header while the binlog connection is lost and resumed in place: the line under the task's
+// name says "Reconnecting to the upstream, attempt N" with the last error, in the warning colour, and
+// goes back to the stage's reason once the stream reads again. Saved as a screenshot at 1280 px.
+#include <QtTest>
+
+#include <QLabel>
+
+#include "tests/support/test_env.h"
+#include "ui/pages/status_header.h"
+
+using namespace syncscope;
+using namespace syncscope::ui;
+
+namespace {
+
+std::shared_ptr<task::StatusSnapshot> running() {
+    auto snapshot = std::make_shared<task::StatusSnapshot>();
+    snapshot->taskName = "orders";
+    snapshot->sourceId = "mysql-01";
+    snapshot->stage = task::Stage::Running;
+    snapshot->stageReason = "replicating";
+    snapshot->takenAt = task::Clock::now();
+    snapshot->globalPersisted = {"mariadb-bin.000003", 4711, {}, {}};
+    return snapshot;
+}
+
+}  // namespace
+
+class StatusHeaderTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void aLostStreamShowsItsReconnectAttempts() {
+        StatusHeader header;
+        header.resize(1280, header.sizeHint().height());
+        header.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&header));
+
+        auto first = running();
+        first->stream.reconnecting = true;
+        first->stream.attempt = 1;
+        first->stream.lastCut = "lost at mariadb-bin.000003:4711: Lost connection to server during query [2013]";
+        header.setSnapshot(first);
+        QVERIFY2(header.reasonText().startsWith(QStringLiteral("Reconnecting to the upstream, attempt 1 (lost at "
+                                                               "mariadb-bin.000003:4711")),
+                 qPrintable(header.reasonText()));
+
+        auto third = running();
+        third->stream.reconnecting = true;
+        third->stream.attempt = 3;
+        third->stream.lastError = "Can't connect to server on '127.0.0.1' (111) [2002]";
+        header.setSnapshot(third);
+        QCOMPARE(header.reasonText(), QStringLiteral("Reconnecting to the upstream, attempt 3; last error: Can't "
+                                                     "connect to server on '127.0.0.1' (111) [2002]"));
+        QVERIFY(header.grab().save(QString::fromStdString(syncscope::test::outputDir("ui")) +
+                                   "/status_header_reconnecting.png"));
+
+        auto back = running();
+        back->stream.reconnects = 3;
+        header.setSnapshot(back);
+        QCOMPARE(header.reasonText(), QStringLiteral("replicating"));
+    }
+};
+
+QTEST_MAIN(StatusHeaderTest)
+#include "test_status_header.moc"
