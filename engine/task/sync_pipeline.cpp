@@ -464,7 +464,7 @@ void SyncPipeline::onRows(const binlog::Event& event, const binlog::RowsEvent& r
     bool safeMode = safeModeAt(at);
     changes_.clear();
     rowChanges_->build(rows, std::move(source), groupSeq, safeMode, changes_);
-    if (flushes_->inReplayWindow(at)) {
+    if (flushes_->inReplayWindow(at) && appliedBeforeResumeFrom(at)) {
         fitReplayedRows(at);
     }
     appliedMarks_.filter(changes_, at.position(), inSafeMode_);
@@ -475,6 +475,17 @@ void SyncPipeline::onRows(const binlog::Event& event, const binlog::RowsEvent& r
     }
     transactionTablePoints_[table] = at;
     flushes_->dispatched(at);
+}
+
+// Only rows a resume-from replays were applied before for sure; after an error or an unclean stop a row
+// the downstream cannot take fails as itself (its failed event can be fixed or skipped).
+bool SyncPipeline::appliedBeforeResumeFrom(const Location& at) const {
+    const Location& previous = setup_.appliedBeforeResumeFrom;
+    if (previous.isEmpty()) {
+        return false;
+    }
+    PositionOrder order = at.compare(previous);
+    return order == PositionOrder::Before || order == PositionOrder::Same;
 }
 
 void SyncPipeline::fitReplayedRows(const Location& at) {

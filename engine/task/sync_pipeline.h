@@ -102,6 +102,7 @@ private:
     void onXaStatement(const binlog::Event& event, const binlog::QueryEvent& query);
     void onRows(const binlog::Event& event, const binlog::RowsEvent& rows);
     void fitReplayedRows(const binlog::Location& at);
+    bool appliedBeforeResumeFrom(const binlog::Location& at) const;
     void onDdl(const binlog::Event& event, const binlog::QueryEvent& query);
     [[noreturn]] void failOnDdl(const binlog::Event& event, const binlog::QueryEvent& query, const binlog::Location& at,
                                 const std::string& sql, int code, const std::string& message, bool retryable);

@@ -451,6 +451,7 @@ std::string Task::applyPendingResumeFrom() {
             details["preview"] = evidence.preview;
         }
         audit("resume-from", describeResumeTarget(*target), std::move(details));
+        setup_.appliedBeforeResumeFrom = previous;  // read by the next session only, on this thread
         std::lock_guard lock(mutex_);
         previousGlobalPoint_ = previous;
         return {};

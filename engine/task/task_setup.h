@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "engine/binlog/location.h"
 #include "engine/common/server_settings.h"
 #include "engine/task/stop_point.h"
 #include "engine/task/task_config.h"
@@ -61,6 +62,11 @@ struct TaskSetup {
 
     // Where the task pauses by itself (run --until, POST /api/v1/until); shared with the pipeline.
     std::shared_ptr<StopPointHolder> stopPoint = std::make_shared<StopPointHolder>();
+
+    // The global point this process's last resume-from replaced: rows of the replay window up to it were
+    // applied before, so they are fitted to the downstream as later DDLs left it (replayed_rows.h). Empty:
+    // rows are never fitted, and a row that fails after an error or an unclean stop fails as itself.
+    binlog::Location appliedBeforeResumeFrom;
 };
 
 }  // namespace syncscope::task
