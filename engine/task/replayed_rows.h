@@ -3,8 +3,9 @@
 // table. Such rows are fitted to the downstream: a column it lacks is not written, and the rows of a
 // table it lacks are not applied (the replayed DDL after them leaves the same end). Each fit is an open
 // question for the replayed DDL judge (replayed_ddl_judge.h): a DDL of the window must explain it, or
-// the task stops when the window ends. Outside replay windows nothing is fitted: a missing column or
-// table is an error, as drift must be.
+// the task stops when the window ends. Only rows a resume-from replays (up to the global point it
+// replaced) are fitted; elsewhere, after an error or an unclean stop too, a missing column or table is an
+// error, as drift must be.
 #pragma once
 
 #include <functional>
