@@ -2,6 +2,7 @@
 
 #include <cppconn/connection.h>
 #include <cppconn/exception.h>
+#include <cppconn/prepared_statement.h>
 #include <cppconn/resultset.h>
 #include <cppconn/statement.h>
 
@@ -295,11 +296,11 @@ TableName ReplayedDdlJudge::newProbe(const std::string& schema) {
     auto charset = charsets_.find(schema);
     if (charset == charsets_.end()) {
         std::pair<std::string, std::string> found{"utf8mb4", "utf8mb4_general_ci"};
-        std::unique_ptr<sql::Statement> statement(control_.createStatement());
-        std::unique_ptr<sql::ResultSet> result(statement->executeQuery(
+        std::unique_ptr<sql::PreparedStatement> statement(control_.prepareStatement(
             "SELECT DEFAULT_CHARACTER_SET_NAME, DEFAULT_COLLATION_NAME FROM information_schema.SCHEMATA WHERE "
-            "SCHEMA_NAME = '" +
-            std::regex_replace(schema, std::regex("'"), "''") + "'"));
+            "SCHEMA_NAME = ?"));
+        statement->setString(1, schema);
+        std::unique_ptr<sql::ResultSet> result(statement->executeQuery());
         if (result->next()) {
             found = {result->getString(1), result->getString(2)};
         }
@@ -359,19 +360,17 @@ std::optional<TableName> ReplayedDdlJudge::copyOfDownstream(const TableName& tab
     return probe;
 }
 
-bool ReplayedDdlJudge::columnExists(const TableName& table, const std::string& column) {
-    std::unique_ptr<sql::Statement> statement(control_.createStatement());
-    std::unique_ptr<sql::ResultSet> result(statement->executeQuery(
-        "SELECT 1 FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = '" + table.schema + "' AND TABLE_NAME = '" +
-        table.table + "' AND COLUMN_NAME = '" + std::regex_replace(column, std::regex("'"), "''") + "'"));
-    return result->next();
-}
-
-bool ReplayedDdlJudge::indexExists(const TableName& table, const std::string& index) {
-    std::unique_ptr<sql::Statement> statement(control_.createStatement());
-    std::unique_ptr<sql::ResultSet> result(statement->executeQuery(
-        "SELECT 1 FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = '" + table.schema + "' AND TABLE_NAME = '" +
-        table.table + "' AND INDEX_NAME = '" + std::regex_replace(index, std::regex("'"), "''") + "'"));
+// Whether information_schema's `view` has a row for the table's `element` (named in `nameColumn`); the
+// names are bound, never pasted into the SQL.
+bool ReplayedDdlJudge::listedIn(const char* view, const char* nameColumn, const TableName& table,
+                                const std::string& element) {
+    std::unique_ptr<sql::PreparedStatement> statement(
+        control_.prepareStatement(std::string("SELECT 1 FROM information_schema.") + view +
+                                  " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND " + nameColumn + " = ? LIMIT 1"));
+    statement->setString(1, table.schema);
+    statement->setString(2, table.table);
+    statement->setString(3, element);
+    std::unique_ptr<sql::ResultSet> result(statement->executeQuery());
     return result->next();
 }
 
@@ -573,13 +572,13 @@ ReplayVerdict ReplayedDdlJudge::judgeAlterWithoutTracking(const DdlPlan& plan, c
     }
     std::string evidence;
     for (const std::string& column : elements.addedColumns) {
-        if (columnExists(*proof, column)) {
+        if (listedIn("COLUMNS", "COLUMN_NAME", *proof, column)) {
             run(proof->schema, "ALTER TABLE " + proof->quoted() + " DROP COLUMN " + TableName::quote(column));
             evidence += (evidence.empty() ? "" : ", ") + ("column `" + column + "` already there");
         }
     }
     for (const std::string& index : elements.addedIndexes) {
-        if (indexExists(*proof, index)) {
+        if (listedIn("STATISTICS", "INDEX_NAME", *proof, index)) {
             run(proof->schema, "ALTER TABLE " + proof->quoted() + " DROP INDEX " + TableName::quote(index));
             evidence += (evidence.empty() ? "" : ", ") + ("index `" + index + "` already there");
         }

@@ -100,8 +100,7 @@ private:
     std::optional<TableName> copyOfDownstream(const TableName& table, std::string& error);
     // SHOW CREATE TABLE of `probe`, naming `table` instead.
     std::string createStatementAs(const TableName& probe, const TableName& table);
-    bool columnExists(const TableName& table, const std::string& column);
-    bool indexExists(const TableName& table, const std::string& index);
+    bool listedIn(const char* view, const char* nameColumn, const TableName& table, const std::string& element);
 
     sql::Connection& control_;
     std::string probePrefix_;

@@ -153,7 +153,11 @@ SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
                 }
                 handle(event);
                 if (event.endPos != 0 && !isStreamFraming(event)) {
-                    lastHandledEnd_ = binlog::BinlogPosition(currentFile_, event.endPos);
+                    // Per event: the file name is copied only when it changes (a rotation).
+                    if (lastHandledFile_ != currentFile_) {
+                        lastHandledFile_ = currentFile_;
+                    }
+                    lastHandledEndPos_ = event.endPos;
                 }
                 groupOpen_ = groups_.inGroup();
                 if (stopPoint_.reached()) {
@@ -191,15 +195,15 @@ void SyncPipeline::noticeReconnect() {
         return;
     }
     streamReconnects_ = reconnects;
-    if (lastHandledEnd_.isEmpty()) {
+    if (lastHandledFile_.empty()) {
         return;  // nothing handled yet: whatever comes is new
     }
-    passOverUntil_ = lastHandledEnd_;
+    passOverUntil_ = binlog::BinlogPosition(lastHandledFile_, lastHandledEndPos_);
     passedOver_ = 0;
     spdlog::info(
         "task {}: binlog stream resumed in place after a lost connection (reconnect {}): the events after the "
         "last complete transaction come again and those up to {} are passed over",
-        setup_.taskName, reconnects, lastHandledEnd_.toString());
+        setup_.taskName, reconnects, passOverUntil_->toString());
 }
 
 bool SyncPipeline::isStreamFraming(const binlog::Event& event) {

@@ -178,7 +178,8 @@ private:
     // Resuming a cut stream in place: the end of the last event handled, and while events come again
     // after a reconnect, the point up to which they are passed over.
     uint64_t streamReconnects_ = 0;
-    binlog::BinlogPosition lastHandledEnd_;
+    std::string lastHandledFile_;     // the end of the last event handled: file ...
+    uint64_t lastHandledEndPos_ = 0;  // ... and offset
     std::optional<binlog::BinlogPosition> passOverUntil_;
     uint64_t passedOver_ = 0;
 
