@@ -1,8 +1,17 @@
 #include "engine/task/pipeline_live_view.h"
 
 #include "engine/apply/worker_pool.h"
+#include "engine/binlog/binlog_position.h"
 
 namespace syncscope::task {
+
+namespace {
+
+bool laterThan(const PointView& a, const PointView& b) {
+    return !b.known() || binlog::BinlogPosition(a.file, a.pos) > binlog::BinlogPosition(b.file, b.pos);
+}
+
+}  // namespace
 
 void PipelineLiveView::startAt(const PointView& start) {
     std::lock_guard lock(mutex_);
@@ -11,13 +20,29 @@ void PipelineLiveView::startAt(const PointView& start) {
 
 void PipelineLiveView::groupOpened(uint32_t timestamp) {
     std::lock_guard lock(mutex_);
+    groupOpen_ = true;
     openGroupTimestamp_ = timestamp;
 }
 
 void PipelineLiveView::groupEnded(uint64_t lastSequence, PointView end, uint32_t timestamp) {
     std::lock_guard lock(mutex_);
+    raiseReadLocked(end);
     frontier_.ended(lastSequence, std::move(end), timestamp);
+    groupOpen_ = false;
     openGroupTimestamp_ = 0;
+}
+
+void PipelineLiveView::passedIdle(const PointView& at) {
+    std::lock_guard lock(mutex_);
+    raiseReadLocked(at);
+}
+
+void PipelineLiveView::raiseReadLocked(const PointView& to) {
+    if (to.known() && laterThan(to, live_.read)) {
+        live_.read.file = to.file;
+        live_.read.pos = to.pos;
+        live_.read.gtid.clear();
+    }
 }
 
 void PipelineLiveView::eventRead(const std::string& file, uint64_t endPos) {
@@ -98,8 +123,11 @@ void PipelineLiveView::refreshAppliedLocked() const {
         }
     }
     bool drained = healthy && appliedSequence == pool->lastDispatchedSequence();
-    if (frontier_.empty() && openGroupTimestamp_ == 0 && drained && live_.read.known()) {
-        live_.applied = live_.read;  // every event read is done
+    // Every event read is done. The read point moves after its event is handled, so right after a group
+    // ended (and a flush persisted its end) the read point may still be that group's last rows event:
+    // the shortcut only ever raises the applied point.
+    if (frontier_.empty() && !groupOpen_ && drained && live_.read.known() && laterThan(live_.read, live_.applied)) {
+        live_.applied = live_.read;
     }
     live_.oldestUnappliedTimestamp = frontier_.empty() ? openGroupTimestamp_ : frontier_.oldestTimestamp();
 }

@@ -26,7 +26,11 @@ public:
     void startAt(const PointView& start);
     void groupOpened(uint32_t timestamp);
     // A group ended at `end`; its last change has dispatch sequence `lastSequence`.
+    // The read point is raised to `end` too: the checkpoint may move (and be persisted) before the
+    // event is counted as read, and a status view must never show a point past the read point.
     void groupEnded(uint64_t lastSequence, PointView end, uint32_t timestamp);
+    // Between groups the global point moved to `at` (a rotation, a binlog checkpoint): read up to it.
+    void passedIdle(const PointView& at);
     void eventRead(const std::string& file, uint64_t endPos);
     // Whether the workers' counters are due for a copy (at most at the status rate: maps per table are
     // copied); when it says yes, the caller calls copyCounters.
@@ -43,13 +47,15 @@ public:
 
 private:
     void refreshAppliedLocked() const;
+    void raiseReadLocked(const PointView& to);
 
     static constexpr std::chrono::milliseconds kCountersInterval{50};
 
     mutable std::mutex mutex_;
     mutable SessionLiveView live_;
     mutable AppliedFrontier frontier_;  // dispatched groups not yet known to be committed
-    uint32_t openGroupTimestamp_ = 0;   // 0 when no group is open
+    bool groupOpen_ = false;            // a group is open (its timestamp may be 0)
+    uint32_t openGroupTimestamp_ = 0;   // the open group's timestamp; 0 when none is open
     std::atomic<apply::WorkerPool*> pool_{nullptr};
     std::chrono::steady_clock::time_point lastCounters_{};
 };

@@ -313,6 +313,7 @@ void SyncPipeline::passIdle(const Location& next) {
     Location global = preparedXa_.globalBefore(tracker_.globalInMemory());
     try {
         if (next.compare(global) == PositionOrder::After) {
+            live_.passedIdle(PointView{next.position().file(), next.position().offset(), {}, {}});
             takePoints(preparedXa_.groupEnded(next, {}));
         }
     } catch (const binlog::PositionError& e) {

@@ -20,6 +20,7 @@
 
 #include "engine/apply/worker_pool.h"
 #include "engine/checkpoint/checkpoint_tracker.h"
+#include "engine/task/pipeline_live_view.h"
 #include "engine/task/sync_pipeline.h"
 #include "tests/engine/apply/row_change_fixtures.h"
 #include "tests/engine/task/scripted_control.h"
@@ -297,6 +298,45 @@ private slots:
         QVERIFY2(during >= before, (std::to_string(during) + " after " + std::to_string(before)).c_str());
         QVERIFY(pool.barrier().ok());
         QCOMPARE(pool.appliedSequence(), uint64_t{5});
+        pool.stop();
+    }
+
+    // The live view at the moments the pipeline's threads race on: the read point moves after its
+    // event is handled, and a group's end may be persisted before that. The view must show the group's
+    // end as applied (not the rows event before it, below the persisted point: the drained shortcut
+    // used to) and never an applied point past the read point. A group whose timestamp is 0 is open all
+    // the same (the view used to take a 0 timestamp for "no group").
+    void theLiveViewKeepsApplyBehindReadAtAGroupsEnd() {
+        auto script = std::make_shared<test::SessionScript>();
+        apply::WorkerPoolSettings settings;
+        settings.workerCount = 1;
+        settings.adaptiveConcurrency = false;
+        settings.worker.batch = 1;
+        settings.connect = [script] { return std::make_unique<test::ScriptedSession>(script); };
+        apply::WorkerPool pool(settings);
+        auto t = apply::testing::table("seam", "t", {"id", "v"}, {0});
+        task::PipelineLiveView view;
+        view.attach(&pool);
+        view.startAt({"bin.000001", 4, {}, {}});
+        view.groupOpened(0);
+        view.eventRead("bin.000001", 100);  // the rows event
+        QVERIFY(pool.dispatch(apply::testing::insert(t, apply::testing::ints({1, 0}))));
+        QVERIFY(pool.barrier().ok());
+        // Dispatched and committed, the group still open: nothing of it is applied yet.
+        QCOMPARE(view.current().applied.pos, uint64_t{4});
+        // The group ends at 127 (its XID); a flush may persist 127 now, before the XID is counted as read.
+        view.groupEnded(pool.lastDispatchedSequence(), {"bin.000001", 127, {}, {}}, 0);
+        task::SessionLiveView live = view.current();
+        QCOMPARE(live.applied.pos, uint64_t{127});
+        QCOMPARE(live.read.pos, uint64_t{127});
+        view.eventRead("bin.000001", 127);
+        QCOMPARE(view.current().applied.pos, uint64_t{127});
+        // A rotation between groups moves the global point into the next file: read and applied follow.
+        view.passedIdle({"bin.000002", 4, {}, {}});
+        live = view.current();
+        QCOMPARE(live.read.file, std::string("bin.000002"));
+        QCOMPARE(live.applied.file, std::string("bin.000002"));
+        QCOMPARE(live.applied.pos, uint64_t{4});
         pool.stop();
     }
 
