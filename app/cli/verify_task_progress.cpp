@@ -43,9 +43,13 @@ public:
                                       ": is `syncscope-cli run --listen` running there?");
         }
         auto status = nlohmann::json::parse(response->body, nullptr, false);
-        const auto& applied = status.is_object() ? status.value("applied", nlohmann::json()) : nlohmann::json();
+        const nlohmann::json points = status.is_object() ? status.value("points", nlohmann::json()) : nlohmann::json();
+        const nlohmann::json applied =
+            points.is_object() ? points.value("applied", nlohmann::json()) : nlohmann::json();
         if (!applied.is_object()) {
-            return verify::AppliedAnswer::NotYet;
+            // Waiting on an answer that can never come would call every row in flight unsettled.
+            throw verify::VerifyError("the task's control API at " + describeAddress() +
+                                      " answered /api/v1/status without points.applied: is it a SyncScope engine?");
         }
         auto location =
             binlog::Location::fromParts(applied.value("binlog_name", ""), applied.value("binlog_pos", uint64_t{0}),

@@ -76,6 +76,12 @@ bool RowConfirmer::waitUntilApplied(const binlog::Location& point) {
             return true;
         }
         if (std::chrono::steady_clock::now() >= deadline || cancelled()) {
+            if (!cancelled()) {
+                unsettled_ =
+                    progress_.describe() + " did not reach " + point.toString() + " within " +
+                    std::to_string(std::chrono::duration_cast<std::chrono::seconds>(settings_.settleTimeout).count()) +
+                    " s: rows were compared without it (--settle-seconds)";
+            }
             return false;
         }
         std::this_thread::sleep_for(settings_.appliedPoll);

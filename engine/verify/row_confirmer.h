@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "engine/verify/compared_table.h"
@@ -39,6 +40,9 @@ public:
 
     // Waits until the task has applied up to `point`; false when the settle time ran out first.
     bool waitUntilApplied(const binlog::Location& point);
+    // Why a wait ran out ("" when every wait saw the task apply up to its point): a table note, so that
+    // a DBA knows rows were compared without the applied point's guarantee.
+    const std::string& unsettled() const { return unsettled_; }
 
 private:
     // Each suspect's row on one side (nullopt: absent), settings.confirmLookups keys per statement.
@@ -52,6 +56,7 @@ private:
     TaskProgress& progress_;
     const VerifySettings& settings_;
     const std::atomic<bool>* cancel_;
+    std::string unsettled_;
 };
 
 }  // namespace syncscope::verify

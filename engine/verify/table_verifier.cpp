@@ -284,12 +284,21 @@ ChunkComparison TableVerifier::compareListedChunk(const ComparedTable& table, co
     return comparison;
 }
 
+void TableVerifier::noteUnsettled(const RowConfirmer& confirming, TableVerifyResult& result) {
+    const std::string& why = confirming.unsettled();
+    if (!why.empty() && std::find(result.notes.begin(), result.notes.end(), why) == result.notes.end()) {
+        result.notes.push_back(why);
+    }
+}
+
 void TableVerifier::confirmPending(const ComparedTable& table, PendingSuspects& pending, TableVerifyResult& result) {
     if (pending.rows.empty()) {
         return;
     }
     const ConfirmedDifferencesHandler* handler = onConfirmed_ ? &onConfirmed_ : nullptr;
-    std::vector<RowDifference> confirmed = confirmer().confirm(table, pending.rows, handler);
+    RowConfirmer confirming = confirmer();
+    std::vector<RowDifference> confirmed = confirming.confirm(table, pending.rows, handler);
+    noteUnsettled(confirming, result);
     // The confirmed rows come in the suspects' order (keys are unique among them): every suspect not among
     // them was in flight, and its chunk was re-read because of it.
     std::vector<uint64_t> chunksInFlight;
@@ -447,7 +456,9 @@ void TableVerifier::verifyKeyless(const ComparedTable& table, TableVerifyResult&
     // Without a key there is no row to lock: read the upstream's counts, wait until the task has
     // applied up to where they were read, then read the downstream's.
     auto upstreamCounts = upstream_.query(sql.rowCounts(table.upstreamName()));
-    bool settled = confirmer().waitUntilApplied(upstream_.binlogPosition());
+    RowConfirmer confirming = confirmer();
+    bool settled = confirming.waitUntilApplied(upstream_.binlogPosition());
+    noteUnsettled(confirming, result);
     auto downstreamCounts = downstream_.query(sql.rowCounts(table.downstreamName()));
     result.differences = diffRowCounts(table, upstreamCounts, downstreamCounts);
     for (auto& difference : result.differences) {

@@ -100,6 +100,7 @@ private:
     };
     TableEstimate upstreamEstimate(const ComparedTable& table);
     bool cancelled() const { return cancel_ && cancel_->load(); }
+    static void noteUnsettled(const RowConfirmer& confirming, TableVerifyResult& result);
     RowConfirmer confirmer() { return RowConfirmer(upstream_, downstream_, progress_, settings_, cancel_); }
 
     ServerSession& upstream_;

@@ -30,6 +30,7 @@ constexpr int kSecondLoadSeconds = 10;
 constexpr int kSysbenchGraceMs = 60000;
 constexpr int kCliTimeoutMs = 120000;
 constexpr int kCatchUpTimeoutMs = 120000;
+constexpr int kIdleAppliedTimeoutMs = 20000;
 constexpr int kExitEqual = 0;
 constexpr int kExitDifferent = 1;
 const char* const kExtraRowId = "900000";  // outside sysbench's key range: it never touches this row
@@ -44,6 +45,7 @@ struct OnlineFigures {
     int rechecked = 0;
     int inFlight = 0;
     int chunks = 0;
+    int settleTimeouts = 0;  // tables whose wait for the task's applied point ran out
 };
 
 OnlineFigures figuresOf(const QJsonObject& report) {
@@ -53,6 +55,9 @@ OnlineFigures figuresOf(const QJsonObject& report) {
         figures.rechecked += table["chunks_rechecked"].toInt();
         figures.chunks += table["chunks_done"].toInt();
         figures.inFlight += table["rows_in_flight"].toInt();
+        for (const auto& note : table["notes"].toArray()) {
+            figures.settleTimeouts += note.toString().contains("did not reach") ? 1 : 0;
+        }
         for (const auto& difference : table["differences"].toArray()) {
             ++figures.differences;
             figures.unsettled += difference.toObject()["settled"].toBool() ? 0 : 1;
@@ -126,7 +131,13 @@ private slots:
             CliResult run = runCli(walked ? QStringList(verify) << "--walk-keys" : verify, kCliTimeoutMs);
             OnlineFigures figures = figuresOf(jsonOf(run));
             ++rounds;
-            QVERIFY2(run.exitCode == kExitEqual && figures.differences == 0, (run.out + run.err).c_str());
+            if (run.exitCode != kExitEqual || figures.differences != 0) {
+                qWarning("verify round %d: exit %d\n%s\n%s", rounds, run.exitCode, run.out.c_str(), run.err.c_str());
+            }
+            QVERIFY2(run.exitCode == kExitEqual && figures.differences == 0, "the whole report is printed above");
+            // Every row in flight was confirmed once the task's applied point passed it, not after the
+            // settle time ran out (the applied point was once looked for where the status never had it).
+            QVERIFY2(figures.settleTimeouts == 0, run.out.c_str());
             for (OnlineFigures* sum : {&total, &byMode[walked]}) {
                 sum->rechecked += figures.rechecked;
                 sum->inFlight += figures.inFlight;
@@ -139,6 +150,27 @@ private slots:
             "rows; walked: %d, %d, %d)",
             rounds, total.chunks, total.rechecked, total.inFlight, byMode[0].chunks, byMode[0].rechecked,
             byMode[0].inFlight, byMode[1].chunks, byMode[1].rechecked, byMode[1].inFlight);
+        // Once the upstream is idle, the applied point the control API shows reaches the upstream's end
+        // (what a verify waits for before it calls a row different).
+        std::string masterEnd;
+        std::string appliedSeen;
+        bool appliedAtEnd = waitFor(
+            [&] {
+                auto end = connectTo(upstreamRoot())->query("SHOW MASTER STATUS");
+                masterEnd = *end.front()[0] + ":" + *end.front()[1];
+                nlohmann::json status = engine.status();
+                const nlohmann::json applied =
+                    status.is_object() ? status.value("points", nlohmann::json()).value("applied", nlohmann::json())
+                                       : nlohmann::json();
+                appliedSeen = applied.is_object() ? applied.value("binlog_name", std::string()) + ":" +
+                                                        std::to_string(applied.value("binlog_pos", uint64_t{0}))
+                                                  : std::string("(no answer)");
+                return appliedSeen == masterEnd;
+            },
+            kIdleAppliedTimeoutMs);
+        QVERIFY2(appliedAtEnd, ("the applied point stayed at " + appliedSeen + " with the idle upstream at " +
+                                masterEnd + "; read point: " + engine.status()["points"]["read"].dump())
+                                   .c_str());
         // The load did put rows in flight under the comparison (else this test proved nothing).
         QVERIFY2(total.rechecked > 0, "no chunk ever differed while rows were in flight: the load was too light");
         QVERIFY2(load.exitCode() == 0, load.readAllStandardError().constData());
