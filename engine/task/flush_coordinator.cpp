@@ -16,8 +16,6 @@ using binlog::Location;
 using binlog::PositionOrder;
 using Steady = std::chrono::steady_clock;
 
-constexpr const char* kIntervalFlush = "interval";
-
 bool atOrBefore(const Location& event, const Location& limit) {
     if (limit.isEmpty()) {
         return false;
@@ -98,7 +96,27 @@ bool FlushCoordinator::inReplayWindow(const Location& at) const {
     return uncleanStart_ && atOrBefore(at, exitSafeAtStart_);
 }
 
-void FlushCoordinator::beforeDispatch(const binlog::BinlogPosition& position) {
+const char* flushReasonName(FlushReason reason) {
+    switch (reason) {
+        case FlushReason::Interval:
+            return "interval";
+        case FlushReason::BeforeDdl:
+            return "before ddl";
+        case FlushReason::AfterDdl:
+            return "ddl";
+        case FlushReason::AtStop:
+            return "stop";
+    }
+    return "unknown";
+}
+
+DispatchAdmission FlushCoordinator::admit(const Location& at) {
+    raiseExitSafeMark(at.position());
+    lastDispatched_ = at;
+    return {inSafeModeWindow(at), inReplayWindow(at)};
+}
+
+void FlushCoordinator::raiseExitSafeMark(const binlog::BinlogPosition& position) {
     if (!exitSafeMark_.position().isEmpty() && position <= exitSafeMark_.position()) {
         return;
     }
@@ -146,10 +164,10 @@ void FlushCoordinator::completePending() {
     uint64_t groupSeq = pending_->groupSeq;
     pending_.reset();
     plan.exitSafePoint = exitSafeMark_;  // it may have been raised since: never lower the persisted mark
-    persist(std::move(plan), kIntervalFlush, groupSeq);
+    persist(std::move(plan), FlushReason::Interval, groupSeq);
 }
 
-void FlushCoordinator::flushNow(const char* why, uint64_t groupSeq, const Location& ddlAt, bool atStop) {
+void FlushCoordinator::flushNow(FlushReason reason, uint64_t groupSeq, const Location& ddlAt) {
     // The barrier: every change dispatched so far has committed, and no worker failed since the last
     // flush. Only then may the points move (invariant 1).
     if (auto failure = workers_.drain()) {
@@ -157,32 +175,33 @@ void FlushCoordinator::flushNow(const char* why, uint64_t groupSeq, const Locati
     }
     pending_.reset();  // this flush covers more
     Location exitSafe = exitSafeMark_;
-    if (atStop) {
+    if (reason == FlushReason::AtStop) {
         // Nothing past the last dispatched event was applied by this session; an earlier, unclean one
         // may have applied up to the window this session opened with (never past the upstream's end
         // at the start). A clean stop after everything committed leaves exit-safe = global, so the
         // next start is not in safe mode.
         exitSafe = latest(latest(tracker_.globalInMemory(), lastDispatched_), safeModeUntil_);
-    } else if (!ddlAt.isEmpty()) {
+    } else if (reason == FlushReason::BeforeDdl && !ddlAt.isEmpty()) {
         // Before a DDL: nothing past it is dispatched, so the mark may stand exactly at it (ddl_applier.h).
         exitSafe = latest(Location(ddlAt.position()), safeModeUntil_);
     }
     // The global point in memory is the end of the last complete group; table points of a group cut
     // short were never moved (they move at the group's end).
-    persist(tracker_.planFlush(exitSafe), why, groupSeq);
+    persist(tracker_.planFlush(exitSafe), reason, groupSeq);
 }
 
-void FlushCoordinator::persist(checkpoint::FlushPlan plan, const char* why, uint64_t groupSeq) {
+void FlushCoordinator::persist(checkpoint::FlushPlan plan, FlushReason reason, uint64_t groupSeq) {
     auto started = Steady::now();
     writer_.write(plan);
     tracker_.markPersisted(plan);
     exitSafeMark_ = plan.exitSafePoint;
     lastFlush_ = Steady::now();
     double milliseconds = std::chrono::duration<double, std::milli>(lastFlush_ - started).count();
-    ++(std::string_view(why) == kIntervalFlush ? stats_.intervalFlushes : stats_.barrierFlushes);
+    ++(reason == FlushReason::Interval ? stats_.intervalFlushes : stats_.barrierFlushes);
     stats_.flushMilliseconds += milliseconds;
     stats_.longestFlushMilliseconds = std::max(stats_.longestFlushMilliseconds, milliseconds);
-    spdlog::debug("checkpoint flushed ({}) at {} in {:.1f} ms", why, plan.globalPoint.toString(), milliseconds);
+    spdlog::debug("checkpoint flushed ({}) at {} in {:.1f} ms", flushReasonName(reason), plan.globalPoint.toString(),
+                  milliseconds);
     onPersisted_(plan, milliseconds, groupSeq);
 }
 

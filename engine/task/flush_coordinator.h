@@ -87,6 +87,22 @@ struct FlushStats {
     std::string text() const;
 };
 
+// Why the checkpoint is written. An interval flush is planned at a group boundary and waits for the
+// commit frontier; every other reason is a barrier through every worker.
+enum class FlushReason {
+    Interval,   // checkpoint-flush-interval passed
+    BeforeDdl,  // every row before a DDL is downstream, the exit-safe point at the DDL
+    AfterDdl,   // the DDL ran: its position is persisted at once
+    AtStop,     // a graceful end: the safe-mode window closes as far as this session knows
+};
+const char* flushReasonName(FlushReason reason);  // "interval", "before ddl", "ddl", "stop"
+
+// What the coordinator says of an event about to be dispatched (rows, a committed XA branch, a DDL).
+struct DispatchAdmission {
+    bool inSafeModeWindow = false;  // it may have been applied before this session
+    bool inReplayWindow = false;    // it lies at or before the exit-safe point persisted before the session
+};
+
 struct FlushCoordinatorSettings {
     std::chrono::seconds interval{30};
     uint64_t exitSafeStepBytes = 0;
@@ -118,22 +134,24 @@ public:
     // may have been applied before, DDL included (replayed_ddl_judge.h).
     bool inReplayWindow(const binlog::Location& at) const;
 
-    // Before dispatching an event that ends at `position`: the persisted mark is raised past it first.
-    void beforeDispatch(const binlog::BinlogPosition& position);
-    // An event at `at` was handed to the workers (or a DDL ran).
-    void dispatched(const binlog::Location& at) { lastDispatched_ = at; }
+    // The one call before an event at `at` is dispatched (its rows handed to the workers, or a DDL run):
+    // the persisted exit-safe mark is raised past it first (invariant 4), it counts as dispatched for
+    // the stop flush's window, and the answer says which windows it lies in.
+    DispatchAdmission admit(const binlog::Location& at);
 
     // At a group boundary: plans an interval flush when one is due, writes a planned one whose changes
     // have all committed.
     void atBoundary(uint64_t groupSeq);
-    // A barrier flush: every worker drains first. `ddlAt` (before a DDL) puts the exit-safe point
-    // exactly at that DDL; `atStop` closes the safe-mode window as far as this session knows.
-    void flushNow(const char* why, uint64_t groupSeq, const binlog::Location& ddlAt = {}, bool atStop = false);
+    // A barrier flush: every worker drains first. BeforeDdl puts the exit-safe point exactly at `ddlAt`;
+    // AtStop closes the safe-mode window as far as this session knows.
+    void flushNow(FlushReason reason, uint64_t groupSeq, const binlog::Location& ddlAt = {});
+    // The first worker error, if any, goes to OnWorkerFailure (which does not return).
+    void checkWorkers();
 
 private:
+    void raiseExitSafeMark(const binlog::BinlogPosition& position);
     void completePending();
-    void persist(checkpoint::FlushPlan plan, const char* why, uint64_t groupSeq);
-    void checkWorkers();
+    void persist(checkpoint::FlushPlan plan, FlushReason reason, uint64_t groupSeq);
 
     struct PendingFlush {
         checkpoint::FlushPlan plan;

@@ -23,7 +23,6 @@ namespace {
 using binlog::Location;
 using binlog::PositionOrder;
 
-constexpr const char* kFlushAtStop = "stop";
 constexpr uint64_t kFirstEventOffset = 4;  // after the binlog file's magic bytes
 
 }  // namespace
@@ -124,7 +123,7 @@ SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
         while (keepsReading(interrupt) && !stopPoint_.reached()) {
             decoder_.recycle(events_);
             std::optional<binlog::RawEvent> raw = stream_->next();
-            checkWorkers();
+            flushes_->checkWorkers();
             noticeReconnect();
             if (!raw) {
                 if (!groups_.inGroup()) {
@@ -167,7 +166,7 @@ SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
         }
         // A graceful end: persist what has committed (a transaction cut short by a second stop request, a
         // stop point or the grace, is read again from the global point next time).
-        flush(kFlushAtStop);
+        flush(FlushReason::AtStop);
         SessionOutcome ended;
         ended.stopPointReached = stopPoint_.reason();
         return ended;
@@ -430,9 +429,19 @@ void SyncPipeline::takePoints(const HeldPointsRelease& release) {
     }
 }
 
-bool SyncPipeline::safeModeAt(const Location& at) {
-    inSafeMode_ = flushes_->inSafeModeWindow(at);
-    return setup_.syncer.safeMode || inSafeMode_;
+DispatchAdmission SyncPipeline::admit(const Location& at) {
+    DispatchAdmission admission = flushes_->admit(at);
+    inSafeMode_ = admission.inSafeModeWindow;
+    return admission;
+}
+
+void SyncPipeline::sendToWorkers(std::vector<apply::RowChange>& changes) {
+    for (apply::RowChange& change : changes) {
+        if (!workers_->dispatch(std::move(change))) {
+            flushes_->checkWorkers();
+        }
+    }
+    changes.clear();
 }
 
 void SyncPipeline::onRows(const binlog::Event& event, const binlog::RowsEvent& rows) {
@@ -465,21 +474,16 @@ void SyncPipeline::onRows(const binlog::Event& event, const binlog::RowsEvent& r
         }
         return;
     }
-    flushes_->beforeDispatch(at.position());
-    bool safeMode = safeModeAt(at);
+    DispatchAdmission admission = admit(at);
     changes_.clear();
-    rowChanges_->build(rows, std::move(source), groupSeq, safeMode, changes_);
-    if (flushes_->inReplayWindow(at) && appliedBeforeResumeFrom(at)) {
+    rowChanges_->build(rows, std::move(source), groupSeq, setup_.syncer.safeMode || admission.inSafeModeWindow,
+                       changes_);
+    if (admission.inReplayWindow && appliedBeforeResumeFrom(at)) {
         fitReplayedRows(at);
     }
-    appliedMarks_.filter(changes_, at.position(), inSafeMode_);
-    for (apply::RowChange& change : changes_) {
-        if (!workers_->dispatch(std::move(change))) {
-            checkWorkers();
-        }
-    }
+    appliedMarks_.filter(changes_, at.position(), admission.inSafeModeWindow);
+    sendToWorkers(changes_);
     transactionTablePoints_[table] = at;
-    flushes_->dispatched(at);
 }
 
 // Only rows a resume-from replays were applied before for sure; after an error or an unclean stop a row
@@ -523,17 +527,9 @@ void SyncPipeline::maybeFlush() {
     }
 }
 
-void SyncPipeline::flush(const char* why, const Location& ddlAt) {
+void SyncPipeline::flush(FlushReason reason, const Location& ddlAt) {
     if (flushes_) {
-        flushes_->flushNow(why, groups_.lastSeq(), ddlAt, std::string_view(why) == kFlushAtStop);
-    }
-}
-
-void SyncPipeline::checkWorkers() {
-    if (workers_ && workers_->errorCount() > 0) {
-        if (auto failure = workers_->firstError()) {
-            failWith(*failure);
-        }
+        flushes_->flushNow(reason, groups_.lastSeq(), ddlAt);
     }
 }
 

@@ -32,8 +32,9 @@
 #include "engine/task/pipeline_live_view.h"
 #include "engine/task/prepared_xa_store.h"
 #include "engine/task/replayed_rows.h"
+#include "engine/task/session_live_view.h"
+#include "engine/task/session_outcome.h"
 #include "engine/task/stop_point_check.h"
-#include "engine/task/sync_session.h"
 #include "engine/task/task_setup.h"
 #include "engine/task/transaction_starts.h"
 #include "engine/task/transaction_tracker.h"
@@ -106,14 +107,17 @@ private:
     void onDdl(const binlog::Event& event, const binlog::QueryEvent& query);
     [[noreturn]] void failOnDdl(const binlog::Event& event, const binlog::QueryEvent& query, const binlog::Location& at,
                                 const std::string& sql, int code, const std::string& message, bool retryable);
-    bool safeModeAt(const binlog::Location& at);
+    // The one question per dispatched event (FlushCoordinator::admit); remembers the safe-mode answer
+    // for the status view.
+    DispatchAdmission admit(const binlog::Location& at);
+    // Hands built changes to the workers (a full queue that hides a worker error fails the session).
+    void sendToWorkers(std::vector<apply::RowChange>& changes);
     void dispatchBranch(std::vector<apply::RowChange>& changes, const std::vector<checkpoint::TableName>& tables,
                         const binlog::Location& at);
     void checkReplayWindowEnd();
     void maybeFlush();
     // A barrier flush; `ddlAt` (before a DDL) puts the exit-safe point exactly at that DDL.
-    void flush(const char* why, const binlog::Location& ddlAt = {});
-    void checkWorkers();
+    void flush(FlushReason reason, const binlog::Location& ddlAt = {});
     binlog::Location locationAt(const binlog::Event& event) const;
     struct SafeModeView {
         bool on = false;

@@ -87,22 +87,17 @@ void SyncPipeline::onXaStatement(const binlog::Event& event, const binlog::Query
 // An XA branch's rows go to the workers when its commit is read, as the changes of the group at `at`.
 void SyncPipeline::dispatchBranch(std::vector<apply::RowChange>& changes,
                                   const std::vector<checkpoint::TableName>& tables, const Location& at) {
-    flushes_->beforeDispatch(at.position());
-    bool safeMode = safeModeAt(at);
+    DispatchAdmission admission = admit(at);
     uint64_t groupSeq = groups_.group() != nullptr ? groups_.group()->seq : groups_.lastSeq();
-    appliedMarks_.filterBranch(changes, {at.position().file(), at.position().offset(), ""}, inSafeMode_);
+    appliedMarks_.filterBranch(changes, {at.position().file(), at.position().offset(), ""}, admission.inSafeModeWindow);
     for (apply::RowChange& change : changes) {
         change.transactionSeq = groupSeq;
-        change.safeMode = safeMode;
-        if (!workers_->dispatch(std::move(change))) {
-            checkWorkers();
-        }
+        change.safeMode = setup_.syncer.safeMode || admission.inSafeModeWindow;
     }
-    changes.clear();
+    sendToWorkers(changes);
     for (const auto& table : tables) {
         transactionTablePoints_[table] = at;
     }
-    flushes_->dispatched(at);
 }
 
 void SyncPipeline::failOnDdl(const binlog::Event& event, const binlog::QueryEvent& query, const Location& at,
@@ -130,10 +125,9 @@ void SyncPipeline::onDdl(const binlog::Event& event, const binlog::QueryEvent& q
         // Every row before the DDL must be downstream before the table changes shape, and the points
         // before it persisted, with the exit-safe point at this DDL: after a kill during it, this DDL lies
         // in the next session's replay window (ddl_applier.h).
-        flush("before ddl", at);
-        flushes_->dispatched(at);
+        flush(FlushReason::BeforeDdl, at);
         std::optional<std::string> replayedAt;
-        if (flushes_->inReplayWindow(at)) {
+        if (admit(at).inReplayWindow) {
             replayedAt = at.toString();
             replayWindowOpen_ = true;
         }
@@ -178,7 +172,7 @@ void SyncPipeline::onDdl(const binlog::Event& event, const binlog::QueryEvent& q
         onGroupOpened();
     }
     endTransaction(event);
-    flush("ddl");
+    flush(FlushReason::AfterDdl);
 }
 
 }  // namespace syncscope::task

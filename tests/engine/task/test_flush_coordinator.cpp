@@ -79,9 +79,8 @@ struct Fixture {
 
     // A group whose rows end at `rows` and whose end is `end`, dispatched as change number `sequence`.
     void group(uint64_t rows, uint64_t end, uint64_t sequence) {
-        flushes->beforeDispatch(at(rows).position());
+        flushes->admit(at(rows));
         workers.dispatched = sequence;
-        flushes->dispatched(at(rows));
         tracker.advanceTable({"db", "t"}, at(rows));
         tracker.advanceGlobal(at(end));
     }
@@ -138,19 +137,19 @@ private slots:
         Fixture f;
         f.group(150, 200, 1);
         f.workers.failWhenDrained = true;
-        QVERIFY_THROWS_EXCEPTION(SessionFailed, f.flushes->flushNow("stop", 1, {}, true));
+        QVERIFY_THROWS_EXCEPTION(SessionFailed, f.flushes->flushNow(task::FlushReason::AtStop, 1));
         QVERIFY(f.recorder.plans.empty());
     }
 
     // Invariant 4: the exit-safe mark is persisted before anything is dispatched past it, in steps.
     void exitSafeMarkIsWrittenBeforeDispatchInSteps() {
         Fixture f;
-        f.flushes->beforeDispatch(at(150).position());
+        f.flushes->admit(at(150));
         QCOMPARE(f.recorder.marks.size(), size_t(1));
         QCOMPARE(f.recorder.marks.back(), at(150 + kStep));
-        f.flushes->beforeDispatch(at(150 + kStep).position());  // at the mark: no new write
+        f.flushes->admit(at(150 + kStep));  // at the mark: no new write
         QCOMPARE(f.recorder.marks.size(), size_t(1));
-        f.flushes->beforeDispatch(at(151 + kStep).position());
+        f.flushes->admit(at(151 + kStep));
         QCOMPARE(f.recorder.marks.size(), size_t(2));
     }
 
@@ -162,8 +161,8 @@ private slots:
         f.flushes->atBoundary(1);  // interval flush, and the exit-safe mark before the group
         f.group(250, 300, 2);
         f.flushes->atBoundary(2);  // planned, not written: change 2 not committed
-        f.flushes->flushNow("ddl", 2);
-        f.flushes->flushNow("stop", 2, {}, true);
+        f.flushes->flushNow(task::FlushReason::AfterDdl, 2);
+        f.flushes->flushNow(task::FlushReason::AtStop, 2);
         const task::FlushStats& stats = f.flushes->stats();
         QCOMPARE(stats.intervalFlushes, uint64_t(1));
         QCOMPARE(stats.barrierFlushes, uint64_t(2));
@@ -191,7 +190,7 @@ private slots:
         QFETCH(Location, expected);
         Fixture f(at(100), exitSafeAtStart);
         f.group(150, 200, 1);
-        f.flushes->flushNow("stop", 1, {}, true);
+        f.flushes->flushNow(task::FlushReason::AtStop, 1);
         QCOMPARE(f.recorder.plans.back().globalPoint, at(200));
         QCOMPARE(f.recorder.plans.back().exitSafePoint, expected);
     }
@@ -203,6 +202,9 @@ private slots:
         QCOMPARE(f.flushes->safeModeUntil(), at(300));
         QVERIFY(f.flushes->inSafeModeWindow(at(250)));
         QVERIFY(!f.flushes->inSafeModeWindow(at(350)));
+        // The answer an event gets when it is admitted for dispatch is the same.
+        QVERIFY(f.flushes->admit(at(250)).inSafeModeWindow);
+        QVERIFY(!f.flushes->admit(at(350)).inSafeModeWindow);
     }
 
     // Before a DDL the points are persisted with exit-safe exactly at it. Every DDL up to the exit-safe
@@ -211,7 +213,7 @@ private slots:
     void ddlWindowIsExact() {
         Fixture f(at(100), at(900));
         f.group(150, 200, 1);
-        f.flushes->flushNow("before ddl", 1, at(260));
+        f.flushes->flushNow(task::FlushReason::BeforeDdl, 1, at(260));
         QCOMPARE(f.recorder.plans.back().globalPoint, at(200));
         QCOMPARE(f.recorder.plans.back().exitSafePoint, at(900));  // the unclean window reaches further
         QVERIFY(f.flushes->inReplayWindow(at(260)));
@@ -221,9 +223,13 @@ private slots:
 
         Fixture clean;
         clean.group(150, 200, 1);
-        clean.flushes->flushNow("before ddl", 1, at(260));
+        clean.flushes->flushNow(task::FlushReason::BeforeDdl, 1, at(260));
         QCOMPARE(clean.recorder.plans.back().exitSafePoint, at(260));
         QVERIFY(!clean.flushes->inReplayWindow(at(260)));
+        // The DDL is then admitted at its own position: the mark already stands there, nothing is written.
+        size_t marks = clean.recorder.marks.size();
+        QVERIFY(!clean.flushes->admit(at(260)).inReplayWindow);
+        QCOMPARE(clean.recorder.marks.size(), marks);
     }
 
     // Invariant 3: the tracker's table points never pass the global point they are flushed with.
