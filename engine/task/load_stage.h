@@ -9,7 +9,8 @@
 #include <string>
 
 #include "engine/load/load_progress.h"
-#include "engine/task/sync_session.h"
+#include "engine/task/session_live_view.h"
+#include "engine/task/session_outcome.h"
 #include "engine/task/task_setup.h"
 
 namespace syncscope::task {

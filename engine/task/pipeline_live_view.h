@@ -10,7 +10,7 @@
 #include <string>
 
 #include "engine/task/applied_frontier.h"
-#include "engine/task/sync_session.h"
+#include "engine/task/session_live_view.h"
 
 namespace syncscope::apply {
 class WorkerPool;
