@@ -10,8 +10,9 @@
 #include "engine/filter/block_allow_rules.h"
 #include "engine/filter/event_filter_rule.h"
 #include "engine/filter/route_rule.h"
+#include "engine/task/binlog_start.h"
 #include "engine/task/config_reader.h"
-#include "engine/task/task_config.h"
+#include "engine/task/syncer_settings.h"
 
 namespace syncscope::task {
 
