@@ -20,15 +20,16 @@ namespace syncscope::cli {
 namespace {
 
 const char* const kDecodeUsage =
-    "Usage: syncscope-cli decode FILE... [--start-position N] [--stop-position N] [--json]\n"
+    "Usage: syncscope-cli decode FILE... [--start-position N] [--stop-position N] [--json] [--show-secrets]\n"
     "       syncscope-cli decode --server HOST:PORT --user U --password-file F\n"
-    "                            (--from FILE:POS | --gtid G) [--count N] [--json]\n"
+    "                            (--from FILE:POS | --gtid G) [--count N] [--json] [--show-secrets]\n"
     "Prints every event, one readable line each, or with --json one JSON object per line (file, pos,\n"
     "end_pos, type, timestamp, server_id, gtid; schema and query of statements; schema, table, op,\n"
     "columns and rows [{before, after}] of row events). --start-position applies to the first file,\n"
     "--stop-position to the last (stop before the first event starting at or after it), as in\n"
     "mariadb-binlog. --server streams from a MariaDB server from a file position or after a GTID\n"
-    "position; --count stops after N events (heartbeats not counted).\n"
+    "position; --count stops after N events (heartbeats not counted). Passwords that statements carry\n"
+    "(CREATE USER ... IDENTIFIED BY '...') are printed as '<redacted>' unless --show-secrets is given.\n"
     "Exit 0 when all went well, 1 with FILE:OFFSET: on stderr for bad input, 2 on bad usage.\n";
 
 struct UsageError : std::runtime_error {
@@ -46,6 +47,7 @@ struct DecodeOptions {
     std::string gtid;
     std::optional<uint64_t> count;
     bool json = false;
+    bool showSecrets = false;
     bool help = false;
 };
 
@@ -72,6 +74,8 @@ DecodeOptions parseOptions(std::span<char*> args) {
             options.help = true;
         } else if (arg == "--json") {
             options.json = true;
+        } else if (arg == "--show-secrets") {
+            options.showSecrets = true;
         } else if (arg == "--start-position") {
             options.startPosition = parseNumber(value(), arg);
         } else if (arg == "--stop-position") {
@@ -238,7 +242,8 @@ int runDecode(std::span<char*> args) {
     }
     std::ios::sync_with_stdio(false);
     DecodeEventPrinter printer(std::cout,
-                               options.json ? DecodeEventPrinter::Format::JsonLines : DecodeEventPrinter::Format::Text);
+                               options.json ? DecodeEventPrinter::Format::JsonLines : DecodeEventPrinter::Format::Text,
+                               options.showSecrets);
     try {
         int code = options.server.empty() ? decodeFiles(options, printer) : decodeServer(options, printer);
         std::cout.flush();

@@ -1,6 +1,7 @@
 #include "app/cli/decode_event_printer.h"
 
 #include "engine/binlog/value_text.h"
+#include "engine/common/secret_redaction.h"
 
 namespace syncscope::cli {
 
@@ -115,6 +116,10 @@ void DecodeEventPrinter::trackGtid(const Event& event) {
     }
 }
 
+std::string DecodeEventPrinter::statement(const std::string& text) const {
+    return showSecrets_ ? text : redactSecrets(text);
+}
+
 void DecodeEventPrinter::print(const Event& event) {
     if (event.type() == EventType::Heartbeat || event.type() == EventType::HeartbeatV2) {
         return;  // not binlog content: the server's sign of life on an idle stream
@@ -158,7 +163,7 @@ void DecodeEventPrinter::appendJson(std::string& out, const Event& event) const 
     }
     if (const auto* query = event.as<QueryEvent>()) {
         appendJsonText(out, "schema", query->schema);
-        appendJsonText(out, "query", query->query);
+        appendJsonText(out, "query", statement(query->query));
     } else if (const auto* rows = event.as<RowsEvent>()) {
         appendJsonText(out, "schema", rows->table->schema);
         appendJsonText(out, "table", rows->table->table);
@@ -206,9 +211,9 @@ void DecodeEventPrinter::appendJson(std::string& out, const Event& event) const 
     } else if (const auto* previous = event.as<PreviousGtidsEvent>()) {
         appendJsonText(out, "gtid_set", previous->text());
     } else if (const auto* annotate = event.as<AnnotateRowsEvent>()) {
-        appendJsonText(out, "query", annotate->query);
+        appendJsonText(out, "query", statement(annotate->query));
     } else if (const auto* rowsQuery = event.as<RowsQueryEvent>()) {
-        appendJsonText(out, "query", rowsQuery->query);
+        appendJsonText(out, "query", statement(rowsQuery->query));
     } else if (const auto* checkpoint = event.as<BinlogCheckpointEvent>()) {
         appendJsonText(out, "checkpoint_file", checkpoint->file);
     }
@@ -226,7 +231,7 @@ void DecodeEventPrinter::appendText(std::string& out, const Event& event) const 
         out += " ";
         out += query->schema.empty() ? "-" : query->schema;
         out += ": ";
-        appendOneLine(out, query->query);
+        appendOneLine(out, statement(query->query));
     } else if (const auto* rows = event.as<RowsEvent>()) {
         out += " ";
         out += rowsOpName(rows->op);
@@ -263,10 +268,10 @@ void DecodeEventPrinter::appendText(std::string& out, const Event& event) const 
         out += " [" + previous->text() + "]";
     } else if (const auto* annotate = event.as<AnnotateRowsEvent>()) {
         out += " ";
-        appendOneLine(out, annotate->query);
+        appendOneLine(out, statement(annotate->query));
     } else if (const auto* rowsQuery = event.as<RowsQueryEvent>()) {
         out += " ";
-        appendOneLine(out, rowsQuery->query);
+        appendOneLine(out, statement(rowsQuery->query));
     } else if (const auto* checkpoint = event.as<BinlogCheckpointEvent>()) {
         out += " " + checkpoint->file;
     }

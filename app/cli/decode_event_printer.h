@@ -14,7 +14,9 @@ class DecodeEventPrinter {
 public:
     enum class Format { Text, JsonLines };
 
-    DecodeEventPrinter(std::ostream& out, Format format) : out_(out), format_(format) {}
+    // Statements' passwords are printed as '<redacted>' unless `showSecrets`.
+    DecodeEventPrinter(std::ostream& out, Format format, bool showSecrets = false)
+        : out_(out), format_(format), showSecrets_(showSecrets) {}
 
     // Prints one event; remembers the GTID of the open transaction for the events inside it.
     void print(const binlog::Event& event);
@@ -23,9 +25,11 @@ private:
     void trackGtid(const binlog::Event& event);
     void appendText(std::string& line, const binlog::Event& event) const;
     void appendJson(std::string& line, const binlog::Event& event) const;
+    std::string statement(const std::string& text) const;
 
     std::ostream& out_;
     Format format_;
+    bool showSecrets_ = false;
     std::string gtid_;                // of the transaction the next event belongs to
     bool gtidEndsAfterNext_ = false;  // a standalone group (DDL): one event after the GTID
     std::string line_;                // reused between events

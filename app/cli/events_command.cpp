@@ -25,7 +25,8 @@ const char* const kEventsUsage =
     "Usage: syncscope-cli events (FILE... | --server HOST:PORT --user U --password-file F)\n"
     "         [--from POS|FILE:POS|GTID|'YYYY-MM-DD HH:MM:SS'] [--to FILE:POS] [--table DB.T]\n"
     "         [--op insert,update,delete,ddl] [--domain N] [--since TIME] [--till TIME]\n"
-    "         [--key VALUE] [--rows] [--limit N] [--progress] [--json] [--position-only]\n"
+    "         [--key VALUE] [--rows] [--limit N] [--progress] [--json] [--position-only] [--show-secrets]\n"
+    "         [--downstream HOST:PORT --downstream-user U --downstream-password-file F]\n"
     "Browses a binlog: a line per transaction (GTID, start, time) and an indented line per event\n"
     "(position, time, GTID, type, table, operation and rows), or with --json one JSON object per event.\n"
     "FILEs are read in the order given; --server reads through a binlog dump (as a replica does) up to\n"
@@ -43,6 +44,10 @@ const char* const kEventsUsage =
     "  --limit    stop after N transactions; --progress prints progress to stderr every 1,000,000 events\n"
     "  --position-only  with --from TIME: print where the first transaction at or after it starts\n"
     "             (FILE:POS GTID TIME, or one JSON object) and read no further (event headers only)\n"
+    "  --show-secrets  print the passwords statements carry (CREATE USER ... IDENTIFIED BY '...'); by\n"
+    "             default they are printed as '<redacted>'\n"
+    "  --downstream  with --server: check each printed transaction's rows against this server (with\n"
+    "             --downstream-user and --downstream-password-file), a page of transactions at a time\n"
     "Exit 0 when all went well, 1 with the reason on stderr for a bad point or unreadable input, 2 on bad usage.\n";
 
 constexpr uint64_t kProgressEvery = 1000000;
@@ -68,6 +73,7 @@ struct EventsOptions {
     std::string till;
     std::optional<std::string> key;
     bool rows = false;
+    bool showSecrets = false;
     uint64_t limit = 0;
     bool progress = false;
     bool json = false;
@@ -108,6 +114,8 @@ EventsOptions parseOptions(std::span<char*> args) {
             options.json = true;
         } else if (arg == "--rows") {
             options.rows = true;
+        } else if (arg == "--show-secrets") {
+            options.showSecrets = true;
         } else if (arg == "--progress") {
             options.progress = true;
         } else if (arg == "--server") {
@@ -205,6 +213,7 @@ browse::BrowseFilter filterOf(const EventsOptions& options) {
     }
     filter.keyValue = options.key;
     filter.rowImages = options.rows;
+    filter.showSecrets = options.showSecrets;
     return filter;
 }
 

@@ -1,11 +1,14 @@
 // syncscope-cli: the headless front end. Dispatches to one subcommand per file in this folder.
 #include <algorithm>
-#include <string>
 #include <iostream>
 #include <span>
+#include <string>
 #include <string_view>
 
+#include <spdlog/spdlog.h>
+
 #include "app/cli/cli_commands.h"
+#include "engine/common/redacting_sink.h"
 #include "engine/common/version.h"
 
 namespace {
@@ -25,6 +28,9 @@ void printUsage(std::ostream& out) {
 
 int main(int argc, char** argv) {
     std::span<char*> args(argv, static_cast<size_t>(argc));
+    // Every command logs through spdlog: a statement's password is logged as '<redacted>' (run replaces
+    // the logger with its own, redacted the same way).
+    syncscope::redactSecretsIn(*spdlog::default_logger());
     if (args.size() < 2) {
         printUsage(std::cerr);
         return syncscope::cli::kExitUsage;

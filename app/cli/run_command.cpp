@@ -22,6 +22,7 @@
 #include "app/cli/option_reader.h"
 #include "app/cli/run_support.h"
 #include "app/cli/token_file.h"
+#include "engine/common/redacting_sink.h"
 #include "engine/common/state_directory.h"
 #include "engine/control/control_server.h"
 #include "engine/control/listen_address.h"
@@ -116,6 +117,7 @@ void setUpLogging(const std::string& logDir, const std::string& taskName) {
     }
     logger->set_level(level);
     logger->flush_on(spdlog::level::info);
+    redactSecretsIn(*logger);  // a binlogged CREATE/ALTER USER is logged with its password redacted
     spdlog::set_default_logger(logger);
 }
 

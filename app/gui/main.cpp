@@ -8,6 +8,7 @@
 #include "app/gui/gui_options.h"
 #include "app/gui/task_opener.h"
 #include "engine/common/log_ring_sink.h"
+#include "engine/common/redacting_sink.h"
 #include "engine/common/thread_priority.h"
 #include "engine/common/version.h"
 #include "ui/engine/malloc_arenas.h"
@@ -58,6 +59,7 @@ int main(int argc, char** argv) {
     // The engine logs through spdlog; the GUI drains this ring on its refresh timer.
     auto ring = std::make_shared<syncscope::LogRing>();
     spdlog::default_logger()->sinks().push_back(std::make_shared<syncscope::LogRingSink>(ring));
+    syncscope::redactSecretsIn(*spdlog::default_logger());  // passwords in statements: '<redacted>'
 
     syncscope::ui::MainWindow window;
     window.setLogRing(ring);

@@ -7,6 +7,7 @@
 #include "engine/browse/binlog_history.h"
 #include "engine/browse/key_matcher.h"
 #include "engine/browse/row_text.h"
+#include "engine/common/secret_redaction.h"
 
 namespace syncscope::browse {
 
@@ -103,6 +104,10 @@ bool BrowseFilter::acceptsTransaction(const BrowsedTransaction& trx) const {
     return true;
 }
 
+std::string BrowseFilter::shown(std::string statement) const {
+    return showSecrets ? statement : redactSecrets(statement);
+}
+
 bool BrowseFilter::describe(const binlog::Event& event, BrowsedEvent& out, const KeyMatcher* keyMatcher) const {
     const auto* rows = event.as<binlog::RowsEvent>();
     const auto* query = rows == nullptr ? event.as<binlog::QueryEvent>() : nullptr;
@@ -165,7 +170,7 @@ bool BrowseFilter::describe(const binlog::Event& event, BrowsedEvent& out, const
     }
     if (query != nullptr) {
         out.schema = query->schema;
-        out.summary = oneLine(query->query);
+        out.summary = shown(oneLine(query->query));
         if (query->kind == binlog::QueryEvent::Kind::Ddl) {
             out.operation = "ddl";
         }
@@ -179,7 +184,7 @@ bool BrowseFilter::describe(const binlog::Event& event, BrowsedEvent& out, const
             schema.empty() || lower(query->schema) == lower(schema) || text.find(lower(schema)) != std::string::npos;
         return namesTable && inSchema;
     }
-    out.summary = summaryOf(event);
+    out.summary = shown(summaryOf(event));
     if (const auto* map = event.as<binlog::TableMapEvent>()) {
         out.schema = map->table->schema;
         out.table = map->table->table;

@@ -26,10 +26,15 @@ struct BrowseFilter {
     // does not name the key), comma-separated, as MariaDB prints them unquoted ("42", "2026-01-02,7").
     std::optional<std::string> keyValue;
     bool rowImages = false;  // decode row images into BrowsedEvent::rows (always for key matches)
+    // Statements keep the passwords they carry (CREATE USER ... IDENTIFIED BY '...'); by default the
+    // summary shows '<redacted>' (engine/common/secret_redaction.h).
+    bool showSecrets = false;
 
     // Whether a filter on events (table, operation, key) is set: markers are then not listed.
     bool selectsEvents() const { return !schema.empty() || !table.empty() || !operations.empty() || keyValue; }
     bool acceptsTransaction(const BrowsedTransaction& trx) const;
+    // A statement as the summary shows it (redacted unless showSecrets).
+    std::string shown(std::string statement) const;
     // Fills `out` (type, table, rows, ...) and says whether it is shown. `keyMatcher`: keyValue parsed once
     // (KeyMatcher), so that rows are compared without rendering their keys; null: compared as text.
     bool describe(const binlog::Event& event, BrowsedEvent& out, const KeyMatcher* keyMatcher = nullptr) const;

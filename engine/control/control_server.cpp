@@ -14,6 +14,7 @@
 #include <set>
 #include <thread>
 
+#include "engine/common/secret_redaction.h"
 #include "engine/common/thread_priority.h"
 #include "engine/control/control_request.h"
 #include "engine/control/error_tally.h"
@@ -479,7 +480,12 @@ struct ControlServer::Impl {
             if (!tail) {
                 return;
             }
-            reply(res, kHttpOk, {{"lines", tailLines(options.logFilePath, *tail, kMaxTailBytes)}});
+            // Lines are redacted when logged; a file written by an older version is redacted here too.
+            std::vector<std::string> lines = tailLines(options.logFilePath, *tail, kMaxTailBytes);
+            for (std::string& line : lines) {
+                line = redactSecrets(line);
+            }
+            reply(res, kHttpOk, {{"lines", lines}});
         });
         server->Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
             auto status = task.status();
