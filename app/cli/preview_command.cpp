@@ -1,7 +1,6 @@
 // syncscope-cli preview: what a skip or a resume-from of a running task would leave out (or apply again),
 // each row checked against the downstream, asked of the task's control API (`run --listen`), which knows
 // the failed event and the persisted global point. Reads only; the skip itself is POST /api/v1/skip.
-#include <httplib.h>
 #include <nlohmann/json.hpp>
 
 #include <iostream>
@@ -12,22 +11,22 @@
 
 #include "app/cli/cli_commands.h"
 #include "app/cli/option_reader.h"
-#include "app/cli/token_file.h"
 #include "engine/binlog/binlog_position.h"
-#include "engine/control/listen_address.h"
+#include "engine/remote/control_api_client.h"
 
 namespace syncscope::cli {
 namespace {
 
 constexpr int kHttpOk = 200;
-constexpr time_t kConnectTimeoutSeconds = 5;
+constexpr int kConnectTimeoutSeconds = 5;
 // A long resume-from window is read and checked row by row before the answer comes.
-constexpr time_t kPreviewTimeoutSeconds = 600;
+constexpr int kPreviewTimeoutSeconds = 600;
 constexpr int kJsonIndent = 2;
 
 const char* const kPreviewUsage =
-    "Usage: syncscope-cli preview skip --control HOST:PORT [--token-file F] [--json]\n"
-    "       syncscope-cli preview resume-from FILE:POS --control HOST:PORT [--token-file F] [--json]\n"
+    "Usage: syncscope-cli preview skip --control [https://]HOST:PORT [--ca FILE] [--token-file F] [--json]\n"
+    "       syncscope-cli preview resume-from FILE:POS --control [https://]HOST:PORT [--ca FILE] [--token-file F]\n"
+    "                                  [--json]\n"
     "Asks the task's control API (`syncscope-cli run --listen HOST:PORT`) what a command would leave out\n"
     "before it is given: `skip` the failed event's whole transaction, `resume-from` the transactions\n"
     "between the persisted global point and FILE:POS (skipped going forward, applied again in safe mode\n"
@@ -35,12 +34,15 @@ const char* const kPreviewUsage =
     "window checked against the downstream: equal, missing, different (columns named), not deleted.\n"
     "Changes nothing. A skip through the API (POST /api/v1/skip) then saves the rows not equal\n"
     "downstream as replayable SQL, named in its audit entry.\n"
+    "--control https://HOST:PORT (or --ca FILE) talks to an engine run with --tls-cert; --ca names the CA\n"
+    "to trust (default: the system's store).\n"
     "Exit 0 when the preview was read, 1 when the API refused it or could not be reached, 2 on bad usage.\n";
 
 struct PreviewOptions {
     std::string command;  // "skip" or "resume-from"
     std::string target;   // FILE:POS of a resume-from
     std::string control;
+    std::string caFile;
     std::string tokenFile;
     bool json = false;
 };
@@ -49,6 +51,7 @@ PreviewOptions parseOptions(std::span<char*> args) {
     PreviewOptions options;
     OptionReader()
         .value("--control", options.control)
+        .value("--ca", options.caFile)
         .value("--token-file", options.tokenFile)
         .flag("--json", options.json)
         .arguments([&options](const std::string& arg) {
@@ -71,7 +74,7 @@ PreviewOptions parseOptions(std::span<char*> args) {
         throw UsageError("resume-from needs the target FILE:POS");
     }
     if (options.control.empty()) {
-        throw UsageError("--control HOST:PORT (the task's `run --listen` address) is needed");
+        throw UsageError("--control [https://]HOST:PORT (the task's `run --listen` address) is needed");
     }
     return options;
 }
@@ -145,32 +148,27 @@ int runPreview(std::span<char*> args) {
     }
     PreviewOptions options;
     std::string path;
-    control::ListenAddress address;
+    remote::RemoteEngineOptions endpoint;
     try {
         options = parseOptions(args);
         path = pathFor(options);
-        address = control::ListenAddress::parse(options.control);
+        endpoint = remote::controlEndpoint(options.control, options.caFile, options.tokenFile);
+        endpoint.connectTimeoutSeconds = kConnectTimeoutSeconds;
+        endpoint.timeoutSeconds = kPreviewTimeoutSeconds;
     } catch (const std::exception& e) {
         std::cerr << "syncscope-cli preview: " << e.what() << "\n" << kPreviewUsage;
         return kExitUsage;
     }
     try {
-        httplib::Client client(address.host, address.port);
-        client.set_connection_timeout(kConnectTimeoutSeconds);
-        client.set_read_timeout(kPreviewTimeoutSeconds);
-        if (!options.tokenFile.empty()) {
-            client.set_bearer_token_auth(readTokenFile(options.tokenFile));
-        }
-        auto response = client.Get(path);
-        if (!response) {
-            std::cerr << "syncscope-cli preview: the control API at " << options.control << " did not answer ("
-                      << httplib::to_string(response.error()) << "): is `syncscope-cli run --listen` running there?\n";
+        remote::ControlApiClient::Answer response = remote::ControlApiClient(endpoint).get(path);
+        if (!response.ok()) {
+            std::cerr << "syncscope-cli preview: " << response.error << '\n';
             return kExitFailure;
         }
-        auto answer = nlohmann::json::parse(response->body, nullptr, false);
-        if (response->status != kHttpOk || !answer.is_object() || !answer.contains("preview")) {
-            std::string reason = answer.is_object() ? answer.value("error", response->body) : response->body;
-            std::cerr << "syncscope-cli preview: HTTP " << response->status << ": " << reason << '\n';
+        auto answer = nlohmann::json::parse(response.body, nullptr, false);
+        if (response.status != kHttpOk || !answer.is_object() || !answer.contains("preview")) {
+            std::string reason = answer.is_object() ? answer.value("error", response.body) : response.body;
+            std::cerr << "syncscope-cli preview: HTTP " << response.status << ": " << reason << '\n';
             return kExitFailure;
         }
         if (options.json) {

@@ -1,7 +1,6 @@
 // syncscope-cli resume-from: moves a running task's persisted global point (`run --listen`'s
 // POST /api/v1/resume-from). Going forward, the API first saves the rows the move skips as replayable SQL and
 // the resume-from's own audit entry names the file; this prints where it went.
-#include <httplib.h>
 #include <nlohmann/json.hpp>
 
 #include <iostream>
@@ -12,20 +11,20 @@
 
 #include "app/cli/cli_commands.h"
 #include "app/cli/option_reader.h"
-#include "app/cli/token_file.h"
 #include "engine/binlog/binlog_position.h"
-#include "engine/control/listen_address.h"
+#include "engine/remote/control_api_client.h"
 
 namespace syncscope::cli {
 namespace {
 
 constexpr int kHttpOk = 200;
-constexpr time_t kConnectTimeoutSeconds = 5;
+constexpr int kConnectTimeoutSeconds = 5;
 // Going forward the API reads and checks the skipped window row by row before it answers.
-constexpr time_t kResumeTimeoutSeconds = 600;
+constexpr int kResumeTimeoutSeconds = 600;
 
 const char* const kResumeFromUsage =
-    "Usage: syncscope-cli resume-from FILE:POS|GTID --control HOST:PORT [--token-file F] [--no-save-sql]\n"
+    "Usage: syncscope-cli resume-from FILE:POS|GTID --control [https://]HOST:PORT [--ca FILE] [--token-file F]\n"
+    "                                 [--no-save-sql]\n"
     "Asks the task's control API (`syncscope-cli run --listen HOST:PORT`) to resume from FILE:POS or a GTID\n"
     "position: the persisted global point moves there (audited, with the point it replaced as the undo).\n"
     "The task must be paused or stopped. Going forward, the rows between the persisted global point and\n"
@@ -38,6 +37,7 @@ const char* const kResumeFromUsage =
 struct ResumeFromOptions {
     std::string target;
     std::string control;
+    std::string caFile;
     std::string tokenFile;
     bool saveSql = true;
 };
@@ -46,6 +46,7 @@ ResumeFromOptions parseOptions(std::span<char*> args) {
     ResumeFromOptions options;
     OptionReader()
         .value("--control", options.control)
+        .value("--ca", options.caFile)
         .value("--token-file", options.tokenFile)
         .flag("--no-save-sql", options.saveSql, false)
         .argument(options.target, "say one point to resume from, not several")
@@ -54,7 +55,7 @@ ResumeFromOptions parseOptions(std::span<char*> args) {
         throw UsageError("say where to resume from: FILE:POS or a GTID position");
     }
     if (options.control.empty()) {
-        throw UsageError("--control HOST:PORT (the task's `run --listen` address) is needed");
+        throw UsageError("--control [https://]HOST:PORT (the task's `run --listen` address) is needed");
     }
     return options;
 }
@@ -88,32 +89,28 @@ int runResumeFrom(std::span<char*> args) {
     }
     ResumeFromOptions options;
     nlohmann::json body;
-    control::ListenAddress address;
+    remote::RemoteEngineOptions endpoint;
     try {
         options = parseOptions(args);
         body = bodyFor(options);
-        address = control::ListenAddress::parse(options.control);
+        endpoint = remote::controlEndpoint(options.control, options.caFile, options.tokenFile);
+        endpoint.connectTimeoutSeconds = kConnectTimeoutSeconds;
+        endpoint.timeoutSeconds = kResumeTimeoutSeconds;
     } catch (const std::exception& e) {
         std::cerr << "syncscope-cli resume-from: " << e.what() << "\n" << kResumeFromUsage;
         return kExitUsage;
     }
     try {
-        httplib::Client client(address.host, address.port);
-        client.set_connection_timeout(kConnectTimeoutSeconds);
-        client.set_read_timeout(kResumeTimeoutSeconds);
-        if (!options.tokenFile.empty()) {
-            client.set_bearer_token_auth(readTokenFile(options.tokenFile));
-        }
-        auto response = client.Post("/api/v1/resume-from", body.dump(), "application/json");
-        if (!response) {
-            std::cerr << "syncscope-cli resume-from: the control API at " << options.control << " did not answer ("
-                      << httplib::to_string(response.error()) << "): is `syncscope-cli run --listen` running there?\n";
+        remote::ControlApiClient::Answer response =
+            remote::ControlApiClient(endpoint).post("/api/v1/resume-from", body.dump());
+        if (!response.ok()) {
+            std::cerr << "syncscope-cli resume-from: " << response.error << '\n';
             return kExitFailure;
         }
-        auto answer = nlohmann::json::parse(response->body, nullptr, false);
-        if (response->status != kHttpOk || !answer.is_object() || !answer.value("accepted", false)) {
-            std::string reason = answer.is_object() ? answer.value("error", response->body) : response->body;
-            std::cerr << "syncscope-cli resume-from: HTTP " << response->status << ": " << reason << '\n';
+        auto answer = nlohmann::json::parse(response.body, nullptr, false);
+        if (response.status != kHttpOk || !answer.is_object() || !answer.value("accepted", false)) {
+            std::string reason = answer.is_object() ? answer.value("error", response.body) : response.body;
+            std::cerr << "syncscope-cli resume-from: HTTP " << response.status << ": " << reason << '\n';
             return kExitFailure;
         }
         std::cout << "resume-from: " << answer.value("result", "") << '\n';

@@ -14,7 +14,6 @@
 
 #include "app/cli/cli_commands.h"
 #include "app/cli/option_reader.h"
-#include "app/cli/token_file.h"
 #include "app/cli/verify_report_printer.h"
 #include "app/cli/verify_task_progress.h"
 #include "engine/common/state_directory.h"
@@ -34,7 +33,7 @@ constexpr int kExitError = 2;
 const char* const kVerifyUsage =
     "Usage: syncscope-cli verify TASK.yaml --source SOURCE.yaml [--json] [--table DB.TABLE]...\n"
     "         [--repair [--confirm-keyless]] [--repair-sql FILE] [--log-dir DIR]\n"
-    "         [--control HOST:PORT [--token-file F]] [--settle-seconds N]\n"
+    "         [--control [https://]HOST:PORT [--ca FILE] [--token-file F]] [--settle-seconds N]\n"
     "         [--chunk-time MS] [--max-threads-running N] [--parallel-tables N] [--walk-keys] [--progress]\n"
     "Compares every table the task replicates (block-allow list and routes applied) upstream against\n"
     "downstream: key-range chunks checksummed by both servers at once, then row by row where a chunk\n"
@@ -71,6 +70,7 @@ struct VerifyOptions {
     std::string repairSqlFile;
     std::string logDir = defaultLogDirectory();  // the folder `run` writes to, so both share the audit log
     std::string control;
+    std::string caFile;
     std::string tokenFile;
     std::vector<schema::TableName> tables;
     verify::VerifySettings settings;
@@ -94,6 +94,7 @@ VerifyOptions parseOptions(std::span<char*> args) {
         .value("--repair-sql", options.repairSqlFile)
         .value("--log-dir", options.logDir)
         .value("--control", options.control)
+        .value("--ca", options.caFile)
         .value("--token-file", options.tokenFile)
         .value("--table",
                [&options](const std::string& text) {
@@ -135,8 +136,8 @@ VerifyOptions parseOptions(std::span<char*> args) {
     if (options.confirmKeyless && !options.repair) {
         throw UsageError("--confirm-keyless needs --repair");
     }
-    if (!options.tokenFile.empty() && options.control.empty()) {
-        throw UsageError("--token-file needs --control");
+    if ((!options.tokenFile.empty() || !options.caFile.empty()) && options.control.empty()) {
+        throw UsageError("--token-file and --ca need --control");
     }
     return options;
 }
@@ -194,8 +195,7 @@ int runVerify(std::span<char*> args) {
         verify::VerifyTarget target{setup.upstream, setup.downstream, setup.blockAllow, setup.router, options.tables};
         auto progress = options.control.empty()
                             ? checkpointProgress(setup.downstream, setup.metaSchema, setup.taskName, setup.sourceId)
-                            : controlApiProgress(options.control,
-                                                 options.tokenFile.empty() ? "" : readTokenFile(options.tokenFile));
+                            : controlApiProgress(options.control, options.caFile, options.tokenFile);
         verify::TaskVerifier verifier(target, options.settings, *progress);
         verifier.setCancelFlag(&cancelRequested);
         signal(SIGINT, onSignal);

@@ -1,20 +1,19 @@
 #include "app/cli/verify_task_progress.h"
 
-#include <httplib.h>
 #include <nlohmann/json.hpp>
 
 #include <cppconn/connection.h>
 
 #include "engine/apply/downstream_connection.h"
-#include "engine/control/listen_address.h"
 #include "engine/inspect/checkpoint_table_reader.h"
+#include "engine/remote/control_api_client.h"
 #include "engine/verify/verify_error.h"
 
 namespace syncscope::cli {
 namespace {
 
 constexpr int kHttpOk = 200;
-constexpr time_t kControlTimeoutSeconds = 5;
+constexpr int kControlTimeoutSeconds = 5;
 
 verify::AppliedAnswer answerFor(const binlog::Location& applied, const binlog::Location& point) {
     binlog::PositionOrder order = applied.compare(point);
@@ -25,30 +24,23 @@ verify::AppliedAnswer answerFor(const binlog::Location& applied, const binlog::L
 
 class ControlApiProgress : public verify::TaskProgress {
 public:
-    ControlApiProgress(std::string host, int port, std::string token)
-        : host_(std::move(host)), port_(port), client_(host_, port_), token_(std::move(token)) {
-        client_.set_connection_timeout(kControlTimeoutSeconds);
-        client_.set_read_timeout(kControlTimeoutSeconds);
-        if (!token_.empty()) {
-            client_.set_bearer_token_auth(token_);
-        }
-    }
+    explicit ControlApiProgress(remote::RemoteEngineOptions endpoint) : client_(std::move(endpoint)) {}
 
     verify::AppliedAnswer appliedUpTo(const binlog::Location& point) override {
-        auto response = client_.Get("/api/v1/status");
-        if (!response || response->status != kHttpOk) {
-            throw verify::VerifyError("the task's control API at " + describeAddress() + " did not answer " +
-                                      (response ? "(HTTP " + std::to_string(response->status) + ")"
-                                                : "(" + httplib::to_string(response.error()) + ")") +
-                                      ": is `syncscope-cli run --listen` running there?");
+        remote::ControlApiClient::Answer response = client_.get("/api/v1/status");
+        if (!response.ok() || response.status != kHttpOk) {
+            throw verify::VerifyError(
+                "the task's control API did not answer: " +
+                (response.ok() ? client_.options().url() + "/api/v1/status: HTTP " + std::to_string(response.status)
+                               : response.error));
         }
-        auto status = nlohmann::json::parse(response->body, nullptr, false);
+        auto status = nlohmann::json::parse(response.body, nullptr, false);
         const nlohmann::json points = status.is_object() ? status.value("points", nlohmann::json()) : nlohmann::json();
         const nlohmann::json applied =
             points.is_object() ? points.value("applied", nlohmann::json()) : nlohmann::json();
         if (!applied.is_object()) {
             // Waiting on an answer that can never come would call every row in flight unsettled.
-            throw verify::VerifyError("the task's control API at " + describeAddress() +
+            throw verify::VerifyError("the task's control API at " + client_.options().url() +
                                       " answered /api/v1/status without points.applied: is it a SyncScope engine?");
         }
         auto location =
@@ -58,16 +50,11 @@ public:
     }
 
     std::string describe() const override {
-        return "the applied point from the task's control API at " + describeAddress();
+        return "the applied point from the task's control API at " + client_.options().address();
     }
 
 private:
-    std::string describeAddress() const { return host_ + ":" + std::to_string(port_); }
-
-    std::string host_;
-    int port_;
-    httplib::Client client_;
-    std::string token_;
+    remote::ControlApiClient client_;
 };
 
 class CheckpointProgress : public verify::TaskProgress {
@@ -110,9 +97,12 @@ private:
 
 }  // namespace
 
-std::unique_ptr<verify::TaskProgress> controlApiProgress(const std::string& address, const std::string& token) {
-    auto listen = control::ListenAddress::parse(address);
-    return std::make_unique<ControlApiProgress>(listen.host, listen.port, token);
+std::unique_ptr<verify::TaskProgress> controlApiProgress(const std::string& address, const std::string& caFile,
+                                                         const std::string& tokenFile) {
+    remote::RemoteEngineOptions endpoint = remote::controlEndpoint(address, caFile, tokenFile);
+    endpoint.timeoutSeconds = kControlTimeoutSeconds;
+    endpoint.connectTimeoutSeconds = kControlTimeoutSeconds;
+    return std::make_unique<ControlApiProgress>(std::move(endpoint));
 }
 
 std::unique_ptr<verify::TaskProgress> checkpointProgress(const ServerSettings& downstream,

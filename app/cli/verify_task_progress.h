@@ -12,8 +12,10 @@
 namespace syncscope::cli {
 
 // GET /api/v1/status of `syncscope-cli run --listen HOST:PORT`: the applied point (every event up to
-// it committed downstream).
-std::unique_ptr<verify::TaskProgress> controlApiProgress(const std::string& address, const std::string& token);
+// it committed downstream). `address` is [http[s]://]HOST:PORT; https with the CA in `caFile` (the
+// system's store when empty); the bearer token is the first line of `tokenFile` (none when empty).
+std::unique_ptr<verify::TaskProgress> controlApiProgress(const std::string& address, const std::string& caFile,
+                                                         const std::string& tokenFile);
 
 // The task's persisted global point in <metaSchema>.<task>_syncer_checkpoint. No checkpoint table or no
 // global row for the source: no task (NoTask).

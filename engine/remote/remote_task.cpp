@@ -18,10 +18,8 @@ namespace syncscope::remote {
 namespace {
 
 constexpr int kHttpOk = 200;
-constexpr int kHttpUnauthorized = 401;
 constexpr int kHttpNotFound = 404;
 constexpr size_t kMaxNotices = 256;
-const char* const kJsonType = "application/json";
 
 std::string clockText(std::chrono::system_clock::time_point at) {
     std::time_t seconds = std::chrono::system_clock::to_time_t(at);
@@ -32,35 +30,9 @@ std::string clockText(std::chrono::system_clock::time_point at) {
     return text;
 }
 
-std::string readToken(const std::string& path) {
-    if (path.empty()) {
-        return {};
-    }
-    std::ifstream in(path);
-    if (!in) {
-        throw RemoteEngineError("cannot read the token file '" + path + "'");
-    }
-    std::string token;
-    std::getline(in, token);
-    while (!token.empty() && (token.back() == '\r' || token.back() == ' ')) {
-        token.pop_back();
-    }
-    if (token.empty()) {
-        throw RemoteEngineError("the token file '" + path + "' is empty");
-    }
-    return token;
-}
-
 }  // namespace
 
-RemoteTask::RemoteTask(RemoteEngineOptions options) : options_(std::move(options)) {
-    if (options_.host.empty() || options_.port <= 0) {
-        throw RemoteEngineError("a remote engine needs HOST:PORT, got '" + options_.address() + "'");
-    }
-    if (options_.tls && !options_.caFile.empty() && !std::filesystem::exists(options_.caFile)) {
-        throw RemoteEngineError("the CA file '" + options_.caFile + "' for " + options_.address() + " does not exist");
-    }
-    token_ = readToken(options_.tokenFile);
+RemoteTask::RemoteTask(RemoteEngineOptions options) : options_(options), client_(std::move(options)) {
     thread_ = std::thread(&RemoteTask::loop, this);
 }
 
@@ -71,39 +43,6 @@ RemoteTask::~RemoteTask() {
     }
     wake_.notify_all();
     thread_.join();
-}
-
-RemoteTask::Answer RemoteTask::request(const std::string& method, const std::string& path,
-                                       const std::string& body) const {
-    std::unique_ptr<httplib::ClientImpl> client;
-    if (options_.tls) {
-        auto ssl = std::make_unique<httplib::SSLClient>(options_.host, options_.port);
-        if (!options_.caFile.empty()) {
-            ssl->set_ca_cert_path(options_.caFile.c_str());
-        }
-        ssl->enable_server_certificate_verification(true);
-        client = std::move(ssl);
-    } else {
-        client = std::make_unique<httplib::ClientImpl>(options_.host, options_.port);
-    }
-    client->set_connection_timeout(options_.timeoutSeconds, 0);
-    client->set_read_timeout(options_.timeoutSeconds, 0);
-    client->set_write_timeout(options_.timeoutSeconds, 0);
-    if (!token_.empty()) {
-        client->set_bearer_token_auth(token_.c_str());
-    }
-    httplib::Result result = method == "GET" ? client->Get(path.c_str()) : client->Post(path.c_str(), body, kJsonType);
-    Answer answer;
-    if (!result) {
-        answer.error = options_.url() + path + ": " + httplib::to_string(result.error());
-        if (options_.tls && result.error() == httplib::Error::SSLServerVerification) {
-            answer.error += " (the server's certificate is not signed by the CA " + options_.caFile + ")";
-        }
-        return answer;
-    }
-    answer.status = result->status;
-    answer.body = result->body;
-    return answer;
 }
 
 void RemoteTask::loop() {
@@ -119,13 +58,10 @@ void RemoteTask::loop() {
 }
 
 void RemoteTask::pollOnce() {
-    Answer answer = request("GET", "/api/v1/status", {});
+    ControlApiClient::Answer answer = client_.get("/api/v1/status");
     std::string problem = answer.error;
     std::shared_ptr<const task::StatusSnapshot> fresh;
-    if (problem.empty() && answer.status == kHttpUnauthorized) {
-        problem = options_.url() + " refused the token (401): check the token file " +
-                  (options_.tokenFile.empty() ? std::string("(none given)") : options_.tokenFile);
-    } else if (problem.empty() && answer.status != kHttpOk) {
+    if (problem.empty() && answer.status != kHttpOk) {
         problem = options_.url() + "/api/v1/status answered HTTP " + std::to_string(answer.status) + ": " + answer.body;
     } else if (problem.empty()) {
         try {
@@ -165,7 +101,7 @@ void RemoteTask::pollOnce() {
 
 std::vector<control::HistoryPoint> RemoteTask::history(std::chrono::system_clock::time_point since) const {
     const std::string path = "/api/v1/history?since=" + control::isoTime(since);
-    Answer answer = request("GET", path, {});
+    ControlApiClient::Answer answer = client_.get(path);
     if (!answer.error.empty()) {
         throw RemoteEngineError("history not read: " + answer.error);
     }
@@ -219,7 +155,7 @@ std::vector<task::Notice> RemoteTask::drainNotices(size_t maxCount) {
 }
 
 task::CommandResult RemoteTask::command(const std::string& name, const std::string& body) {
-    Answer answer = request("POST", "/api/v1/" + name, body);
+    ControlApiClient::Answer answer = client_.post("/api/v1/" + name, body);
     if (!answer.error.empty()) {
         return {false, name + " not sent: " + answer.error};
     }

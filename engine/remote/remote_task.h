@@ -13,33 +13,11 @@
 #include <string>
 #include <thread>
 
-#include "engine/common/error.h"
 #include "engine/control/status_history.h"
+#include "engine/remote/control_api_client.h"
 #include "engine/task/task_control.h"
 
 namespace syncscope::remote {
-
-struct RemoteEngineOptions {
-    static constexpr std::chrono::milliseconds kDefaultPollInterval{250};
-    static constexpr int kDefaultTimeoutSeconds = 3;
-
-    std::string host;
-    int port = 0;
-    bool tls = false;       // https; the server's certificate is verified against caFile
-    std::string caFile;     // PEM of the CA to trust (TLS only)
-    std::string tokenFile;  // the bearer token, first line of this file; empty: none
-    std::chrono::milliseconds pollInterval = kDefaultPollInterval;
-    int timeoutSeconds = kDefaultTimeoutSeconds;
-
-    std::string address() const { return host + ":" + std::to_string(port); }
-    std::string url() const { return (tls ? "https://" : "http://") + address(); }
-};
-
-// Why the options cannot work (a token file that cannot be read, a CA file missing): named in the text.
-class RemoteEngineError : public Error {
-public:
-    using Error::Error;
-};
 
 struct RemoteConnection {
     bool connected = false;  // the last poll was answered
@@ -76,18 +54,12 @@ public:
     task::CommandResult stopAt(const std::string& point) override;
 
 private:
-    struct Answer {
-        int status = 0;  // 0: no answer
-        std::string body;
-        std::string error;
-    };
-    Answer request(const std::string& method, const std::string& path, const std::string& body) const;
     task::CommandResult command(const std::string& name, const std::string& body = {});
     void loop();
     void pollOnce();
 
     RemoteEngineOptions options_;
-    std::string token_;
+    ControlApiClient client_;
     mutable std::mutex mutex_;
     std::condition_variable wake_;
     bool stopping_ = false;

@@ -1,0 +1,169 @@
+#include "engine/remote/control_api_client.h"
+
+#include <httplib.h>
+#include <pthread.h>
+#include <signal.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+
+namespace syncscope::remote {
+
+namespace {
+
+constexpr int kHttpUnauthorized = 401;
+const char* const kJsonType = "application/json";
+
+std::string readToken(const std::string& path) {
+    if (path.empty()) {
+        return {};
+    }
+    std::ifstream in(path);
+    if (!in) {
+        throw RemoteEngineError("cannot read the token file '" + path + "'");
+    }
+    std::string token;
+    std::getline(in, token);
+    while (!token.empty() && (token.back() == '\r' || token.back() == ' ')) {
+        token.pop_back();
+    }
+    if (token.empty()) {
+        throw RemoteEngineError("the token file '" + path + "' is empty");
+    }
+    return token;
+}
+
+int portOf(const std::string& text, const std::string& address) {
+    size_t used = 0;
+    int port = 0;
+    try {
+        port = std::stoi(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used != text.size() || port <= 0 || port > 65535) {
+        throw RemoteEngineError("the control address '" + address + "' has no port from 1 to 65535");
+    }
+    return port;
+}
+
+// A server that refuses a request (401) may close the connection while its body is still being written:
+// over TLS that write raises SIGPIPE, which would end the whole program (the CLI died with exit 13).
+// Blocked in this thread for the request; one raised meanwhile is taken before the mask is restored.
+class SigpipeBlocked {
+public:
+    SigpipeBlocked() {
+        sigemptyset(&pipe_);
+        sigaddset(&pipe_, SIGPIPE);
+        pthread_sigmask(SIG_BLOCK, &pipe_, &previous_);
+    }
+    ~SigpipeBlocked() {
+        if (sigismember(&previous_, SIGPIPE) == 0) {
+            timespec none{};
+            while (sigtimedwait(&pipe_, nullptr, &none) > 0) {
+            }
+        }
+        pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
+    }
+    SigpipeBlocked(const SigpipeBlocked&) = delete;
+    SigpipeBlocked& operator=(const SigpipeBlocked&) = delete;
+
+private:
+    sigset_t pipe_{};
+    sigset_t previous_{};
+};
+
+}  // namespace
+
+RemoteEngineOptions controlEndpoint(const std::string& address, const std::string& caFile,
+                                    const std::string& tokenFile) {
+    RemoteEngineOptions options;
+    std::string rest = address;
+    if (rest.starts_with("https://")) {
+        options.tls = true;
+        rest = rest.substr(8);
+    } else if (rest.starts_with("http://")) {
+        if (!caFile.empty()) {
+            throw RemoteEngineError("--ca is for https: the control address '" + address + "' says http://");
+        }
+        rest = rest.substr(7);
+    } else {
+        options.tls = !caFile.empty();
+    }
+    while (!rest.empty() && rest.back() == '/') {
+        rest.pop_back();
+    }
+    size_t colon = rest.rfind(':');
+    if (colon == std::string::npos || colon == 0) {
+        throw RemoteEngineError("the control address '" + address + "' is not [http[s]://]HOST:PORT");
+    }
+    options.host = rest.substr(0, colon);
+    options.port = portOf(rest.substr(colon + 1), address);
+    options.caFile = caFile;
+    options.tokenFile = tokenFile;
+    return options;
+}
+
+ControlApiClient::ControlApiClient(RemoteEngineOptions options) : options_(std::move(options)) {
+    if (options_.host.empty() || options_.port <= 0) {
+        throw RemoteEngineError("a remote engine needs HOST:PORT, got '" + options_.address() + "'");
+    }
+    if (options_.tls && !options_.caFile.empty() && !std::filesystem::exists(options_.caFile)) {
+        throw RemoteEngineError("the CA file '" + options_.caFile + "' for " + options_.address() + " does not exist");
+    }
+    token_ = readToken(options_.tokenFile);
+}
+
+ControlApiClient::Answer ControlApiClient::request(const std::string& method, const std::string& path,
+                                                   const std::string& body) const {
+    std::unique_ptr<httplib::ClientImpl> client;
+    if (options_.tls) {
+        auto ssl = std::make_unique<httplib::SSLClient>(options_.host, options_.port);
+        if (!options_.caFile.empty()) {
+            ssl->set_ca_cert_path(options_.caFile.c_str());
+        }
+        ssl->enable_server_certificate_verification(true);
+        client = std::move(ssl);
+    } else {
+        client = std::make_unique<httplib::ClientImpl>(options_.host, options_.port);
+    }
+    client->set_connection_timeout(options_.connectTimeoutSeconds, 0);
+    client->set_read_timeout(options_.timeoutSeconds, 0);
+    client->set_write_timeout(options_.timeoutSeconds, 0);
+    if (!token_.empty()) {
+        client->set_bearer_token_auth(token_.c_str());
+    }
+    SigpipeBlocked quietPipe;
+    httplib::Result result = method == "GET" ? client->Get(path.c_str()) : client->Post(path.c_str(), body, kJsonType);
+    Answer answer;
+    const std::string where = options_.url() + path;
+    if (!result) {
+        httplib::Error error = result.error();
+        answer.error = where + ": " + httplib::to_string(error);
+        if (error == httplib::Error::Connection) {
+            answer.error += " (nothing answers there: is `syncscope-cli run --listen` running?)";
+        } else if (options_.tls && error == httplib::Error::SSLServerVerification) {
+            answer.error += options_.caFile.empty()
+                                ? std::string(
+                                      " (the server's certificate is not signed by a CA of the system's store: "
+                                      "give --ca)")
+                                : " (the server's certificate is not signed by the CA " + options_.caFile + ")";
+        } else if (options_.tls && error == httplib::Error::SSLConnection) {
+            answer.error += " (no TLS handshake: is it a plain HTTP port? then use http://)";
+        } else if (!options_.tls && (error == httplib::Error::Read || error == httplib::Error::Write)) {
+            answer.error += " (the connection was closed: if the engine runs with --tls-cert, use https:// and --ca)";
+        }
+        return answer;
+    }
+    answer.status = result->status;
+    answer.body = result->body;
+    if (answer.status == kHttpUnauthorized) {
+        answer.error = where + " refused the token (401): check " +
+                       (options_.tokenFile.empty() ? std::string("--token-file (none given)")
+                                                   : "the token file " + options_.tokenFile);
+    }
+    return answer;
+}
+
+}  // namespace syncscope::remote
