@@ -126,6 +126,9 @@ control::ControlServerOptions controlServerOptions(const RunOptions& options, co
     control::ControlServerOptions serverOptions;
     serverOptions.host = address.host;
     serverOptions.port = address.port;
+    if (!options.readTokenFile.empty()) {
+        serverOptions.readToken = readTokenFile(options.readTokenFile);
+    }
     if (!options.tokenFile.empty()) {
         serverOptions.token = readTokenFile(options.tokenFile);
     }
@@ -173,7 +176,7 @@ std::shared_ptr<const syncscope::task::StatusSnapshot> publishedStage(syncscope:
 const char* const kRunUsage =
     "Usage: syncscope-cli run TASK.yaml --source SOURCE.yaml [--source SOURCE2.yaml ...] [--remove-meta]\n"
     "         [--log-dir DIR]\n"
-    "         [--listen HOST:PORT [--token-file F] [--tls-cert CERT.pem --tls-key KEY.pem]]\n"
+    "         [--listen HOST:PORT [--token-file F [--read-token-file R]] [--tls-cert CERT.pem --tls-key KEY.pem]]\n"
     "         [--until FILE:POS|GTID|'YYYY-MM-DD HH:MM:SS']\n"
     "Runs the task's sync unit in the foreground. It starts from the persisted checkpoint, else the\n"
     "task's meta, else the upstream's current position. SIGTERM or SIGINT stops it gracefully\n"
@@ -187,7 +190,9 @@ const char* const kRunUsage =
     "--tls-key serve it over HTTPS instead. A skip first saves the rows it leaves out as replayable\n"
     "SQL, DIR/<task>-skipped-<time>.sql, named in its audit entry.\n"
     "Any address other than loopback needs --token-file F (first line: a token of 16 or more\n"
-    "characters) that every request must carry as 'Authorization: Bearer <token>'. With --listen,\n"
+    "characters) that every request must carry as 'Authorization: Bearer <token>'. --read-token-file R\n"
+    "adds a read-only token: it may GET (status, metrics, log, audit, history, previews), and a command\n"
+    "sent with it is refused with 403 naming the control token it lacks. With --listen,\n"
     "an error that needs the DBA does not end the process: the failed event is printed and the API\n"
     "keeps serving so that the DBA can resume, skip or resume-from; a stop through the API keeps it\n"
     "serving too. SIGTERM or SIGINT ends it.\n"
@@ -248,6 +253,7 @@ int runTask(std::span<char*> args) {
         .value("--log-dir", options.logDir)
         .value("--listen", options.listen)
         .value("--token-file", options.tokenFile)
+        .value("--read-token-file", options.readTokenFile)
         .value("--until", options.until)
         .value("--tls-cert", options.tlsCert)
         .value("--tls-key", options.tlsKey)
@@ -256,6 +262,9 @@ int runTask(std::span<char*> args) {
         .read(args);
     if (options.taskFile.empty() || options.sourceFiles.empty()) {
         throw UsageError("run needs TASK.yaml and --source SOURCE.yaml");
+    }
+    if (!options.readTokenFile.empty() && options.tokenFile.empty()) {
+        throw UsageError("--read-token-file needs --token-file (the control token)");
     }
     if (!options.tokenFile.empty() && options.listen.empty()) {
         throw UsageError("--token-file needs --listen");

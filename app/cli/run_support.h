@@ -24,6 +24,7 @@ struct RunOptions {
     bool removeMeta = false;
     std::string listen;
     std::string tokenFile;
+    std::string readTokenFile;  // a read-only token: GETs only
     std::string until;
     std::string tlsCert;
     std::string tlsKey;

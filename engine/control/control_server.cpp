@@ -34,6 +34,7 @@ namespace {
 constexpr int kHttpOk = 200;
 constexpr int kHttpBadRequest = 400;
 constexpr int kHttpUnauthorized = 401;
+constexpr int kHttpForbidden = 403;
 constexpr int kHttpNotFound = 404;
 constexpr int kHttpConflict = 409;
 constexpr int kHttpPayloadTooLarge = 413;
@@ -171,15 +172,23 @@ struct ControlServer::Impl {
         reply(res, status, {{"error", message}});
     }
 
-    bool authorized(const httplib::Request& req) const {
+    enum class Access { None, Read, Control };
+
+    // What the request's bearer token grants: everything without tokens; the control token everything;
+    // the read-only token GETs.
+    Access accessOf(const httplib::Request& req) const {
         if (options.token.empty()) {
-            return true;
+            return Access::Control;
         }
         std::string header = req.get_header_value("Authorization");
         if (!header.starts_with(kBearerPrefix)) {
-            return false;
+            return Access::None;
         }
-        return sameToken(header.substr(std::string_view(kBearerPrefix).size()), options.token);
+        std::string given = header.substr(std::string_view(kBearerPrefix).size());
+        if (sameToken(given, options.token)) {
+            return Access::Control;
+        }
+        return !options.readToken.empty() && sameToken(given, options.readToken) ? Access::Read : Access::None;
     }
 
     void answerCommand(httplib::Response& res, const char* command, const task::CommandResult& result,
@@ -417,7 +426,14 @@ struct ControlServer::Impl {
 
     void addRoutes() {
         server->set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
-            if (authorized(req)) {
+            const Access access = accessOf(req);
+            if (access == Access::Read && req.method != "GET") {
+                replyError(res, kHttpForbidden,
+                           "the read-only token may only read: " + req.method + " " + req.path +
+                               " needs the control token (run --token-file)");
+                return httplib::Server::HandlerResponse::Handled;
+            }
+            if (access != Access::None) {
                 // httplib would wait for a body that never comes before it finds no route (see requestHasBody).
                 const bool readsContent =
                     req.method == "POST" || req.method == "PUT" || req.method == "PATCH" || req.method == "DELETE";
@@ -428,7 +444,12 @@ struct ControlServer::Impl {
                 return httplib::Server::HandlerResponse::Unhandled;
             }
             res.set_header("WWW-Authenticate", "Bearer");
-            replyError(res, kHttpUnauthorized, "missing or wrong bearer token (Authorization: Bearer <token>)");
+            replyError(res, kHttpUnauthorized,
+                       req.method == "GET" && !options.readToken.empty()
+                           ? "missing or wrong bearer token (Authorization: Bearer <token>): reading needs the read "
+                             "token or the control token"
+                           : "missing or wrong bearer token (Authorization: Bearer <token>): this needs the control "
+                             "token");
             return httplib::Server::HandlerResponse::Handled;
         });
         server->Get("/api/v1/status", [this](const httplib::Request& req, httplib::Response& res) {
@@ -631,6 +652,19 @@ ControlServer::ControlServer(task::TaskControl& task, ControlServerOptions optio
         throw ControlServerError("the control API token is " + std::to_string(opts.token.size()) +
                                  " characters long; use at least " +
                                  std::to_string(ControlServerOptions::kMinTokenLength));
+    }
+    if (!opts.readToken.empty() && opts.token.empty()) {
+        throw ControlServerError(
+            "a read-only token (--read-token-file) needs the control token (--token-file): "
+            "without it every command would be open");
+    }
+    if (!opts.readToken.empty() && opts.readToken.size() < ControlServerOptions::kMinTokenLength) {
+        throw ControlServerError("the read-only token is " + std::to_string(opts.readToken.size()) +
+                                 " characters long; use at least " +
+                                 std::to_string(ControlServerOptions::kMinTokenLength));
+    }
+    if (!opts.readToken.empty() && opts.readToken == opts.token) {
+        throw ControlServerError("the read-only token is the control token: give a different one");
     }
     // httplib's default also sets SO_REUSEPORT, which would let a second process bind the same port and
     // take part of the traffic; only SO_REUSEADDR (restart over TIME_WAIT) is wanted.

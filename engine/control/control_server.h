@@ -22,6 +22,9 @@ struct ControlServerOptions {
     std::string host = "127.0.0.1";
     int port = 0;       // 0: any free port (see ControlServer::port())
     std::string token;  // required unless host is loopback; when set, checked on every request
+    // A second, read-only token (needs `token`): it may GET (status, metrics, log, audit, history, version,
+    // previews), never POST a command; such a request answers 403 naming the control token it lacks.
+    std::string readToken;
     // Texts that must never appear in an answer (the task's passwords): replaced by "***" should any
     // engine message ever carry one. Empty strings are ignored.
     std::vector<std::string> secrets;

@@ -19,6 +19,7 @@ using namespace syncscope;
 namespace {
 
 const char* const kToken = "0123456789abcdef-token";
+const char* const kReadToken = "read-only-token-fedcba9876543210";
 const char* const kSecret = "hunter2-secret-password";
 constexpr uint64_t kInsideATransaction = 197;  // where the scripted binlog has no transaction boundary
 
@@ -282,6 +283,56 @@ private slots:
         QCOMPARE(res->status, 401);
         QVERIFY(res->body.find("syncscope") == std::string::npos);
         QVERIFY(task_.calls.empty());
+    }
+
+    // A read-only token reads everything and commands nothing: 403 naming the control token it lacks; the
+    // control token does both; none or a wrong one is 401 saying which token the request needed.
+    void aReadOnlyTokenReadsAndCommandsNothing() {
+        server_.reset();
+        control::ControlServerOptions options;
+        options.token = kToken;
+        options.readToken = kReadToken;
+        server_ = std::make_unique<control::ControlServer>(task_, options);
+        httplib::Client reader("127.0.0.1", server_->port());
+        reader.set_connection_timeout(5);
+        reader.set_read_timeout(10);
+        reader.set_bearer_token_auth(kReadToken);
+        for (const char* path : {"/api/v1/status", "/metrics", "/api/v1/version", "/api/v1/log?tail=5"}) {
+            auto res = reader.Get(path);
+            QVERIFY(res);
+            QVERIFY2(res->status == 200, path);
+        }
+        for (const char* path : {"/api/v1/pause", "/api/v1/resume", "/api/v1/stop", "/api/v1/skip"}) {
+            auto res = reader.Post(path, "{}", "application/json");
+            QVERIFY(res);
+            QCOMPARE(res->status, 403);
+            QVERIFY2(res->body.find("needs the control token") != std::string::npos, res->body.c_str());
+        }
+        QVERIFY(task_.calls.empty());
+        auto controlled = client().Post("/api/v1/pause", "", "application/json");
+        QVERIFY(controlled);
+        QCOMPARE(controlled->status, 200);
+        auto nobody = client(false).Get("/api/v1/status");
+        QVERIFY(nobody);
+        QCOMPARE(nobody->status, 401);
+        QVERIFY2(nobody->body.find("read token or the control token") != std::string::npos, nobody->body.c_str());
+        auto nobodyCommands = client(false).Post("/api/v1/pause", "", "application/json");
+        QVERIFY(nobodyCommands);
+        QCOMPARE(nobodyCommands->status, 401);
+        QVERIFY2(nobodyCommands->body.find("needs the control token") != std::string::npos,
+                 nobodyCommands->body.c_str());
+    }
+
+    void aReadOnlyTokenNeedsAControlTokenOfItsOwn() {
+        server_.reset();
+        control::ControlServerOptions options;
+        options.readToken = kReadToken;
+        QVERIFY_THROWS_EXCEPTION(control::ControlServerError, control::ControlServer(task_, options));
+        options.token = kReadToken;
+        QVERIFY_THROWS_EXCEPTION(control::ControlServerError, control::ControlServer(task_, options));
+        options.token = kToken;
+        options.readToken = "short";
+        QVERIFY_THROWS_EXCEPTION(control::ControlServerError, control::ControlServer(task_, options));
     }
 
     void commandWithoutBodyOrContentLengthIsAccepted_data() {
