@@ -1,5 +1,7 @@
 #include "app/cli/verify_report_printer.h"
 
+#include <fmt/format.h>
+
 #include "engine/verify/difference_json.h"
 
 namespace syncscope::cli {
@@ -142,8 +144,8 @@ void printVerifyReport(const verify::VerifyReport& report, std::ostream& out) {
         }
     }
     out << report.tables.size() << " tables, " << report.differenceCount() << " differences, " << report.failedTables()
-        << " failed" << (report.cancelled ? ", cancelled" : "") << " in " << report.seconds << " s (row hash "
-        << report.hash << "; in-flight rows told apart by " << report.taskProgress << ")\n";
+        << " failed" << (report.cancelled ? ", cancelled" : "") << " in " << fmt::format("{:.1f}", report.seconds)
+        << " s (row hash " << report.hash << "; in-flight rows told apart by " << report.taskProgress << ")\n";
 }
 
 }  // namespace syncscope::cli
