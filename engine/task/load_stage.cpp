@@ -68,7 +68,7 @@ std::optional<load::LoadProgressView> LoadStage::progress() const {
     return progress_.view();
 }
 
-std::optional<SessionOutcome> LoadStage::run(const std::atomic<bool>& interrupt) {
+std::optional<SessionOutcome> LoadStage::run(const std::atomic<bool>& interrupt, const std::function<void()>& copying) {
     if (!enabled_ || finished_) {
         return std::nullopt;
     }
@@ -91,6 +91,9 @@ std::optional<SessionOutcome> LoadStage::run(const std::atomic<bool>& interrupt)
                 finished_ = true;
                 return std::nullopt;
             }
+        }
+        if (copying) {
+            copying();
         }
         load::LoadResult result = loader.run(interrupt);
         if (!result.finished) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -27,7 +28,8 @@ public:
 
     // Runs the load unless it is done. nullopt: done, go on (to the sync stage, or stop for full);
     // otherwise the outcome to report (Interrupted, or Failed with the error and whether it is retryable).
-    std::optional<SessionOutcome> run(const std::atomic<bool>& interrupt);
+    // `copying` is called once the stage knows a load really runs (not one a checkpoint says finished).
+    std::optional<SessionOutcome> run(const std::atomic<bool>& interrupt, const std::function<void()>& copying = {});
 
     // For the status snapshot; nullopt for task-mode incremental.
     std::optional<load::LoadProgressView> progress() const;

@@ -336,7 +336,8 @@ void Task::threadMain() {
 
 void Task::runOneSession(std::unique_lock<std::mutex>& lock) {
     interrupt_ = false;
-    setStage(Stage::Running, loadStage_.enabled() && !loadStage_.finished() ? "loading the snapshot" : "");
+    // "loading the snapshot" only once the load stage knows a load runs (a resumed task's load is done).
+    setStage(Stage::Running, "");
     std::optional<SkipRequest> skip = std::exchange(pendingSkip_, std::nullopt);
     lock.unlock();
 
@@ -345,7 +346,10 @@ void Task::runOneSession(std::unique_lock<std::mutex>& lock) {
     if (std::string problem = applyPendingResumeFrom(); !problem.empty()) {
         outcome.kind = SessionOutcome::Kind::Failed;
         outcome.message = problem;
-    } else if (std::optional<SessionOutcome> loading = loadStage_.run(interrupt_)) {
+    } else if (std::optional<SessionOutcome> loading = loadStage_.run(interrupt_, [this] {
+                   std::lock_guard copying(mutex_);
+                   setStage(Stage::Running, "loading the snapshot");
+               })) {
         outcome = *loading;  // the load stage did not finish (interrupted or failed)
     } else if (loadStage_.stopsAfterLoad()) {
         lock.lock();

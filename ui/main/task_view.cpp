@@ -179,7 +179,8 @@ void TaskView::showVerifications(const TableVerifications& verifications) {
 
 void TaskView::showLoad(const std::shared_ptr<const task::StatusSnapshot>& snapshot) {
     loadPage_->setSnapshot(snapshot);
-    bool wanted = snapshot && snapshot->load;
+    // Only a load with tables: a resumed task's load stage reports none (its load was done before).
+    bool wanted = snapshot && snapshot->load && !snapshot->load->tables.empty();
     bool shown = tabs_->indexOf(loadPage_) >= 0;
     if (wanted && !shown) {
         // After the failed-event panel when it is there, first otherwise.
@@ -231,8 +232,12 @@ void TaskView::appendNotices(const std::vector<task::Notice>& notices) {
     std::vector<LogLine> lines;
     lines.reserve(notices.size());
     for (const auto& notice : notices) {
-        lines.push_back({notice.at, notice.isError ? LogLevel::Error : LogLevel::Warning, "task",
-                         std::string(task::stageName(notice.stage)) + ": " + notice.message});
+        // A stage change is news, not a warning; one without a reason is the stage's name alone.
+        std::string text = task::stageName(notice.stage);
+        if (!notice.message.empty()) {
+            text += ": " + notice.message;
+        }
+        lines.push_back({notice.at, notice.isError ? LogLevel::Error : LogLevel::Info, "task", std::move(text)});
     }
     logModel_->appendLines(lines);
 }

@@ -21,10 +21,12 @@
 #include "ui/main/main_window.h"
 #include "ui/main/task_actions.h"
 #include "ui/main/task_view.h"
+#include "ui/models/log_model.h"
 #include "ui/models/table_checkpoint_filter_proxy.h"
 #include "ui/models/table_checkpoint_model.h"
 #include "ui/overview/overview_page.h"
 #include "ui/pages/failed_event_panel.h"
+#include "ui/pages/load_page.h"
 #include "ui/pages/status_header.h"
 #include "ui/pages/table_checkpoints_page.h"
 #include "ui/widgets/stage_badge.h"
@@ -212,6 +214,41 @@ private slots:
         QVERIFY(!view->failedEventShown());
         QVERIFY(!panel->hasEvent());
         QCOMPARE(task->skips(), 0);
+    }
+
+    // A resumed task (its load done before) opens on its checkpoints, not on an empty Load tab; a load
+    // with tables shows the tab and opens on it while it runs. Stage changes are logged as news, and one
+    // without a reason as the stage alone ("Running", not a warning "Running:").
+    void aResumedTaskOpensWithoutAnEmptyLoadTabAndStageLinesAreNews() {
+        TaskView view;
+        view.resize(1280, 800);
+        const int tabsBefore = view.tabs()->count();
+        QWidget* current = view.tabs()->currentWidget();
+        auto resumed = std::make_shared<syncscope::task::StatusSnapshot>();
+        resumed->stage = Stage::Running;
+        resumed->load = syncscope::load::LoadProgressView{};  // what a resumed task's load stage reports
+        view.setSnapshot(resumed);
+        QCOMPARE(view.tabs()->count(), tabsBefore);
+        QCOMPARE(view.tabs()->currentWidget(), current);
+
+        auto loading = std::make_shared<syncscope::task::StatusSnapshot>(*resumed);
+        syncscope::load::TableLoadView table;
+        table.schema = "shop";
+        table.table = "orders";
+        table.rowsEstimated = 1000;
+        loading->load->tables.push_back(table);
+        view.setSnapshot(loading);
+        QCOMPARE(view.tabs()->count(), tabsBefore + 1);
+        QCOMPARE(view.tabs()->currentWidget(), static_cast<QWidget*>(view.loadPage()));
+
+        view.appendNotices({{syncscope::task::Clock::now(), Stage::Running, "", false},
+                            {syncscope::task::Clock::now(), Stage::Paused, "paused by the DBA", false}});
+        LogModel* log = view.logModel();
+        QCOMPARE(log->rowCount(), 2);
+        QCOMPARE(log->data(log->index(0, LogModel::MessageColumn)).toString(), QStringLiteral("Running"));
+        QCOMPARE(log->data(log->index(1, LogModel::MessageColumn)).toString(),
+                 QStringLiteral("Paused: paused by the DBA"));
+        QCOMPARE(log->data(log->index(0, LogModel::LevelColumn)).toString(), QStringLiteral("info"));
     }
 
     void closingWithARunningTaskStopsItFirst() {
