@@ -82,7 +82,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(adapter_, &EngineAdapter::noticesArrived, taskView_, &TaskView::appendNotices);
     connect(adapter_, &EngineAdapter::noticesArrived, this, [this](const std::vector<task::Notice>& notices) {
         const auto& last = notices.back();
-        statusBar()->showMessage(QString::fromStdString(last.message), kStatusMessageMilliseconds);
+        QString news = QString::fromLatin1(task::stageName(last.stage));
+        if (!last.message.empty()) {
+            news += QStringLiteral(": ") + QString::fromStdString(last.message);
+        }
+        statusBar()->showMessage(news, kStatusMessageMilliseconds);
     });
     connect(adapter_, &EngineAdapter::logLinesArrived, taskView_, &TaskView::appendLogLines);
     connect(adapter_, &EngineAdapter::refreshed, taskView_, &TaskView::refreshAge);
@@ -345,10 +349,11 @@ void MainWindow::onSnapshot(std::shared_ptr<const task::StatusSnapshot> snapshot
 }
 
 void MainWindow::onCommandFinished(const QString& command, const task::CommandResult& result) {
-    const QString text = result.accepted ? tr("%1: done").arg(command)
+    // The engine took the command; what became of it the stage says (a start accepted may still fail).
+    // Shown once, in the permanent label: the message area beside it is for the stage's news.
+    const QString text = result.accepted ? tr("%1: accepted").arg(command)
                                          : tr("%1 refused: %2").arg(command, QString::fromStdString(result.reason));
     commandState_->setText(text);
-    statusBar()->showMessage(text, kStatusMessageMilliseconds);
     updateActions();
 }
 

@@ -95,6 +95,14 @@ private slots:
         QVERIFY(actions->pause()->isEnabled());
         QVERIFY(actions->stop()->isEnabled());
         QCOMPARE(window.taskView()->header()->badge()->text(), QStringLiteral("Running"));
+        // The command's answer is said once (it was 'Start: done' twice, in the label and the message).
+        int said = 0;
+        for (const QLabel* label : window.statusBar()->findChildren<QLabel*>()) {
+            said += label->text() == QStringLiteral("Start: accepted") ? 1 : 0;
+        }
+        QCOMPARE(said, 1);
+        QVERIFY2(!window.statusBar()->currentMessage().contains(QStringLiteral("Start")),
+                 qPrintable(window.statusBar()->currentMessage()));
         actions->pause()->trigger();
         settle(window);
         QCOMPARE(task->stage(), Stage::Paused);
