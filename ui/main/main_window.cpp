@@ -28,6 +28,7 @@
 #include "ui/main/task_actions.h"
 #include "ui/main/task_view.h"
 #include "ui/main/user_guide.h"
+#include "ui/models/recent_tasks.h"
 #include "ui/models/ui_resources.h"
 #include "ui/overview/overview_page.h"
 #include "ui/pages/failed_event_panel.h"
@@ -48,7 +49,6 @@ const char* const kNewTaskFolderKey = "tasks/newTaskFolder";
 const char* const kInspectionGeometryKey = "inspect/geometry";
 constexpr int kInspectionWidth = 1280;
 constexpr int kInspectionHeight = 640;
-const QChar kRecentSeparator = QLatin1Char('\n');
 
 bool isActive(task::Stage stage) {
     return stage == task::Stage::Running || stage == task::Stage::Paused;
@@ -438,7 +438,7 @@ QStringList MainWindow::recentTasks() const {
 
 void MainWindow::addRecentTask(const TaskFiles& files) {
     QStringList recent = recentTasks();
-    const QString entry = files.taskPath + kRecentSeparator + files.sourcePath;
+    const QString entry = recentTaskEntry(files.taskPath, files.sourcePath);
     recent.removeAll(entry);
     recent.prepend(entry);
     while (recent.size() > kMaxRecentTasks) {
@@ -452,15 +452,11 @@ void MainWindow::rebuildRecentMenu() {
     recentMenu_->clear();
     const QStringList recent = recentTasks();
     overview_->setRecentTasks(recent);
-    for (const QString& entry : recent) {
-        const QStringList parts = entry.split(kRecentSeparator);
-        if (parts.size() != 2) {
-            continue;
-        }
-        QAction* action = recentMenu_->addAction(QFileInfo(parts[0]).fileName());
-        action->setToolTip(tr("Task %1\nSource %2").arg(parts[0], parts[1]));
-        connect(action, &QAction::triggered, this, [this, parts] {
-            emit openTaskRequested({parts[0], parts[1], QString()});
+    for (const RecentTask& task : recentTasksOf(recent)) {
+        QAction* action = recentMenu_->addAction(task.label);
+        action->setToolTip(task.toolTip);
+        connect(action, &QAction::triggered, this, [this, task] {
+            emit openTaskRequested({task.taskPath, task.sourcePath, QString()});
         });
     }
     recentMenu_->setEnabled(!recent.isEmpty());

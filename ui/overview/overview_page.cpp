@@ -19,6 +19,7 @@
 #include "ui/fleet/fleet_filter_proxy.h"
 #include "ui/fleet/fleet_model.h"
 #include "ui/fleet/notification_center.h"
+#include "ui/models/recent_tasks.h"
 
 namespace syncscope::ui {
 
@@ -27,7 +28,6 @@ constexpr int kStartButtonWidth = 260;
 constexpr int kChannelColumnWidth = 220;
 constexpr int kErrorColumnWidth = 360;
 constexpr int kNotificationRowsShown = 5;
-const QChar kRecentSeparator = QLatin1Char('\n');
 }  // namespace
 
 OverviewPage::OverviewPage(FleetModel* model, NotificationLogModel* log, QWidget* parent)
@@ -84,9 +84,9 @@ QWidget* OverviewPage::makeStartArea() {
     recent_->setToolTip(tr("Double-click to open"));
     layout->addWidget(recent_, 0, Qt::AlignHCenter);
     connect(recent_, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
-        const QStringList parts = item->data(Qt::UserRole).toString().split(kRecentSeparator);
-        if (parts.size() == 2) {
-            emit recentTaskRequested(parts[0], parts[1]);
+        const QList<RecentTask> tasks = recentTasksOf({item->data(Qt::UserRole).toString()});
+        if (!tasks.isEmpty()) {
+            emit recentTaskRequested(tasks.front().taskPath, tasks.front().sourcePath);
         }
     });
     layout->addStretch();
@@ -164,14 +164,10 @@ QWidget* OverviewPage::makeChannelArea(NotificationLogModel* log) {
 
 void OverviewPage::setRecentTasks(const QStringList& entries) {
     recent_->clear();
-    for (const QString& entry : entries) {
-        const QStringList parts = entry.split(kRecentSeparator);
-        if (parts.size() != 2) {
-            continue;
-        }
-        auto* item = new QListWidgetItem(QFileInfo(parts[0]).fileName(), recent_);
-        item->setToolTip(tr("Task %1\nSource %2").arg(parts[0], parts[1]));
-        item->setData(Qt::UserRole, entry);
+    for (const RecentTask& task : recentTasksOf(entries)) {
+        auto* item = new QListWidgetItem(task.label, recent_);
+        item->setToolTip(task.toolTip);
+        item->setData(Qt::UserRole, task.entry);
     }
 }
 
