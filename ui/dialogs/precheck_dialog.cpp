@@ -10,13 +10,13 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
+#include "engine/common/state_directory.h"
 #include "engine/precheck/fix_applier.h"
 #include "engine/precheck/precheck.h"
 #include "ui/models/precheck_finding_model.h"
@@ -105,7 +105,8 @@ PrecheckDialog::PrecheckDialog(task::TaskSetup setup, QString auditPath, QWidget
 PrecheckDialog::~PrecheckDialog() = default;
 
 QString PrecheckDialog::defaultAuditPath(const QString& taskName) {
-    QString dir = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
+    // The folder `syncscope-cli run` uses: a task run from the GUI and from the CLI keeps one audit.
+    QString dir = QString::fromStdString(defaultLogDirectory());
     QDir().mkpath(dir);
     return dir + "/" + taskName + "-audit.jsonl";
 }

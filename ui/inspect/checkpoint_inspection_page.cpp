@@ -10,13 +10,13 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSplitter>
-#include <QStandardPaths>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "engine/apply/downstream_connection.h"
+#include "engine/common/state_directory.h"
 #include "engine/source/upstream_connection.h"
 #include "ui/inspect/checkpoint_inspection_model.h"
 #include "ui/inspect/inspection_connection_dialog.h"
@@ -305,8 +305,7 @@ SkipWindowDialog* CheckpointInspectionPage::verifyWindow() {
     request.table = {point.pointOf.left(dot).toStdString(), point.pointOf.mid(dot + 1).toStdString()};
     request.from = window->from;
     request.to = window->to;
-    QString dir = auditDirectory_.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation)
-                                            : auditDirectory_;
+    QString dir = auditDirectory_.isEmpty() ? QString::fromStdString(defaultLogDirectory()) : auditDirectory_;
     QDir().mkpath(dir);
     auto* dialog = new SkipWindowDialog(request, point.task, point.sourceId,
                                         dir + QLatin1Char('/') + point.task + "-audit.jsonl", this);

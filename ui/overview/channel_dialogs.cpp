@@ -1,4 +1,5 @@
 #include "ui/overview/channel_dialogs.h"
+#include "engine/common/state_directory.h"
 
 #include <functional>
 
@@ -10,7 +11,6 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QStandardPaths>
 
 namespace syncscope::ui {
 
@@ -128,8 +128,8 @@ AddReplicaDialog::AddReplicaDialog(QWidget* parent) : QDialog(parent) {
     passwordFile_ = new QLineEdit(this);
     passwordFile_->setPlaceholderText(tr("or a file whose first line is the password (saved in the workspace)"));
     audit_ = new QLineEdit(this);
-    audit_->setText(QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
-                        .filePath(QStringLiteral("replica-audit.jsonl")));
+    audit_->setText(
+        QDir(QString::fromStdString(defaultLogDirectory())).filePath(QStringLiteral("replica-audit.jsonl")));
     audit_->setToolTip(tr("Every STOP/START SLAVE, skip and CHANGE MASTER is written here before it runs"));
     form->addRow(tr("Host"), host_);
     form->addRow(tr("Port"), port_);

@@ -12,6 +12,7 @@
 #include <QPushButton>
 #include <QStatusBar>
 
+#include "engine/common/state_directory.h"
 #include "engine/precheck/sql_session.h"
 #include "engine/task/task_setup_builder.h"
 #include "tests/support/task_files.h"
@@ -77,6 +78,13 @@ private:
     }
 
 private slots:
+    // The GUI audits a task where `syncscope-cli run` does (it used ~/.local/share/SyncScope/SyncScope/):
+    // one task run from both keeps one audit.
+    void theGuiAuditsWhereTheCliDoes() {
+        const QString path = PrecheckDialog::defaultAuditPath(QStringLiteral("orders"));
+        QCOMPARE(path, QString::fromStdString(syncscope::defaultLogDirectory()) + "/orders-audit.jsonl");
+    }
+
     void initTestCase() {
         dir_ = test::outputDir("ui/precheck");
         auto up = precheck::connectUpstreamSession(test::engineSettings(test::upstreamRoot()));
