@@ -140,8 +140,14 @@ void StatusHeader::setSnapshot(std::shared_ptr<const task::StatusSnapshot> snaps
     refreshAge();
 }
 
+// Whether a session of this task read anything: before that (a failed start, a task never started)
+// lag, rates and transactions are unknown, not zero.
+bool StatusHeader::hasRun() const {
+    return snapshot_ && snapshot_->read.known();
+}
+
 QString StatusHeader::lagText() const {
-    if (!snapshot_) {
+    if (!hasRun()) {
         return QStringLiteral("-");
     }
     const task::CatchUpView& catchUp = snapshot_->catchUp;
@@ -155,7 +161,7 @@ QString StatusHeader::lagText() const {
 }
 
 QString StatusHeader::rowsText() const {
-    if (!snapshot_) {
+    if (!hasRun()) {
         return QStringLiteral("-");
     }
     const QLocale locale;
@@ -165,7 +171,7 @@ QString StatusHeader::rowsText() const {
 }
 
 QString StatusHeader::workersText() const {
-    if (!snapshot_ || snapshot_->applyConcurrency.ceiling == 0) {
+    if (!hasRun() || snapshot_->applyConcurrency.ceiling == 0) {
         return QStringLiteral("-");
     }
     const auto& c = snapshot_->applyConcurrency;

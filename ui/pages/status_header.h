@@ -28,6 +28,7 @@ public:
 
     QString lagText() const;
     QString rowsText() const;
+    bool hasRun() const;
     QString safeModeText() const;
     // "3 of 4 (max 16)": downstream transactions open now, allowed now, worker-count; the tooltip
     // says why the limit is what it is.

@@ -60,6 +60,32 @@ private slots:
         header.setSnapshot(back);
         QCOMPARE(header.reasonText(), QStringLiteral("replicating"));
     }
+
+    // A start that failed before anything was read (a wrong upstream password): lag, rates and
+    // transactions are unknown, not 'Lag 0.0 s' and 'Transactions 0 of 1'.
+    void aFailedStartShowsNoFiguresItNeverHad() {
+        StatusHeader header;
+        auto failed = std::make_shared<task::StatusSnapshot>();
+        failed->taskName = "demo";
+        failed->stage = task::Stage::Error;
+        failed->lastError = "upstream 127.0.0.1:3307: Access denied for user 'repl'@'localhost' [1045]";
+        failed->takenAt = task::Clock::now();
+        failed->applyConcurrency.busy = 0;
+        failed->applyConcurrency.allowed = 1;
+        failed->applyConcurrency.ceiling = 16;
+        header.setSnapshot(failed);
+        QCOMPARE(header.lagText(), QStringLiteral("-"));
+        QCOMPARE(header.rowsText(), QStringLiteral("-"));
+        QCOMPARE(header.workersText(), QStringLiteral("-"));
+        QVERIFY2(header.reasonText().contains(QStringLiteral("Access denied")), qPrintable(header.reasonText()));
+
+        auto running = std::make_shared<task::StatusSnapshot>(*failed);  // once it reads, the figures show
+        running->stage = task::Stage::Running;
+        running->read = {"mariadb-bin.000001", 400, {}, {}};
+        header.setSnapshot(running);
+        QCOMPARE(header.workersText(), QStringLiteral("0 of 1 (max 16)"));
+        QVERIFY(header.lagText() != QStringLiteral("-"));
+    }
 };
 
 QTEST_MAIN(StatusHeaderTest)
