@@ -16,7 +16,10 @@ QString tr(const char* text) {
 std::optional<GuiOptions> parseGuiOptions(const QStringList& arguments, QString* error, QString* helpText,
                                           bool* helpRequested, bool* versionRequested) {
     QCommandLineParser parser;
-    parser.setApplicationDescription(tr("SyncScope: watch and control a MySQL/MariaDB binlog replication task"));
+    parser.setApplicationDescription(
+        tr("SyncScope: watch and control a MySQL/MariaDB binlog replication task\n"
+           "Exit 2 on bad arguments, 3 when the screenshot cannot be written, 4 when the task given cannot be "
+           "opened offscreen or for a screenshot (the reason on stderr)."));
     const QCommandLineOption help = parser.addHelpOption();
     const QCommandLineOption version = parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("TASK.yaml"), tr("The DM task file to open"), tr("[TASK.yaml]"));

@@ -19,14 +19,31 @@ namespace {
 
 constexpr int kExitBadArguments = 2;
 constexpr int kExitScreenshotFailed = 3;
+constexpr int kExitTaskNotOpened = 4;
 constexpr double kMillisecondsPerSecond = 1000.0;
 
 }  // namespace
 
 constexpr int kEngineThreadNiceIncrement = 5;
 
+namespace {
+
+// Qt's offscreen platform says "This plugin does not support propagateSizeHints()" for every window it
+// shows: noise for a script or CI that runs the GUI offscreen. Every other message passes as Qt prints it.
+QtMessageHandler qtDefaultHandler = nullptr;
+
+void quietOffscreenNoise(QtMsgType type, const QMessageLogContext& context, const QString& message) {
+    if (message.contains(QStringLiteral("does not support propagateSizeHints"))) {
+        return;
+    }
+    qtDefaultHandler(type, context, message);
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
     syncscope::ui::giveThreadsTheirOwnMallocArenas();  // before any thread: the GUI thread's arena is its own
+    qtDefaultHandler = qInstallMessageHandler(quietOffscreenNoise);
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("SyncScope"));
     QApplication::setOrganizationName(QStringLiteral("SyncScope"));
@@ -71,7 +88,14 @@ int main(int argc, char** argv) {
         window.restoreWorkspace();  // the channels of the last session, on the overview
     }
     if (!options->taskPath.isEmpty()) {
-        syncscope::gui::openInto(window, {options->taskPath, options->sourcePath, {}}, options->start, screenshot);
+        // Offscreen or for a screenshot nobody sees the window (nor a dialog): a task that cannot open ends
+        // the program, the reason on stderr.
+        const bool unseen = screenshot || QGuiApplication::platformName() == QStringLiteral("offscreen");
+        const bool opened =
+            syncscope::gui::openInto(window, {options->taskPath, options->sourcePath, {}}, options->start, unseen);
+        if (!opened && unseen) {
+            return kExitTaskNotOpened;
+        }
     }
     if (screenshot) {
         QTimer::singleShot(int(options->screenshotAfterSeconds * kMillisecondsPerSecond), &window, [&window, options] {

@@ -3,7 +3,9 @@
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QMessageBox>
+
 #include <QStatusBar>
+#include <cstdio>
 
 #include <spdlog/spdlog.h>
 
@@ -91,15 +93,18 @@ OpenedTask openTask(const ui::TaskFiles& files) {
     return opened;
 }
 
-void openInto(ui::MainWindow& window, const ui::TaskFiles& files, bool start, bool quiet) {
+bool openInto(ui::MainWindow& window, const ui::TaskFiles& files, bool start, bool quiet) {
     OpenedTask opened = openTask(files);
     if (!opened.task) {
         window.statusBar()->showMessage(opened.error);
+        // Also where a script or a terminal sees it (offscreen, nobody reads the status bar).
+        std::fprintf(stderr, "syncscope: cannot open the task %s: %s\n", qPrintable(files.taskPath),
+                     qPrintable(opened.error));
         if (!quiet) {
             QMessageBox::warning(&window, QCoreApplication::translate("TaskOpener", "Cannot open the task"),
                                  opened.error);
         }
-        return;
+        return false;
     }
     window.attachTask(opened.task, {files.taskPath, files.sourcePath, opened.auditPath});
     if (!quiet) {
@@ -109,11 +114,12 @@ void openInto(ui::MainWindow& window, const ui::TaskFiles& files, bool start, bo
     if (start) {
         window.adapter()->start();
     }
+    return true;
 }
 
 void connectTaskOpening(ui::MainWindow& window) {
     QObject::connect(&window, &ui::MainWindow::openTaskRequested, &window,
-                     [&window](const ui::TaskFiles& files) { openInto(window, files, false, false); });
+                     [&window](const ui::TaskFiles& files) { (void)openInto(window, files, false, false); });
     window.setLocalTaskOpener([](const ui::ChannelSpec& spec, QString* error) {
         OpenedTask opened = openTask({spec.taskPath, spec.sourcePath, {}});
         *error = opened.error;

@@ -23,7 +23,8 @@ OpenedTask openTask(const ui::TaskFiles& files);
 // Opens the task into the window (File > Open task, New task, a recent task, the command line): attached and
 // shown, the precheck in the background unless `quiet`, started when asked; what failed is shown otherwise
 // (a message box unless `quiet`, and the status bar).
-void openInto(ui::MainWindow& window, const ui::TaskFiles& files, bool start, bool quiet);
+// False when the task cannot be opened (said on stderr, in the status bar and, unless quiet, a dialog).
+bool openInto(ui::MainWindow& window, const ui::TaskFiles& files, bool start, bool quiet);
 
 // Answers the window's openTaskRequested (File > Open task, New task, recent tasks) and its local-task opener
 // (workspace entries) with openTask.
