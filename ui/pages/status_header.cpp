@@ -140,10 +140,11 @@ void StatusHeader::setSnapshot(std::shared_ptr<const task::StatusSnapshot> snaps
     refreshAge();
 }
 
-// Whether a session of this task read anything: before that (a failed start, a task never started)
-// lag, rates and transactions are unknown, not zero.
+// Whether the figures mean anything: a running task's do (caught up on an idle upstream it has read
+// nothing, and its lag is 0), and so do those of a task that read; a task that never read (a failed
+// start, one never started) has none: they are unknown, not zero.
 bool StatusHeader::hasRun() const {
-    return snapshot_ && snapshot_->read.known();
+    return snapshot_ && (snapshot_->read.known() || snapshot_->stage == task::Stage::Running);
 }
 
 QString StatusHeader::lagText() const {

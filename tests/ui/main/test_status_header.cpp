@@ -80,11 +80,16 @@ private slots:
         QVERIFY2(header.reasonText().contains(QStringLiteral("Access denied")), qPrintable(header.reasonText()));
 
         auto running = std::make_shared<task::StatusSnapshot>(*failed);  // once it reads, the figures show
-        running->stage = task::Stage::Running;
+        running->stage = task::Stage::Paused;
         running->read = {"mariadb-bin.000001", 400, {}, {}};
         header.setSnapshot(running);
         QCOMPARE(header.workersText(), QStringLiteral("0 of 1 (max 16)"));
         QVERIFY(header.lagText() != QStringLiteral("-"));
+
+        auto idle = std::make_shared<task::StatusSnapshot>(*failed);  // running, caught up, nothing read yet
+        idle->stage = task::Stage::Running;
+        header.setSnapshot(idle);
+        QVERIFY2(header.lagText().startsWith(QStringLiteral("0")), qPrintable(header.lagText()));
     }
 };
 
