@@ -255,17 +255,23 @@ class PipelineSeamsTest : public QObject {
         return violation;
     }
 
+    // A pool of `workers` scripted sessions, each change its own batch, no adaptive concurrency.
+    static apply::WorkerPoolSettings oneRowBatches(const std::shared_ptr<test::SessionScript>& script, int workers) {
+        apply::WorkerPoolSettings settings;
+        settings.workerCount = workers;
+        settings.adaptiveConcurrency = false;
+        settings.worker.batch = 1;
+        settings.connect = [script] { return std::make_unique<test::ScriptedSession>(script); };
+        return settings;
+    }
+
 private slots:
     // The pool's applied sequence never goes back (what made a status show the applied point behind the
     // persisted global point): a change pushed to a worker that was idle, while its commit waits, used
     // to bound the answer by that worker's old commit, below an answer already given.
     void theAppliedSequenceNeverGoesBack() {
         auto script = std::make_shared<test::SessionScript>();
-        apply::WorkerPoolSettings settings;
-        settings.workerCount = 2;
-        settings.adaptiveConcurrency = false;
-        settings.worker.batch = 1;
-        settings.connect = [script] { return std::make_unique<test::ScriptedSession>(script); };
+        apply::WorkerPoolSettings settings = oneRowBatches(script, 2);
         apply::WorkerPool pool(settings);
         auto t = apply::testing::table("seam", "t", {"id", "v"}, {0});
         auto change = [&](long id) { return apply::testing::insert(t, apply::testing::ints({id, 0})); };
@@ -307,13 +313,7 @@ private slots:
     // used to) and never an applied point past the read point. A group whose timestamp is 0 is open all
     // the same (the view used to take a 0 timestamp for "no group").
     void theLiveViewKeepsApplyBehindReadAtAGroupsEnd() {
-        auto script = std::make_shared<test::SessionScript>();
-        apply::WorkerPoolSettings settings;
-        settings.workerCount = 1;
-        settings.adaptiveConcurrency = false;
-        settings.worker.batch = 1;
-        settings.connect = [script] { return std::make_unique<test::ScriptedSession>(script); };
-        apply::WorkerPool pool(settings);
+        apply::WorkerPool pool(oneRowBatches(std::make_shared<test::SessionScript>(), 1));
         auto t = apply::testing::table("seam", "t", {"id", "v"}, {0});
         task::PipelineLiveView view;
         view.attach(&pool);
