@@ -21,11 +21,11 @@
 #include "app/cli/cli_commands.h"
 #include "app/cli/option_reader.h"
 #include "app/cli/run_support.h"
-#include "app/cli/token_file.h"
 #include "engine/common/redacting_sink.h"
 #include "engine/common/state_directory.h"
 #include "engine/control/control_server.h"
 #include "engine/control/listen_address.h"
+#include "engine/control/token_file.h"
 #include "engine/load/chunk_copier.h"
 #include "engine/multisource/single_source_task.h"
 #include "engine/preview/task_command_previewer.h"
@@ -127,10 +127,10 @@ control::ControlServerOptions controlServerOptions(const RunOptions& options, co
     serverOptions.host = address.host;
     serverOptions.port = address.port;
     if (!options.readTokenFile.empty()) {
-        serverOptions.readToken = readTokenFile(options.readTokenFile);
+        serverOptions.readToken = control::readTokenFile(options.readTokenFile);
     }
     if (!options.tokenFile.empty()) {
-        serverOptions.token = readTokenFile(options.tokenFile);
+        serverOptions.token = control::readTokenFile(options.tokenFile);
     }
     serverOptions.verifySummaryFile = options.logDir + "/" + taskName + "-verify.json";
     serverOptions.tlsCertFile = options.tlsCert;

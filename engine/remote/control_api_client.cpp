@@ -5,8 +5,10 @@
 #include <signal.h>
 
 #include <filesystem>
-#include <fstream>
 #include <memory>
+
+#include "engine/control/listen_address.h"
+#include "engine/control/token_file.h"
 
 namespace syncscope::remote {
 
@@ -14,39 +16,6 @@ namespace {
 
 constexpr int kHttpUnauthorized = 401;
 const char* const kJsonType = "application/json";
-
-std::string readToken(const std::string& path) {
-    if (path.empty()) {
-        return {};
-    }
-    std::ifstream in(path);
-    if (!in) {
-        throw RemoteEngineError("cannot read the token file '" + path + "'");
-    }
-    std::string token;
-    std::getline(in, token);
-    while (!token.empty() && (token.back() == '\r' || token.back() == ' ')) {
-        token.pop_back();
-    }
-    if (token.empty()) {
-        throw RemoteEngineError("the token file '" + path + "' is empty");
-    }
-    return token;
-}
-
-int portOf(const std::string& text, const std::string& address) {
-    size_t used = 0;
-    int port = 0;
-    try {
-        port = std::stoi(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (used != text.size() || port <= 0 || port > 65535) {
-        throw RemoteEngineError("the control address '" + address + "' has no port from 1 to 65535");
-    }
-    return port;
-}
 
 // A server that refuses a request (401) may close the connection while its body is still being written:
 // over TLS that write raises SIGPIPE, which would end the whole program (the CLI died with exit 13).
@@ -94,12 +63,17 @@ RemoteEngineOptions controlEndpoint(const std::string& address, const std::strin
     while (!rest.empty() && rest.back() == '/') {
         rest.pop_back();
     }
-    size_t colon = rest.rfind(':');
-    if (colon == std::string::npos || colon == 0) {
-        throw RemoteEngineError("the control address '" + address + "' is not [http[s]://]HOST:PORT");
+    try {
+        control::ListenAddress hostPort = control::ListenAddress::parse(rest);
+        options.host = hostPort.host;
+        options.port = hostPort.port;
+    } catch (const Error& e) {
+        throw RemoteEngineError("the control address '" + address + "' is not [http[s]://]HOST:PORT: " + e.what());
     }
-    options.host = rest.substr(0, colon);
-    options.port = portOf(rest.substr(colon + 1), address);
+    if (options.port == 0) {
+        throw RemoteEngineError("the control address '" + address +
+                                "' has port 0: give the port the engine listens on");
+    }
     options.caFile = caFile;
     options.tokenFile = tokenFile;
     return options;
@@ -112,7 +86,13 @@ ControlApiClient::ControlApiClient(RemoteEngineOptions options) : options_(std::
     if (options_.tls && !options_.caFile.empty() && !std::filesystem::exists(options_.caFile)) {
         throw RemoteEngineError("the CA file '" + options_.caFile + "' for " + options_.address() + " does not exist");
     }
-    token_ = readToken(options_.tokenFile);
+    if (!options_.tokenFile.empty()) {
+        try {
+            token_ = control::readTokenFile(options_.tokenFile);
+        } catch (const Error& e) {
+            throw RemoteEngineError(e.what());
+        }
+    }
 }
 
 ControlApiClient::Answer ControlApiClient::request(const std::string& method, const std::string& path,

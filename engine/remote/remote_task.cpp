@@ -1,12 +1,9 @@
 #include "engine/remote/remote_task.h"
 
-#include <httplib.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <ctime>
-#include <filesystem>
-#include <fstream>
 #include <utility>
 
 #include "engine/common/thread_priority.h"
@@ -32,7 +29,7 @@ std::string clockText(std::chrono::system_clock::time_point at) {
 
 }  // namespace
 
-RemoteTask::RemoteTask(RemoteEngineOptions options) : options_(options), client_(std::move(options)) {
+RemoteTask::RemoteTask(RemoteEngineOptions options) : client_(std::move(options)) {
     thread_ = std::thread(&RemoteTask::loop, this);
 }
 
@@ -52,7 +49,7 @@ void RemoteTask::loop() {
         lock.unlock();
         pollOnce();
         lock.lock();
-        wake_.wait_for(lock, options_.pollInterval, [this] { return stopping_ || pollRequested_; });
+        wake_.wait_for(lock, client_.options().pollInterval, [this] { return stopping_ || pollRequested_; });
         pollRequested_ = false;
     }
 }
@@ -62,13 +59,14 @@ void RemoteTask::pollOnce() {
     std::string problem = answer.error;
     std::shared_ptr<const task::StatusSnapshot> fresh;
     if (problem.empty() && answer.status != kHttpOk) {
-        problem = options_.url() + "/api/v1/status answered HTTP " + std::to_string(answer.status) + ": " + answer.body;
+        problem = client_.options().url() + "/api/v1/status answered HTTP " + std::to_string(answer.status) + ": " +
+                  answer.body;
     } else if (problem.empty()) {
         try {
             fresh = std::make_shared<const task::StatusSnapshot>(
                 control::statusFromJson(nlohmann::json::parse(answer.body)));
         } catch (const std::exception& e) {
-            problem = options_.url() + "/api/v1/status: the answer is not a SyncScope status: " + e.what();
+            problem = client_.options().url() + "/api/v1/status: the answer is not a SyncScope status: " + e.what();
         }
     }
     std::shared_ptr<const task::StatusSnapshot> replaced;  // freed after the lock: status() must not wait on a free
@@ -76,7 +74,7 @@ void RemoteTask::pollOnce() {
     if (fresh) {
         if (!connection_.connected && connection_.failedPolls > 0 && notices_.size() < kMaxNotices) {
             notices_.push_back(
-                {task::Clock::now(), fresh->stage, "connection to " + options_.url() + " restored", false});
+                {task::Clock::now(), fresh->stage, "connection to " + client_.options().url() + " restored", false});
         }
         if (lastStage_ && *lastStage_ != fresh->stage && notices_.size() < kMaxNotices) {
             notices_.push_back({task::Clock::now(), fresh->stage,
@@ -109,13 +107,14 @@ std::vector<control::HistoryPoint> RemoteTask::history(std::chrono::system_clock
         return {};  // API revision 3 or older keeps no history
     }
     if (answer.status != kHttpOk) {
-        throw RemoteEngineError(options_.url() + path + " answered HTTP " + std::to_string(answer.status) + ": " +
-                                answer.body);
+        throw RemoteEngineError(client_.options().url() + path + " answered HTTP " + std::to_string(answer.status) +
+                                ": " + answer.body);
     }
     try {
         return control::historyFromJson(nlohmann::json::parse(answer.body));
     } catch (const std::exception& e) {
-        throw RemoteEngineError(options_.url() + path + ": the answer is not a SyncScope history: " + e.what());
+        throw RemoteEngineError(client_.options().url() + path +
+                                ": the answer is not a SyncScope history: " + e.what());
     }
 }
 
@@ -132,14 +131,14 @@ std::shared_ptr<const task::StatusSnapshot> RemoteTask::status() const {
     // Not a frozen healthy state: what was last seen, marked as lost.
     auto lost = last_ ? std::make_shared<task::StatusSnapshot>(*last_) : std::make_shared<task::StatusSnapshot>();
     if (!last_) {
-        lost->taskName = options_.address();
+        lost->taskName = client_.options().address();
     }
     lost->sequence = (last_ ? last_->sequence : 0) + connection_.failedPolls;
     lost->takenAt = task::Clock::now();
     lost->stage = task::Stage::Error;
     const std::string seen = connection_.lastSeen ? "last seen " + clockText(*connection_.lastSeen) : "never reached";
     lost->stageReason = "connection lost (" + seen + "), reconnecting";
-    lost->lastError = "remote engine " + options_.url() + ": " +
+    lost->lastError = "remote engine " + client_.options().url() + ": " +
                       (connection_.error.empty() ? std::string("connecting") : connection_.error) + " (" + seen +
                       ", reconnecting)";
     lost->recentRowsPerSecond = 0;

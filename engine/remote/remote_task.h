@@ -34,7 +34,7 @@ public:
     RemoteTask(const RemoteTask&) = delete;
     RemoteTask& operator=(const RemoteTask&) = delete;
 
-    const RemoteEngineOptions& options() const { return options_; }
+    const RemoteEngineOptions& options() const { return client_.options(); }
     RemoteConnection connection() const;
     // The engine's samples taken after `since` (GET /api/v1/history, API revision 4), for charts that start before
     // the GUI connected; an engine too old to keep them answers none. Throws RemoteEngineError naming the engine
@@ -58,7 +58,6 @@ private:
     void loop();
     void pollOnce();
 
-    RemoteEngineOptions options_;
     ControlApiClient client_;
     mutable std::mutex mutex_;
     std::condition_variable wake_;

@@ -7,8 +7,16 @@ namespace syncscope::task {
 
 namespace {
 
+// Per transaction (groupEnded): one file is the common case and costs a comparison of offsets; only a
+// rotation builds positions to order the files.
 bool laterThan(const PointView& a, const PointView& b) {
-    return !b.known() || binlog::BinlogPosition(a.file, a.pos) > binlog::BinlogPosition(b.file, b.pos);
+    if (!b.known()) {
+        return true;
+    }
+    if (a.file == b.file) {
+        return a.pos > b.pos;
+    }
+    return binlog::BinlogPosition(a.file, a.pos) > binlog::BinlogPosition(b.file, b.pos);
 }
 
 }  // namespace

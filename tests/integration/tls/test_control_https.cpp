@@ -142,7 +142,8 @@ private slots:
                 QStringList args = command == "preview" ? QStringList{"preview", "skip"}
                                                         : QStringList{"resume-from", "mariadb-bin.000001:4"};
                 CliResult run = runCli(args + wrong.args, kCliTimeoutMs);
-                const std::string what = std::string(wrong.name) + " (" + command.toStdString() + "): exit " + std::to_string(run.exitCode) + ": " + run.err + run.out;
+                const std::string what = std::string(wrong.name) + " (" + command.toStdString() + "): exit " +
+                                         std::to_string(run.exitCode) + ": " + run.err + run.out;
                 qInfo("%s", what.c_str());
                 QVERIFY2(run.exitCode == kExitFailure, what.c_str());
                 QVERIFY2(run.err.find(wrong.says) != std::string::npos, what.c_str());
