@@ -61,9 +61,10 @@ std::vector<RowDifference> RowConfirmer::confirm(const ComparedTable& table, con
             return confirmed;
         } catch (const ServerError& e) {
             upstream_.execute("ROLLBACK");
-            if (!ServerSession::isLockWaitTimeout(e.code()) || attempt >= settings_.lockAttempts) {
+            if (!ServerSession::isLockConflict(e.code()) || attempt >= settings_.lockAttempts || cancelled()) {
                 throw;
             }
+            std::this_thread::sleep_for(settings_.appliedPoll * attempt);
         }
     }
 }

@@ -34,7 +34,8 @@ public:
     // transaction can change them any more and every earlier change is in the binlog before the position
     // read next; then the wait for the task to apply up to that position, then the downstream's rows.
     // `handToRepair` (when set) gets the settled differences before the locks are released. A lock wait
-    // timeout retries the whole confirmation (settings.lockAttempts).
+    // timeout or a deadlock (under a write load the upstream may pick the confirmation as the victim)
+    // retries the whole confirmation after a short pause (settings.lockAttempts).
     std::vector<RowDifference> confirm(const ComparedTable& table, const std::vector<RowDifference>& suspects,
                                        const ConfirmedDifferencesHandler* handToRepair);
 

@@ -99,8 +99,8 @@ ServerSession::~ServerSession() {
     statements_.clear();  // statements belong to the connection
 }
 
-bool ServerSession::isLockWaitTimeout(int code) {
-    return code == kLockWaitTimeout;
+bool ServerSession::isLockConflict(int code) {
+    return code == kLockWaitTimeout || code == kDeadlock;
 }
 
 bool ServerSession::isConnectionLost(int code) {

@@ -54,8 +54,9 @@ public:
     // The server's id of this connection (CONNECTION_ID()), read once when connecting: safe to read
     // while another thread runs a query on the session.
     const std::string& connectionId() const { return connectionId_; }
-    // Whether a query failed because a lock wait timed out (the caller may retry).
-    static bool isLockWaitTimeout(int code);
+    // Whether a query lost a lock conflict: a lock wait timed out, or the server chose it as a
+    // deadlock's victim and rolled its transaction back (the caller may retry the transaction).
+    static bool isLockConflict(int code);
     // Whether a server error means the connection is gone.
     static bool isConnectionLost(int code);
 
