@@ -1,4 +1,4 @@
-// The audit log: every operator action (pause, resume, stop, skip, resume-from, remove-meta) appended
+// The audit log: every operator action (start, pause, resume, stop, skip, resume-from, remove-meta) appended
 // as one JSON line with the time, the OS user, positions before and after and, for a skip, the row
 // images of the skipped event. Written and synced before the action takes effect.
 #pragma once
@@ -11,7 +11,7 @@
 namespace syncscope::task {
 
 struct AuditEntry {
-    std::string action;  // "pause", "resume", "stop", "skip", "resume-from", "remove-meta"
+    std::string action;  // "start", "pause", "resume", "stop", "skip", "resume-from", "remove-meta", "until"
     std::string task;
     std::string sourceId;
     std::string positionBefore;

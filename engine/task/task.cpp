@@ -147,6 +147,11 @@ CommandResult Task::start() {
     stage_ = Stage::Running;
     stageReason_ = "starting";
     thread_ = std::thread(&Task::threadMain, this);
+    lock.unlock();
+    // Every action is audited, a start too: "after" is where it starts from as far as known now (the
+    // checkpoint is read by the session; a first start has none).
+    const std::string from = tracker_.globalPersisted().toString();
+    audit("start", from.empty() ? "from the checkpoint table, or the task's start point" : "from " + from);
     return {true, "starting"};
 }
 

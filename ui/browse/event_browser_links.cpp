@@ -68,7 +68,7 @@ QList<QPair<QString, browse::BrowsePoint>> EventBrowserLinks::rulerMarkersNear(d
         {tr("applied"), &snapshot->applied},
         {tr("global (memory)"), &snapshot->globalInMemory},
         {tr("global (persisted)"), &snapshot->globalPersisted},
-        {tr("exit-safe"), &snapshot->exitSafe}};
+        {tr("safe-mode end after a crash"), &snapshot->exitSafe}};
     for (const auto& table : snapshot->tables) {
         points.emplace_back(tr("table %1.%2").arg(table.schema.c_str(), table.table.c_str()), &table.persisted);
     }

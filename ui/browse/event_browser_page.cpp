@@ -419,6 +419,12 @@ void EventBrowserPage::onPageRead() {
         }
     }
     files_ = files;
+    // The From box says where the list starts (a page read around a point starts before it), so that
+    // Go reads this page again.
+    if (!page.transactions.empty()) {
+        const auto& first = page.transactions.front();
+        from_->setText(QStringLiteral("%1:%2").arg(QString::fromStdString(first.file)).arg(first.pos));
+    }
     model_->setPage(std::move(page.transactions), page.target, files_);
     model_->setAppliedPoint(applied_);
     QString summary =

@@ -119,9 +119,9 @@ QWidget* TaskView::makeRulerRow() {
     auto* zoomIn = toolButton(QStringLiteral("+"), tr("Zoom in on the ruler (or use the mouse wheel)"), row);
     auto* zoomOut = toolButton(QStringLiteral("\u2212"), tr("Zoom out"), row);
     auto* fit = toolButton(tr("All"), tr("Show every binlog file the upstream has"), row);
-    auto* global = toolButton(tr("Global"),
-                              tr("Zoom on the persisted global point and the table points ahead of "
-                                 "it"),
+    auto* global = toolButton(tr("Span"),
+                              tr("Back to the span that matters, followed as it moves: from the persisted global "
+                                 "point (where a resume starts) to the upstream's end"),
                               row);
     for (QToolButton* button : {zoomIn, zoomOut, fit, global}) {
         buttons->addWidget(button);
@@ -133,6 +133,11 @@ QWidget* TaskView::makeRulerRow() {
     connect(zoomOut, &QToolButton::clicked, ruler_, &PositionRuler::zoomOut);
     connect(fit, &QToolButton::clicked, ruler_, &PositionRuler::zoomToFit);
     connect(global, &QToolButton::clicked, ruler_, &PositionRuler::zoomToGlobal);
+    // A table's mark on the ruler leads to its row.
+    connect(ruler_, &PositionRuler::tableClicked, this, [this](const QString& schema, const QString& table) {
+        tabs_->setCurrentWidget(tablesPage_);
+        tablesPage_->selectTable(schema, table);
+    });
     return row;
 }
 

@@ -67,6 +67,7 @@ public:
     AuditModel* auditModel() const { return auditModel_; }
     VerifyPage* verifyPage() const { return verifyPage_; }
     LoadPage* loadPage() const { return loadPage_; }
+    AuditPage* auditPage() const { return auditPage_; }
     // For a task with several sources: which source the pages that read one source show (Verify and the windows).
     SourcePicker* sourcePicker() const { return sourcePicker_; }
     bool failedEventShown() const;

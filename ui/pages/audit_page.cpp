@@ -48,9 +48,17 @@ void AuditPage::setPath(const QString& path) {
 }
 
 void AuditPage::reload() {
+    const int before = model_->rowCount();
     const QString error = model_->reload();
     if (!error.isEmpty()) {
         path_->setText(error);
+    }
+    if (model_->rowCount() != before) {
+        // Time, user, action and position are never cut off (an audit holds a few hundred lines at
+        // most: measuring them is cheap); the details take the rest of the row.
+        for (int column = 0; column < AuditModel::DetailsColumn; ++column) {
+            view_->resizeColumnToContents(column);
+        }
     }
 }
 

@@ -20,6 +20,7 @@ public:
     explicit AuditPage(AuditModel* model, QWidget* parent = nullptr);
 
     void setPath(const QString& path);
+    QTableView* view() const { return view_; }
 
 public slots:
     void reload();

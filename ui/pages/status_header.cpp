@@ -191,7 +191,15 @@ QString StatusHeader::safeModeText() const {
     if (!snapshot_) {
         return QStringLiteral("-");
     }
-    return snapshot_->safeMode ? tr("on until %1").arg(pointText(snapshot_->exitSafe)) : tr("off");
+    if (!snapshot_->safeMode) {
+        return tr("off");
+    }
+    // The end of the window the engine is in (a replay after an unclean stop, a resume-from, a skip);
+    // safe mode for the whole run (the task's setting) has no end.
+    if (snapshot_->safeModeUntil.known()) {
+        return tr("on until %1").arg(pointText(snapshot_->safeModeUntil));
+    }
+    return tr("on");
 }
 
 QString StatusHeader::reasonText() const {

@@ -17,15 +17,20 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "ui/models/checkpoint_anomaly.h"
 #include "ui/models/table_checkpoint_filter_proxy.h"
 #include "ui/models/table_checkpoint_model.h"
 
 namespace syncscope::ui {
 
 namespace {
-constexpr int kPointColumnWidth = 190;
 constexpr int kNameColumnWidth = 110;
-constexpr int kVerifiedColumnWidth = 360;
+constexpr int kVerifiedColumnWidth = 130;  // the full text is in the cell's tooltip
+constexpr int kCellPadding = 16;
+// The widest texts the columns hold in practice: a position 10 GiB into a file, a count in the billions.
+const char* const kWidestPoint = "mariadb-bin.000001:10737418240";
+const char* const kWidestCount = "9,999,999,999";
+const char* const kWidestTime = "2026-12-31 23:59:59";
 
 QString csvField(const QString& text) {
     if (text.contains(QLatin1Char(',')) || text.contains(QLatin1Char('"')) || text.contains(QLatin1Char('\n'))) {
@@ -85,20 +90,40 @@ TableCheckpointsPage::TableCheckpointsPage(TableCheckpointModel* model, QWidget*
     view_->verticalHeader()->hide();
     view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 6);
     view_->horizontalHeader()->setStretchLastSection(true);
+    // A position too wide for its cell loses the start of its file name, never digits of the position.
+    view_->setTextElideMode(Qt::ElideLeft);
+    // Sized to what the columns hold (measured once: sizing to the rows would read 10,000 of them).
+    const QFontMetrics metrics = view_->fontMetrics();
+    const int pointWidth = metrics.horizontalAdvance(QString::fromLatin1(kWidestPoint)) + kCellPadding;
+    const int countWidth = metrics.horizontalAdvance(QString::fromLatin1(kWidestCount)) + kCellPadding;
     view_->setColumnWidth(TableCheckpointModel::SchemaColumn, kNameColumnWidth);
     view_->setColumnWidth(TableCheckpointModel::TableColumn, kNameColumnWidth);
-    view_->setColumnWidth(TableCheckpointModel::InMemoryColumn, kPointColumnWidth);
-    view_->setColumnWidth(TableCheckpointModel::PersistedColumn, kPointColumnWidth);
+    view_->setColumnWidth(TableCheckpointModel::InMemoryColumn, pointWidth);
+    view_->setColumnWidth(TableCheckpointModel::PersistedColumn, pointWidth);
+    for (int column : {TableCheckpointModel::BytesFromGlobalColumn, TableCheckpointModel::EventsFromGlobalColumn,
+                       TableCheckpointModel::RowsAppliedColumn, TableCheckpointModel::RowsUnmatchedColumn}) {
+        view_->setColumnWidth(column, countWidth);
+    }
+    view_->setColumnWidth(TableCheckpointModel::LastChangeColumn,
+                          metrics.horizontalAdvance(QString::fromLatin1(kWidestTime)) + kCellPadding);
     view_->setColumnWidth(TableCheckpointModel::VerifiedColumn, kVerifiedColumnWidth);
+    int flagWidth = 0;
+    for (auto anomaly :
+         {CheckpointAnomaly::AheadOfGlobal, CheckpointAnomaly::BeyondUpstream, CheckpointAnomaly::FilePurged}) {
+        flagWidth = std::max(flagWidth, metrics.horizontalAdvance(anomalyLabel(anomaly)));
+    }
+    // The flag's icon is as high as a line of text, and square.
+    view_->setColumnWidth(TableCheckpointModel::FlagColumn, flagWidth + metrics.height() + kCellPadding);
     // Every column at least as wide as its title (with the sort arrow, as the style draws it), so that
     // no title is cut off.
     for (int column = 0; column < TableCheckpointModel::ColumnCount; ++column) {
         view_->setColumnWidth(column,
                               std::max(view_->columnWidth(column), view_->horizontalHeader()->sectionSizeHint(column)));
     }
-    // Shown after the table's name, where a narrow window still shows it (the model keeps it last, so
-    // copies and CSV keep their columns).
-    view_->horizontalHeader()->moveSection(TableCheckpointModel::VerifiedColumn, TableCheckpointModel::TableColumn + 1);
+    // The flag and the last verify right after the table's name, where a 1280-pixel window shows them
+    // without scrolling (the model keeps its order, so copies and CSV keep their columns).
+    view_->horizontalHeader()->moveSection(TableCheckpointModel::FlagColumn, TableCheckpointModel::TableColumn + 1);
+    view_->horizontalHeader()->moveSection(TableCheckpointModel::VerifiedColumn, TableCheckpointModel::TableColumn + 2);
     view_->setToolTip(
         tr("Table checkpoints. Red rows are ahead of the global point: hover them to see which "
            "events a resume would skip"));
@@ -124,6 +149,20 @@ TableCheckpointsPage::TableCheckpointsPage(TableCheckpointModel* model, QWidget*
     connect(proxy_, &QAbstractItemModel::rowsRemoved, this, &TableCheckpointsPage::updateSummary);
     connect(model_, &QAbstractItemModel::dataChanged, this, &TableCheckpointsPage::updateSummary);
     updateSummary();
+}
+
+bool TableCheckpointsPage::selectTable(const QString& schema, const QString& table) {
+    for (int row = 0; row < proxy_->rowCount(); ++row) {
+        const QModelIndex schemaIndex = proxy_->index(row, TableCheckpointModel::SchemaColumn);
+        const QModelIndex tableIndex = proxy_->index(row, TableCheckpointModel::TableColumn);
+        if (schemaIndex.data(TableCheckpointModel::ExportRole).toString() == schema &&
+            tableIndex.data(TableCheckpointModel::ExportRole).toString() == table) {
+            view_->selectRow(row);
+            view_->scrollTo(tableIndex, QAbstractItemView::PositionAtCenter);
+            return true;
+        }
+    }
+    return false;
 }
 
 void TableCheckpointsPage::updateSummary() {

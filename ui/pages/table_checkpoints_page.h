@@ -33,6 +33,8 @@ public:
     // The visible rows as CSV (RFC 4180 quoting), raw numbers.
     QString visibleRowsCsv() const;
     bool exportCsv(const QString& path, QString* error) const;
+    // Selects and shows a table's row; false when the filter hides it or the table is not listed.
+    bool selectTable(const QString& schema, const QString& table);
 
 public slots:
     void copySelection();

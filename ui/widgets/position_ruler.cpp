@@ -3,8 +3,6 @@
 #include <QHelpEvent>
 #include <QLocale>
 #include <QMouseEvent>
-#include <QPainter>
-#include <QPainterPath>
 #include <QToolTip>
 #include <QWheelEvent>
 #include <algorithm>
@@ -31,14 +29,19 @@ QString pointTooltip(const QString& name, const task::PointView& point) {
     return text;
 }
 
+std::optional<double> axisValue(const task::PointView& point) {
+    return point.axis ? std::optional<double>(double(*point.axis)) : std::nullopt;
+}
+
 }  // namespace
 
 PositionRuler::PositionRuler(QWidget* parent) : QWidget(parent) {
     setMouseTracking(true);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     setToolTip(
-        tr("Upstream bytes across the binlog files. Wheel or the buttons to zoom, drag to pan, hover for "
-           "exact positions."));
+        tr("Upstream bytes across the binlog files, from the persisted global point (where a resume starts) "
+           "to the upstream's end. Wheel or the buttons to zoom, drag to pan, hover for exact positions, "
+           "click a table's mark to select it."));
     setAccessibleName(tr("Position ruler"));
 }
 
@@ -52,11 +55,14 @@ QSize PositionRuler::minimumSizeHint() const {
 void PositionRuler::setSnapshot(std::shared_ptr<const task::StatusSnapshot> snapshot) {
     snapshot_ = std::move(snapshot);
     axis_ = snapshot_ ? BinlogAxis(snapshot_->upstreamFiles) : BinlogAxis();
-    if (followFullAxis_ || viewEnd_ <= viewStart_) {
-        viewStart_ = 0;
-        viewEnd_ = double(axis_.length());
+    if (mode_ == ViewMode::Manual && viewEnd_ > viewStart_) {
+        const double start = viewStart_;
+        const double end = viewEnd_;
+        setView(start, end);
     } else {
-        setView(viewStart_, viewEnd_);
+        const auto [start, end] = followedView();
+        viewStart_ = start;
+        viewEnd_ = end;
     }
     update();
 }
@@ -83,19 +89,47 @@ std::vector<PositionRuler::VerifiedMark> PositionRuler::verifiedMarks() const {
     return marks;
 }
 
-bool PositionRuler::isZoomed() const {
-    return !followFullAxis_;
+std::pair<double, double> PositionRuler::followedView() const {
+    const double length = double(axis_.length());
+    if (!snapshot_ || mode_ == ViewMode::All) {
+        return {0, length};
+    }
+    // From the lowest point a resume would use to the upstream's end: the persisted global point
+    // first; the points after it (the table points ahead of it lie before the read point).
+    std::optional<double> low;
+    for (const auto* point :
+         {&snapshot_->globalPersisted, &snapshot_->globalInMemory, &snapshot_->applied, &snapshot_->read}) {
+        if (auto value = axisValue(*point)) {
+            low = low ? std::min(*low, *value) : *value;
+        }
+    }
+    std::optional<double> high;
+    for (const auto& marker : markers()) {
+        if (auto value = axisValue(*marker.point)) {
+            high = high ? std::max(*high, *value) : *value;
+        }
+    }
+    if (!low || !high) {
+        return {0, length};
+    }
+    low = std::min(*low, *high);
+    const double margin = std::max(kSpanMinimumBytes / 2, (*high - *low) * kSpanMargin);
+    return {std::max(0.0, *low - margin), *high + margin};
+}
+
+void PositionRuler::applyView(double start, double end, ViewMode mode) {
+    viewStart_ = start;
+    viewEnd_ = end;
+    mode_ = mode;
+    update();
+    emit viewChanged(viewStart_, viewEnd_);
 }
 
 void PositionRuler::setView(double start, double end) {
     const double length = double(axis_.length());
     double span = std::clamp(end - start, std::min(kMinimumSpanBytes, length), length);
     start = std::clamp(start, 0.0, std::max(0.0, length - span));
-    viewStart_ = start;
-    viewEnd_ = start + span;
-    followFullAxis_ = span >= length;
-    update();
-    emit viewChanged(viewStart_, viewEnd_);
+    applyView(start, start + span, span >= length ? ViewMode::All : ViewMode::Manual);
 }
 
 void PositionRuler::zoomAround(double axisValue, double factor) {
@@ -116,28 +150,13 @@ void PositionRuler::zoomOut() {
     zoomAround((viewStart_ + viewEnd_) / 2, 1 / kZoomStep);
 }
 void PositionRuler::zoomToFit() {
-    setView(0, double(axis_.length()));
+    applyView(0, double(axis_.length()), ViewMode::All);
 }
 
 void PositionRuler::zoomToGlobal() {
-    if (!snapshot_ || !snapshot_->globalPersisted.axis) {
-        return;
-    }
-    double low = double(*snapshot_->globalPersisted.axis);
-    double high = low;
-    for (const auto* point : {&snapshot_->applied, &snapshot_->read, &snapshot_->globalInMemory}) {
-        if (point->axis) {
-            low = std::min(low, double(*point->axis));
-            high = std::max(high, double(*point->axis));
-        }
-    }
-    for (const auto& table : snapshot_->tables) {
-        if (table.aheadOfGlobal && table.persisted.axis) {
-            high = std::max(high, double(*table.persisted.axis));
-        }
-    }
-    const double margin = std::max(kMinimumSpanBytes, (high - low) * kGlobalZoomMargin);
-    setView(low - margin, high + margin);
+    mode_ = ViewMode::Span;
+    const auto [start, end] = followedView();
+    applyView(start, end, ViewMode::Span);
 }
 
 QRectF PositionRuler::plotRect() const {
@@ -162,12 +181,167 @@ std::vector<PositionRuler::Marker> PositionRuler::markers() const {
     if (!snapshot_) {
         return {};
     }
-    return {{tr("upstream"), kUpstreamColor, &snapshot_->upstream},
-            {tr("read"), kReadColor, &snapshot_->read},
-            {tr("applied"), kAppliedColor, &snapshot_->applied},
-            {tr("global in memory"), kGlobalMemoryColor, &snapshot_->globalInMemory},
-            {tr("global persisted"), kGlobalPersistedColor, &snapshot_->globalPersisted},
-            {tr("exit-safe"), kExitSafeColor, &snapshot_->exitSafe}};
+    std::vector<Marker> all{
+        {tr("upstream"), kUpstreamColor, &snapshot_->upstream, tr("the upstream's end now (SHOW MASTER STATUS)")},
+        {tr("read"), kReadColor, &snapshot_->read, tr("the last event read from the upstream")},
+        {tr("applied"), kAppliedColor, &snapshot_->applied, tr("the last event committed downstream")},
+        {tr("global in memory"), kGlobalMemoryColor, &snapshot_->globalInMemory,
+         tr("every table is applied up to here; written to the checkpoint table at the next flush")},
+        {tr("global persisted"), kGlobalPersistedColor, &snapshot_->globalPersisted,
+         tr("the checkpoint in the downstream's table: where a resume starts")}};
+    // The end of safe mode is a mark only where it is a point of the stream a DBA can act on.
+    if (snapshot_->safeMode && snapshot_->safeModeUntil.axis) {
+        all.push_back({tr("safe mode until"), kSafeModeColor, &snapshot_->safeModeUntil,
+                       tr("safe mode is on until the stream passes this point: %1")
+                           .arg(QString::fromStdString(snapshot_->safeModeReason))});
+    } else if (crashReplayWindow() && snapshot_->upstream.axis &&
+               *snapshot_->exitSafe.axis <= *snapshot_->upstream.axis) {
+        all.push_back({tr("safe mode after a crash"), kSafeModeColor, &snapshot_->exitSafe,
+                       tr("after an unclean stop (a kill, a crash), the next start runs in safe mode from the "
+                          "persisted global point up to here: rows in between may have been applied already")});
+    }
+    return all;
+}
+
+bool PositionRuler::crashReplayWindow() const {
+    // Only a mark past the persisted global point leaves anything to replay after a crash.
+    const auto& exitSafe = snapshot_->exitSafe;
+    const auto& global = snapshot_->globalPersisted;
+    return exitSafe.axis && (!global.axis || *exitSafe.axis > *global.axis);
+}
+
+QString PositionRuler::safeModeAfterCrashText() const {
+    if (!snapshot_ || !crashReplayWindow()) {
+        return {};
+    }
+    for (const auto& marker : markers()) {
+        if (marker.point == &snapshot_->exitSafe) {
+            return tr("after a crash: safe mode to %1").arg(pointText(snapshot_->exitSafe));
+        }
+    }
+    return tr("after a crash: safe mode to the upstream's end");
+}
+
+std::vector<RulerLabel> PositionRuler::placeLabels(const QFontMetrics& metrics) const {
+    std::vector<RulerMark> marks;
+    const QRectF plot = plotRect();
+    const auto all = markers();
+    for (size_t i = 0; i < all.size(); ++i) {
+        if (auto value = axisValue(*all[i].point)) {
+            const double outside = *value < viewStart_ ? viewStart_ - *value : std::max(0.0, *value - viewEnd_);
+            marks.push_back({all[i].name, all[i].color, xOf(*value), outside, int(i)});
+        }
+    }
+    RulerLaneGeometry lanes;
+    lanes.axisY = kAxisY;
+    lanes.laneHeight = kLabelLaneHeight;
+    lanes.lanes = kLabelLanes;
+    lanes.padding = kLabelPadding;
+    lanes.gap = kLabelGap;
+    lanes.samePixel = kSamePixel;
+    return layOutRulerLabels(std::move(marks), plot, metrics, lanes);
+}
+
+std::vector<RulerLabel> PositionRuler::labels() const {
+    if (axis_.empty() || viewEnd_ <= viewStart_) {
+        return {};
+    }
+    return placeLabels(fontMetrics());
+}
+
+std::vector<QRectF> PositionRuler::markerLabelRects() const {
+    std::vector<QRectF> rects;
+    for (const auto& label : labels()) {
+        rects.push_back(label.rect);
+    }
+    return rects;
+}
+
+PositionRuler::TablesOutside PositionRuler::tablesOutside() const {
+    TablesOutside outside;
+    if (!snapshot_) {
+        return outside;
+    }
+    for (const auto& table : snapshot_->tables) {
+        if (!table.persisted.axis) {
+            continue;
+        }
+        const double value = double(*table.persisted.axis);
+        if (value < viewStart_) {
+            ++outside.left;
+            outside.leftAhead += table.aheadOfGlobal ? 1 : 0;
+        } else if (value > viewEnd_) {
+            ++outside.right;
+            outside.rightAhead += table.aheadOfGlobal ? 1 : 0;
+        }
+    }
+    return outside;
+}
+
+int PositionRuler::tableAt(double x) const {
+    if (!snapshot_) {
+        return -1;
+    }
+    int best = -1;
+    double bestDistance = kHoverPixels + 1;
+    bool bestAhead = false;
+    for (size_t i = 0; i < snapshot_->tables.size(); ++i) {
+        const auto& table = snapshot_->tables[i];
+        if (!table.persisted.axis) {
+            continue;
+        }
+        const double distance = std::abs(xOf(double(*table.persisted.axis)) - x);
+        if (distance > kHoverPixels) {
+            continue;
+        }
+        const bool better =
+            (table.aheadOfGlobal && !bestAhead) || (table.aheadOfGlobal == bestAhead && distance < bestDistance);
+        if (best < 0 || better) {
+            best = int(i);
+            bestDistance = distance;
+            bestAhead = table.aheadOfGlobal;
+        }
+    }
+    return best;
+}
+
+QString PositionRuler::describeTablesAt(double x) const {
+    const QRectF plot = plotRect();
+    const TablesOutside outside = tablesOutside();
+    if (x < plot.left() + 4 && outside.left > 0) {
+        return tr("%1 table points before the view, %2 of them ahead of the global point")
+            .arg(outside.left)
+            .arg(outside.leftAhead);
+    }
+    if (x > plot.right() - 4 && outside.right > 0) {
+        return tr("%1 table points after the view, %2 of them ahead of the global point")
+            .arg(outside.right)
+            .arg(outside.rightAhead);
+    }
+    QStringList tables;
+    int count = 0;
+    for (const auto& table : snapshot_->tables) {
+        if (!table.persisted.axis || std::abs(xOf(double(*table.persisted.axis)) - x) > kHoverPixels) {
+            continue;
+        }
+        if (++count <= kTablesListedInTooltip) {
+            QString line = pointTooltip(qualifiedName(table), table.persisted);
+            if (table.aheadOfGlobal) {
+                line += QStringLiteral("<br><span style='color:#e53935'>") +
+                        tr("ahead of the global point by %1 bytes: a resume skips its events up to here")
+                            .arg(QLocale().toString(qlonglong(table.bytesFromGlobal))) +
+                        QStringLiteral("</span>");
+            }
+            tables << line;
+        }
+    }
+    if (count > kTablesListedInTooltip) {
+        tables << tr("... and %1 more table points here").arg(count - kTablesListedInTooltip);
+    }
+    if (!tables.isEmpty()) {
+        tables << tr("<i>Click to select the table</i>");
+    }
+    return tables.join(QStringLiteral("<hr>"));
 }
 
 QString PositionRuler::describeAt(const QPoint& position) const {
@@ -188,39 +362,44 @@ QString PositionRuler::describeAt(const QPoint& position) const {
             return verified.join(QStringLiteral("<hr>"));
         }
     }
-    // Markers first: they are what a DBA points at.
-    QStringList near;
-    for (const auto& marker : markers()) {
-        if (marker.point->axis && std::abs(xOf(double(*marker.point->axis)) - x) <= kHoverPixels) {
-            near << pointTooltip(marker.name, *marker.point);
-        }
-    }
-    if (!near.isEmpty()) {
-        return near.join(QStringLiteral("<hr>"));
-    }
-    if (position.y() >= kTickTop - 2 && position.y() <= kTickTop + kAheadTickHeight + 2) {
-        QStringList tables;
-        int count = 0;
-        for (const auto& table : snapshot_->tables) {
-            if (!table.persisted.axis || std::abs(xOf(double(*table.persisted.axis)) - x) > kHoverPixels / 2) {
-                continue;
-            }
-            if (++count <= kTablesListedInTooltip) {
-                QString line = pointTooltip(qualifiedName(table), table.persisted);
-                if (table.aheadOfGlobal) {
-                    line += QStringLiteral("<br><span style='color:#e53935'>") +
-                            tr("ahead of the global point by %1 bytes: a resume skips its events up to here")
-                                .arg(QLocale().toString(qlonglong(table.bytesFromGlobal))) +
-                            QStringLiteral("</span>");
-                }
-                tables << line;
-            }
-        }
-        if (count > kTablesListedInTooltip) {
-            tables << tr("... and %1 more table points here").arg(count - kTablesListedInTooltip);
-        }
+    if (position.y() >= kStripTop - 2 && position.y() <= kAheadNamesTop + kAheadNamesHeight) {
+        const QString tables = describeTablesAt(x);
         if (!tables.isEmpty()) {
-            return tables.join(QStringLiteral("<hr>"));
+            return tables;
+        }
+    }
+    if (position.y() < kStripTop - 2) {
+        // A label names its marks; otherwise the marks whose line is under the pointer.
+        const auto all = markers();
+        QStringList near;
+        for (const auto& label : labels()) {
+            if (label.rect.contains(position)) {
+                for (const auto& part : label.parts) {
+                    const Marker& marker = all[size_t(part.id)];
+                    near << pointTooltip(marker.name, *marker.point) + QStringLiteral("<br>") +
+                                marker.meaning.toHtmlEscaped();
+                }
+            }
+        }
+        if (near.isEmpty()) {
+            for (const auto& marker : all) {
+                if (marker.point->axis && std::abs(xOf(double(*marker.point->axis)) - x) <= kHoverPixels) {
+                    near << pointTooltip(marker.name, *marker.point) + QStringLiteral("<br>") +
+                                marker.meaning.toHtmlEscaped();
+                }
+            }
+        }
+        if (!near.isEmpty()) {
+            return near.join(QStringLiteral("<hr>"));
+        }
+    }
+    if (position.y() >= kLegendTop) {
+        const QString crash = safeModeAfterCrashText();
+        if (!crash.isEmpty()) {
+            return tr("After an unclean stop (a kill, a crash) the next start runs in safe mode from the persisted "
+                      "global point up to %1, at most up to the upstream's end: rows in between may have been "
+                      "applied already. The engine keeps this mark ahead of what it dispatches.")
+                .arg(pointText(snapshot_->exitSafe));
         }
     }
     const double value = axisOfX(x);
@@ -238,11 +417,7 @@ bool PositionRuler::event(QEvent* event) {
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
         const QString text = describeAt(help->pos());
-        if (text.isEmpty()) {
-            QToolTip::showText(help->globalPos(), toolTip(), this);
-        } else {
-            QToolTip::showText(help->globalPos(), text, this);
-        }
+        QToolTip::showText(help->globalPos(), text.isEmpty() ? toolTip() : text, this);
         return true;
     }
     return QWidget::event(event);
@@ -259,9 +434,9 @@ void PositionRuler::wheelEvent(QWheelEvent* event) {
 void PositionRuler::mousePressEvent(QMouseEvent* event) {
     if (event->button() == Qt::LeftButton) {
         dragging_ = true;
+        dragged_ = false;
         dragStartX_ = event->position().x();
         dragStartView_ = viewStart_;
-        setCursor(Qt::ClosedHandCursor);
     }
 }
 
@@ -269,14 +444,31 @@ void PositionRuler::mouseMoveEvent(QMouseEvent* event) {
     if (!dragging_) {
         return;
     }
+    if (!dragged_ && std::abs(event->position().x() - dragStartX_) <= kClickSlopPixels) {
+        return;
+    }
+    if (!dragged_) {
+        dragged_ = true;
+        setCursor(Qt::ClosedHandCursor);
+    }
     const double bytesPerPixel = (viewEnd_ - viewStart_) / plotRect().width();
     const double start = dragStartView_ - (event->position().x() - dragStartX_) * bytesPerPixel;
     setView(start, start + (viewEnd_ - viewStart_));
 }
 
-void PositionRuler::mouseReleaseEvent(QMouseEvent*) {
+void PositionRuler::mouseReleaseEvent(QMouseEvent* event) {
+    const bool click = dragging_ && !dragged_ && event->button() == Qt::LeftButton;
     dragging_ = false;
+    dragged_ = false;
     unsetCursor();
+    const double y = event->position().y();
+    if (click && snapshot_ && y >= kStripTop - 2 && y <= kAheadNamesTop + kAheadNamesHeight) {
+        const int index = tableAt(event->position().x());
+        if (index >= 0) {
+            const auto& table = snapshot_->tables[size_t(index)];
+            emit tableClicked(QString::fromStdString(table.schema), QString::fromStdString(table.table));
+        }
+    }
 }
 
 }  // namespace syncscope::ui

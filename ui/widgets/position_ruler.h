@@ -1,8 +1,12 @@
 // The position ruler: one horizontal axis in upstream bytes across the upstream's binlog files, with
-// markers for the upstream, read, applied, global (in memory and persisted) and exit-safe points, and a
-// tick for every table point; table points ahead of the global point are red; a diamond on the axis
-// where each table was last verified (green: equal, red: differences or failed). Zoom with the wheel
-// or the buttons, pan by dragging, hover for the exact file:pos and GTID.
+// labelled marks for the upstream, read, applied and global (in memory and persisted) points and, where
+// it means something, the end of safe mode; below the axis a strip with one mark per table point
+// (red: ahead of the global point, a resume would skip its events), the names of the tables ahead, and
+// a diamond on the axis where each table was last verify'd (green: equal, red: differences or failed).
+// It opens on the span that matters, from the persisted global point (where a resume starts) to the
+// upstream's end, and follows it until the DBA zooms (wheel or buttons), pans (drag) or asks for every
+// file. Marks outside the view sit at its edge with their distance. Hover for exact file:pos and GTID;
+// click a table mark to select its table.
 #pragma once
 
 #include <QColor>
@@ -13,6 +17,7 @@
 #include "engine/task/status_snapshot.h"
 #include "ui/models/binlog_axis.h"
 #include "ui/models/table_verification.h"
+#include "ui/widgets/ruler_labels.h"
 
 namespace syncscope::ui {
 
@@ -23,10 +28,26 @@ public:
     static constexpr double kZoomStep = 1.5;
     static constexpr double kMinimumSpanBytes = 64;
 
+    // What the view follows as the snapshots come.
+    enum class ViewMode {
+        Span,    // from the persisted global point to the upstream's end, with a margin (the default)
+        All,     // every binlog file the upstream has
+        Manual,  // where the DBA zoomed or panned to
+    };
+
     struct Marker {
         QString name;
         QColor color;
         const task::PointView* point = nullptr;
+        QString meaning;  // one sentence for the tooltip
+    };
+
+    // The table points outside the view, by side (the strip's edge counts).
+    struct TablesOutside {
+        int left = 0;
+        int leftAhead = 0;
+        int right = 0;
+        int rightAhead = 0;
     };
 
     explicit PositionRuler(QWidget* parent = nullptr);
@@ -38,7 +59,8 @@ public:
     // The visible part of the axis, in bytes.
     double viewStart() const { return viewStart_; }
     double viewEnd() const { return viewEnd_; }
-    bool isZoomed() const;
+    ViewMode viewMode() const { return mode_; }
+    bool isZoomed() const { return mode_ == ViewMode::Manual; }
     void setView(double start, double end);
     // The last verify of each table: a mark where it was verified.
     void setVerifications(TableVerifications verifications);
@@ -50,12 +72,22 @@ public:
     // The marks that fall on the upstream's binlog files (sorted by axis); the tests check them.
     std::vector<VerifiedMark> verifiedMarks() const;
 
+    // The labelled marks of the current snapshot (those with a point on the axis are drawn).
+    std::vector<Marker> markers() const;
+    // Where the labels are (the tests check that none covers another and that they follow the positions).
+    std::vector<RulerLabel> labels() const;
+    std::vector<QRectF> markerLabelRects() const;
+    TablesOutside tablesOutside() const;
+    // The explanation of the end of safe mode after an unclean stop, as the legend says it ("" when a
+    // crash would leave nothing to replay).
+    QString safeModeAfterCrashText() const;
+
     // Text of the tooltip at a point of the widget (also used by the tests).
     QString describeAt(const QPoint& position) const;
     // Widget x of an axis value; the tests use it to hover over a marker.
     double xOf(double axisValue) const;
-    // Where the marker labels are painted (the tests check that none covers another).
-    std::vector<QRectF> markerLabelRects() const;
+    // The table whose mark is nearest to a widget x in the table strip (tables ahead first); -1 if none.
+    int tableAt(double x) const;
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
@@ -64,11 +96,13 @@ public slots:
     void zoomIn();
     void zoomOut();
     void zoomToFit();
-    // Zooms so that the persisted global point and every table point ahead of it fill the view.
+    // Back to the span that matters (from the persisted global point to the upstream's end), followed.
     void zoomToGlobal();
 
 signals:
     void viewChanged(double start, double end);
+    // A click on a table's mark in the strip: the upstream schema and table.
+    void tableClicked(const QString& schema, const QString& table);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -79,28 +113,18 @@ protected:
     bool event(QEvent* event) override;
 
 private:
-    struct LabelPart {
-        QString name;
-        QColor color;
-        double width;
-    };
-    // One marker label, or the joined labels of markers at the same pixel.
-    struct PlacedLabel {
-        double x;     // the markers' position
-        int row;      // label row, from the top
-        double left;  // where the label starts (right of x - width / 2 when it had to move)
-        double width;
-        std::vector<LabelPart> parts;
-    };
-
-    std::vector<Marker> markers() const;
-    std::vector<PlacedLabel> placeLabels(const QFontMetrics& metrics, const QRectF& plot) const;
+    std::vector<RulerLabel> placeLabels(const QFontMetrics& metrics) const;
+    std::pair<double, double> followedView() const;
+    bool crashReplayWindow() const;
+    void applyView(double start, double end, ViewMode mode);
     double axisOfX(double x) const;
     QRectF plotRect() const;
     void zoomAround(double axisValue, double factor);
+    QString describeTablesAt(double x) const;
     void paintFiles(QPainter& painter, const QRectF& plot);
-    void paintTicks(QPainter& painter, const QRectF& plot);
-    void paintMarkers(QPainter& painter, const QRectF& plot);
+    void paintTableStrip(QPainter& painter, const QRectF& plot);
+    void paintAheadNames(QPainter& painter, const QRectF& plot);
+    void paintMarkers(QPainter& painter);
     void paintLegend(QPainter& painter, const QRectF& plot);
     void paintVerifiedMarks(QPainter& painter, const QRectF& plot);
 
@@ -109,8 +133,9 @@ private:
     TableVerifications verifications_;
     double viewStart_ = 0;
     double viewEnd_ = 0;
-    bool followFullAxis_ = true;  // stays fitted to the axis as it grows until the DBA zooms
+    ViewMode mode_ = ViewMode::Span;
     bool dragging_ = false;
+    bool dragged_ = false;
     double dragStartX_ = 0;
     double dragStartView_ = 0;
 };

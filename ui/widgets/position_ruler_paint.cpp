@@ -1,6 +1,6 @@
-// The position ruler's painting: the binlog files, the axis and its ticks, the verified marks, the marker labels
-// laid out so that none covers another, and the legend. Apart from position_ruler.cpp (geometry, zoom, hover)
-// so that each file keeps one job.
+// The position ruler's painting: the binlog files, the axis, the table strip and the names of the tables
+// ahead, the marker labels (placed by ruler_labels), the verified marks and the legend. Apart from position_ruler.cpp
+// (geometry, zoom, hover) so that each file keeps one job.
 #include <QLocale>
 #include <QPainter>
 #include <QPainterPath>
@@ -29,9 +29,10 @@ void PositionRuler::paintEvent(QPaintEvent*) {
     paintFiles(painter, plot);
     painter.setPen(QPen(palette().color(QPalette::WindowText), 1.5));
     painter.drawLine(QPointF(plot.left(), kAxisY), QPointF(plot.right(), kAxisY));
-    paintTicks(painter, plot);
+    paintTableStrip(painter, plot);
+    paintAheadNames(painter, plot);
+    paintMarkers(painter);
     paintVerifiedMarks(painter, plot);
-    paintMarkers(painter, plot);
     paintLegend(painter, plot);
 }
 
@@ -51,8 +52,12 @@ void PositionRuler::paintFiles(QPainter& painter, const QRectF& plot) {
         }
         const QRectF band(left, kFileBandTop, right - left, kFileBandHeight);
         painter.fillRect(band, index % 2 ? odd : even);
-        painter.setPen(QPen(boundary, 1, Qt::DashLine));
-        painter.drawLine(QPointF(left, kFileBandTop), QPointF(left, kAxisY + kAheadTickHeight));
+        // A boundary line down to the strip tells which file a mark is in, where files are wide enough
+        // for it to be read; a thousand files on one screen would only hatch the view.
+        if (right - left >= kShortestFileBoundary) {
+            painter.setPen(QPen(boundary, 1, Qt::DashLine));
+            painter.drawLine(QPointF(left, kFileBandTop), QPointF(left, kStripTop + kStripHeight));
+        }
         painter.setPen(palette().color(QPalette::WindowText));
         // The number at the end tells files apart, so a narrow band keeps it ("...0003"); a band too
         // narrow even for that stays unlabelled rather than spilling over its neighbours.
@@ -72,12 +77,12 @@ void PositionRuler::paintFiles(QPainter& painter, const QRectF& plot) {
     painter.restore();
 }
 
-void PositionRuler::paintTicks(QPainter& painter, const QRectF& plot) {
-    // One bucket per pixel, so that 10,000 tables cost one pass and at most width() lines.
+void PositionRuler::paintTableStrip(QPainter& painter, const QRectF& plot) {
+    // One bucket per pixel, so that 10,000 tables cost one pass and at most width() lines. A column's
+    // height grows with the number of tables on it (log scale), so a crowd reads as a crowd, not a blur.
     const int columns = int(plot.width()) + 1;
-    std::vector<uint8_t> bucket(size_t(columns), 0);
-    constexpr uint8_t kPlain = 1;
-    constexpr uint8_t kAhead = 2;
+    std::vector<uint32_t> plain(size_t(columns), 0);
+    std::vector<uint32_t> ahead(size_t(columns), 0);
     for (const auto& table : snapshot_->tables) {
         if (!table.persisted.axis) {
             continue;
@@ -86,22 +91,81 @@ void PositionRuler::paintTicks(QPainter& painter, const QRectF& plot) {
         if (x < 0 || x >= columns) {
             continue;
         }
-        bucket[size_t(x)] |= table.aheadOfGlobal ? kAhead : kPlain;
+        ++(table.aheadOfGlobal ? ahead : plain)[size_t(x)];
     }
-    QColor plain = palette().color(QPalette::WindowText);
-    plain.setAlpha(150);
+    QColor baseline = palette().color(QPalette::Mid);
+    painter.setPen(QPen(baseline, 1));
+    painter.drawLine(QPointF(plot.left(), kStripTop + kStripHeight), QPointF(plot.right(), kStripTop + kStripHeight));
+    QColor plainColor = palette().color(QPalette::WindowText);
+    plainColor.setAlpha(160);
+    auto height = [](uint32_t count) { return std::min(double(kStripHeight), 6 + 3 * std::log2(double(count))); };
+    const double bottom = kStripTop + kStripHeight;
     for (int column = 0; column < columns; ++column) {
-        if (!bucket[size_t(column)]) {
-            continue;
-        }
         const double x = plot.left() + column;
-        if (bucket[size_t(column)] & kAhead) {
-            painter.setPen(QPen(kAheadColor, 2));
-            painter.drawLine(QPointF(x, kTickTop), QPointF(x, kTickTop + kAheadTickHeight));
-        } else {
-            painter.setPen(QPen(plain, 1));
-            painter.drawLine(QPointF(x, kTickTop), QPointF(x, kTickTop + kTickHeight));
+        if (plain[size_t(column)] > 0) {
+            painter.setPen(QPen(plainColor, 1));
+            painter.drawLine(QPointF(x, bottom), QPointF(x, bottom - height(plain[size_t(column)])));
         }
+        if (ahead[size_t(column)] > 0) {
+            painter.setPen(QPen(kAheadColor, 2));
+            painter.drawLine(QPointF(x, bottom), QPointF(x, kStripTop));
+        }
+    }
+    // Table points outside the view: a count at the edge they are past.
+    const TablesOutside outside = tablesOutside();
+    const QFontMetrics metrics = painter.fontMetrics();
+    auto edgeCount = [&](int count, int countAhead, bool left) {
+        if (count == 0) {
+            return;
+        }
+        const QString tables = tr("%1 tables").arg(QLocale().toString(count));
+        const QString text = left ? QStringLiteral("\u2039 ") + tables : tables + QStringLiteral(" \u203a");
+        const double width = metrics.horizontalAdvance(text) + 6;
+        const QRectF box(left ? plot.left() : plot.right() - width, kStripTop, width, kStripHeight);
+        painter.fillRect(box, palette().color(QPalette::Window));
+        painter.setPen(countAhead > 0 ? kAheadColor : palette().color(QPalette::WindowText));
+        painter.drawText(box, Qt::AlignCenter, text);
+    };
+    edgeCount(outside.left, outside.leftAhead, true);
+    edgeCount(outside.right, outside.rightAhead, false);
+}
+
+void PositionRuler::paintAheadNames(QPainter& painter, const QRectF& plot) {
+    // The names of the tables ahead of the global point under their marks, as many as fit in one row
+    // without covering each other; the rest are counted at the end of the row.
+    std::vector<std::pair<double, const task::TablePointView*>> ahead;
+    for (const auto& table : snapshot_->tables) {
+        if (table.aheadOfGlobal && table.persisted.axis) {
+            const double x = xOf(double(*table.persisted.axis));
+            if (x >= plot.left() && x <= plot.right()) {
+                ahead.push_back({x, &table});
+            }
+        }
+    }
+    if (ahead.empty()) {
+        return;
+    }
+    std::sort(ahead.begin(), ahead.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    const QFontMetrics metrics = painter.fontMetrics();
+    const QString moreTemplate = tr("+%1 more ahead");
+    const double reserve = metrics.horizontalAdvance(moreTemplate.arg(ahead.size())) + 8;
+    double rowEnd = plot.left();
+    size_t shown = 0;
+    painter.setPen(kAheadColor);
+    for (const auto& [x, table] : ahead) {
+        const QString name = QString::fromStdString(table->schema + "." + table->table);
+        const double width = metrics.horizontalAdvance(name) + 6;
+        const double left = std::max(x - width / 2, rowEnd);
+        if (left + width > plot.right() - reserve) {
+            break;  // no room: the rest are counted
+        }
+        painter.drawText(QRectF(left, kAheadNamesTop, width, kAheadNamesHeight), Qt::AlignCenter, name);
+        rowEnd = left + width + 4;
+        ++shown;
+    }
+    if (shown < ahead.size()) {
+        painter.drawText(QRectF(plot.right() - reserve, kAheadNamesTop, reserve, kAheadNamesHeight),
+                         Qt::AlignRight | Qt::AlignVCenter, moreTemplate.arg(ahead.size() - shown));
     }
 }
 
@@ -138,100 +202,33 @@ void PositionRuler::paintVerifiedMarks(QPainter& painter, const QRectF& plot) {
     painter.restore();
 }
 
-std::vector<PositionRuler::PlacedLabel> PositionRuler::placeLabels(const QFontMetrics& metrics,
-                                                                   const QRectF& plot) const {
-    // Markers at the same pixel share one label ("read = applied"): their names side by side in their
-    // colours. Labels are laid out left to right in kLabelRows rows; a label that would cover the one
-    // before it moves right in the row where it moves least, and a leader line joins it to its marker.
-    std::vector<PlacedLabel> labels;
-    const auto all = markers();
-    std::vector<std::pair<double, size_t>> byX;
-    // A marker outside the view (zoomed, or the exit-safe mark persisted ahead of the upstream's end)
-    // sits at the edge it is past, with an arrow pointing its way.
-    for (size_t i = 0; i < all.size(); ++i) {
-        if (all[i].point->axis) {
-            const double x = xOf(double(*all[i].point->axis));
-            byX.push_back({std::clamp(x, plot.left(), plot.right()), i});
-        }
-    }
-    std::stable_sort(byX.begin(), byX.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (const auto& [x, index] : byX) {
-        const Marker& marker = all[index];
-        const double trueX = xOf(double(*marker.point->axis));
-        QString name = marker.name;
-        if (trueX < plot.left() - 1) {
-            name = QStringLiteral("\u2039 ") + name;
-        } else if (trueX > plot.right() + 1) {
-            name += QStringLiteral(" \u203a");
-        }
-        const double width = metrics.horizontalAdvance(name) + kLabelPadding;
-        if (!labels.empty() && std::abs(labels.back().x - x) < kSamePixel) {
-            labels.back().parts.push_back({name, marker.color, width});
-            labels.back().width += width;
-        } else {
-            labels.push_back({x, 0, 0, width, {{name, marker.color, width}}});
-        }
-    }
-    std::vector<double> rowEnd(kLabelRows, -1e9);
-    for (PlacedLabel& label : labels) {
-        const double maxLeft = plot.right() - label.width;
-        const double wanted = std::clamp(label.x - label.width / 2, plot.left(), std::max(plot.left(), maxLeft));
-        int bestRow = -1;
-        double bestLeft = 0;
-        for (int row = 0; row < kLabelRows; ++row) {
-            const double left = std::max(wanted, rowEnd[size_t(row)]);
-            if (left <= maxLeft && (bestRow < 0 || left - wanted < bestLeft - wanted)) {
-                bestRow = row;
-                bestLeft = left;
-            }
-        }
-        if (bestRow < 0) {  // no room left on the right in any row: the least crowded row, at the edge
-            bestRow = int(std::min_element(rowEnd.begin(), rowEnd.end()) - rowEnd.begin());
-            bestLeft = std::max(plot.left(), maxLeft);
-        }
-        label.row = bestRow;
-        label.left = bestLeft;
-        rowEnd[size_t(bestRow)] = bestLeft + label.width + kLabelGap;
-    }
-    return labels;
-}
-
-std::vector<QRectF> PositionRuler::markerLabelRects() const {
-    std::vector<QRectF> rects;
-    if (axis_.empty() || viewEnd_ <= viewStart_) {
-        return rects;
-    }
-    for (const PlacedLabel& label : placeLabels(fontMetrics(), plotRect())) {
-        rects.emplace_back(label.left, kLabelRowTop + label.row * kLabelRowHeight, label.width, kLabelRowHeight - 2);
-    }
-    return rects;
-}
-
-void PositionRuler::paintMarkers(QPainter& painter, const QRectF& plot) {
-    const auto labels = placeLabels(painter.fontMetrics(), plot);
-    for (const PlacedLabel& label : labels) {
-        const double top = kLabelRowTop + label.row * kLabelRowHeight;
-        const double bottom = top + kLabelRowHeight - 2;
+void PositionRuler::paintMarkers(QPainter& painter) {
+    const auto labels = placeLabels(painter.fontMetrics());
+    // Every leader first, then the labels over them: a leader passing behind a lower lane's label is
+    // hidden by it rather than drawn across its text.
+    for (const RulerLabel& label : labels) {
         const QColor& first = label.parts.front().color;
-        // The leader: down from the label (or from its nearest edge when it moved away) to the axis.
-        const double anchor = std::clamp(label.x, label.left + 3, label.left + label.width - 3);
+        const double bottom = label.rect.bottom();
         painter.setPen(QPen(first, 1.5));
-        painter.drawLine(QPointF(anchor, bottom), QPointF(label.x, bottom + 3));
-        painter.drawLine(QPointF(label.x, bottom + 3), QPointF(label.x, kAxisY));
+        painter.drawLine(QPointF(label.anchorX, bottom), QPointF(label.markX, bottom + 3));
+        painter.drawLine(QPointF(label.markX, bottom + 3), QPointF(label.markX, kAxisY));
         QPainterPath triangle;
-        triangle.moveTo(label.x - 5, kAxisY - 8);
-        triangle.lineTo(label.x + 5, kAxisY - 8);
-        triangle.lineTo(label.x, kAxisY);
+        triangle.moveTo(label.markX - 5, kAxisY - 8);
+        triangle.lineTo(label.markX + 5, kAxisY - 8);
+        triangle.lineTo(label.markX, kAxisY);
         triangle.closeSubpath();
         painter.fillPath(triangle, first);
-        double left = label.left;
-        for (const LabelPart& part : label.parts) {
-            const QRectF box(left, top, part.width, kLabelRowHeight - 2);
+    }
+    for (const RulerLabel& label : labels) {
+        double left = label.rect.left();
+        for (const RulerLabel::Part& part : label.parts) {
+            const QRectF box(left, label.rect.top(), std::min(part.width, label.rect.right() - left),
+                             label.rect.height());
             painter.setPen(Qt::NoPen);
             painter.setBrush(part.color);
             painter.drawRoundedRect(box, 3, 3);
             painter.setPen(part.color.lightness() > 150 ? Qt::black : Qt::white);
-            painter.drawText(box, Qt::AlignCenter, part.name);
+            painter.drawText(box, Qt::AlignCenter, part.text);
             left += part.width;
         }
     }
@@ -258,38 +255,48 @@ void PositionRuler::paintLegend(QPainter& painter, const QRectF& plot) {
             summary += tr(", %1 with differences").arg(attention);
         }
     }
-    const auto [startFile, startPos] = axis_.locate(uint64_t(std::max(0.0, viewStart_)));
-    const auto [endFile, endPos] = axis_.locate(uint64_t(std::max(0.0, viewEnd_)));
-    summary += tr("   view %1:%2 to %3:%4")
+    const double length = double(axis_.length());
+    const auto [startFile, startPos] = axis_.locate(uint64_t(std::clamp(viewStart_, 0.0, length)));
+    const auto [endFile, endPos] = axis_.locate(uint64_t(std::clamp(viewEnd_, 0.0, length)));
+    summary += tr("   view %1:%2 to %3")
                    .arg(QString::fromStdString(startFile))
                    .arg(startPos)
-                   .arg(QString::fromStdString(endFile))
-                   .arg(endPos);
+                   .arg(viewEnd_ >= length ? tr("the upstream's end")
+                                           : QStringLiteral("%1:%2").arg(QString::fromStdString(endFile)).arg(endPos));
     painter.setPen(aheadCount > 0 ? kAheadColor : palette().color(QPalette::WindowText));
+    summary = metrics.elidedText(summary, Qt::ElideRight, int(plot.width()));
     painter.drawText(QRectF(plot.left(), kLegendTop, plot.width(), kLegendHeight), Qt::AlignRight | Qt::AlignVCenter,
                      summary);
     const double summaryLeft = plot.right() - metrics.horizontalAdvance(summary) - 12;
+    // The labels name the marks drawn; the legend names those that are not (their point is unknown, or
+    // in a file the upstream's list does not have yet: the list is polled), dimmed with a hollow box so
+    // that nobody looks for them, and says where safe mode would end after a crash when that is no
+    // mark of its own (the mark is kept ahead of the upstream's end).
+    std::vector<std::pair<QString, QColor>> items;
+    bool crashIsMarked = false;
+    for (const auto& marker : markers()) {
+        crashIsMarked = crashIsMarked || marker.point == &snapshot_->exitSafe;
+        if (!marker.point->axis) {
+            items.push_back({tr("%1: not on the axis").arg(marker.name), marker.color});
+        }
+    }
+    if (!crashIsMarked && !safeModeAfterCrashText().isEmpty()) {
+        items.push_back({safeModeAfterCrashText(), kSafeModeColor});
+    }
     double x = plot.left();
     const double box = metrics.height() * 0.6;
-    for (const auto& marker : markers()) {
-        const double itemWidth = box + 4 + metrics.horizontalAdvance(marker.name) + 12;
+    for (const auto& [text, color] : items) {
+        const double itemWidth = box + 4 + metrics.horizontalAdvance(text) + 12;
         if (x + itemWidth > summaryLeft) {
             break;
         }
-        // A marker that is not drawn (its point is unknown, or in a file the upstream's list does not
-        // have yet: the list is polled) gets a hollow box and a dimmed name, so that nobody looks for it.
         const QRectF boxRect(x, kLegendTop + (kLegendHeight - box) / 2, box, box);
-        const bool drawn = marker.point->axis.has_value();
-        if (drawn) {
-            painter.fillRect(boxRect, marker.color);
-        } else {
-            painter.setPen(QPen(marker.color, 1.5));
-            painter.setBrush(Qt::NoBrush);
-            painter.drawRect(boxRect.adjusted(0.5, 0.5, -0.5, -0.5));
-        }
-        painter.setPen(palette().color(drawn ? QPalette::WindowText : QPalette::PlaceholderText));
+        painter.setPen(QPen(color, 1.5));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawRect(boxRect.adjusted(0.5, 0.5, -0.5, -0.5));
+        painter.setPen(palette().color(QPalette::PlaceholderText));
         painter.drawText(QRectF(x + box + 4, kLegendTop, itemWidth, kLegendHeight), Qt::AlignLeft | Qt::AlignVCenter,
-                         marker.name);
+                         text);
         x += itemWidth;
     }
 }

@@ -257,6 +257,10 @@ private slots:
     }
 
     void statusAndMetricsFollowTheStreamWhileRunning() {
+        // The start is audited like every other action.
+        const auto audited = auditLines();
+        QVERIFY(!audited.empty());
+        QCOMPARE(audited.front().value("action", std::string()), std::string("start"));
         up_->execute("INSERT INTO ctl.t1 VALUES (1, 10), (2, 20), (3, 30)");
         QVERIFY(waitFor([&] { return sqlValue(*down_, "SELECT COUNT(*) FROM ctl.t1") == "3"; }));
         // The persisted global point reaches the upstream's position within a flush interval or two.

@@ -96,6 +96,11 @@ private slots:
         QVERIFY(page_->tree()->isExpanded(current));
         // The transactions before it are listed too, from the start of its file; markers are grey rows.
         QVERIFY(current.row() >= 2);
+        // The From box says where the list starts, not the point it was opened at.
+        const auto* first = page_->model()->transactionAt(page_->model()->index(0, 0));
+        QVERIFY(first != nullptr);
+        QCOMPARE(page_->fromEdit()->text(), QStringLiteral("mysql-bin.03:%1").arg(first->pos));
+        QVERIFY(first->pos < 354);
         QCOMPARE(page_->model()->index(current.row(), EventBrowserModel::AppliedColumn).data().toString(),
                  QString("applied"));
         QCOMPARE(page_->model()->index(current.row() + 1, EventBrowserModel::AppliedColumn).data().toString(),

@@ -87,6 +87,7 @@ void SimulatedTask::publish() {
     snapshot->lagSeconds = stage_ == task::Stage::Running ? double(read_ - applied_) / 1e5 + 0.4 : 0;
     snapshot->safeMode = applied_ < exitSafe_;
     snapshot->failedEvent = failed_;
+    snapshot->load = load_;
     if (failed_) {
         snapshot->lastError = failed_->errorMessage;
     }
@@ -236,6 +237,12 @@ void SimulatedTask::putTableAhead(int table, uint64_t bytes, uint64_t events) {
     state.persisted = globalPersisted_ + bytes;
     state.inMemory = std::max(state.inMemory, state.persisted);
     state.eventsAhead = events;
+    publish();
+}
+
+void SimulatedTask::setLoad(std::optional<load::LoadProgressView> load) {
+    std::lock_guard lock(mutex_);
+    load_ = std::move(load);
     publish();
 }
 

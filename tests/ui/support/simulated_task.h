@@ -39,6 +39,8 @@ public:
     void fixCause();
     // Writes a table point ahead of the persisted global point, as an external writer (DM) would.
     void putTableAhead(int table, uint64_t bytes, uint64_t events);
+    // The snapshot load's progress as the engine reports it (a finished load stays in the snapshots).
+    void setLoad(std::optional<load::LoadProgressView> load);
 
     task::Stage stage() const;
     std::vector<task::ResumeTarget> resumeFromCalls() const;
@@ -80,6 +82,7 @@ private:
     double rowsPerSecond_ = 0;
     std::vector<TableState> tables_;
     std::optional<task::FailedEvent> failed_;
+    std::optional<load::LoadProgressView> load_;
     bool causeFixed_ = false;
     int skips_ = 0;
     std::vector<task::ResumeTarget> resumeFromCalls_;

@@ -1,0 +1,255 @@
+// The main window as a DBA first sees it, at 1280x800 and 1920x1080, in the light and the dark palette:
+// a healthy running task, a task with tables ahead of the global point, a failed task, a task resumed
+// after its load, and the audit tab. Each picture is saved for review (test-output/ui/matrix_*.png) and
+// checked for what must hold at a glance: the ruler's labels cover nothing, the Flag column is on
+// screen without scrolling, positions are never cut inside their numbers, the tab that matters is the
+// one selected, and the audit lists the start with its time and position in full.
+#include <QtTest>
+
+#include <QHeaderView>
+#include <QSettings>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+
+#include "engine/task/audit_log.h"
+#include "tests/support/test_env.h"
+#include "tests/ui/support/simulated_task.h"
+#include "ui/engine/engine_adapter.h"
+#include "ui/main/color_scheme.h"
+#include "ui/main/main_window.h"
+#include "ui/main/task_actions.h"
+#include "ui/main/task_view.h"
+#include "ui/models/audit_model.h"
+#include "ui/models/table_checkpoint_model.h"
+#include "ui/pages/audit_page.h"
+#include "ui/pages/load_page.h"
+#include "ui/pages/table_checkpoints_page.h"
+#include "ui/widgets/position_ruler.h"
+
+using namespace syncscope;
+using namespace syncscope::ui;
+using syncscope::test::SimulatedTask;
+
+namespace {
+
+enum class Scene { Healthy, TablesAhead, Failed, ResumedAfterLoad, Audit };
+
+const char* sceneName(Scene scene) {
+    switch (scene) {
+        case Scene::Healthy:
+            return "healthy";
+        case Scene::TablesAhead:
+            return "tables_ahead";
+        case Scene::Failed:
+            return "failed";
+        case Scene::ResumedAfterLoad:
+            return "resumed_after_load";
+        case Scene::Audit:
+            return "audit";
+    }
+    return "?";
+}
+
+void settle(MainWindow& window) {
+    window.adapter()->refreshNow();
+    QTRY_COMPARE(window.adapter()->commandsInFlight(), 0);
+    window.adapter()->refreshNow();
+    QTest::qWait(50);
+}
+
+// The engine's own audit lines for a day of a task's life: start, pause, resume, skip, stop, start.
+void writeAudit(const std::string& path) {
+    task::AuditLog log(path);
+    const char* actions[][3] = {{"start", "", "from the checkpoint table, or the task's start point"},
+                                {"pause", "mysql-bin.000002:4194304", "mysql-bin.000002:4194304"},
+                                {"resume", "mysql-bin.000002:4194304", "mysql-bin.000002:4194304"},
+                                {"skip", "mysql-bin.000002:4198000", "transaction at mysql-bin.000002:4198000 skipped"},
+                                {"stop", "mysql-bin.000003:200000", "mysql-bin.000003:200000"},
+                                {"start", "mysql-bin.000003:200000", "from mysql-bin.000003:200000"}};
+    for (const auto& [action, before, after] : actions) {
+        task::AuditEntry entry;
+        entry.action = action;
+        entry.task = "orders-to-dw";
+        entry.sourceId = "mariadb-01";
+        entry.positionBefore = before;
+        entry.positionAfter = after;
+        log.append(entry);
+    }
+}
+
+load::LoadProgressView finishedLoad(int tables) {
+    load::LoadProgressView load;
+    load.unit = "sync";
+    load.mode = "all";
+    load.finished = true;
+    for (int i = 0; i < tables; ++i) {
+        load::TableLoadView table;
+        table.schema = i % 2 ? "shop" : "billing";
+        table.table = "t" + std::to_string(i);
+        table.rowsDone = table.rowsEstimated = 10000 + uint64_t(i) * 1000;
+        table.chunksDone = table.chunksTotal = 4;
+        load.rowsDone += table.rowsDone;
+        load.rowsEstimated += table.rowsEstimated;
+        load.chunksDone += 4;
+        load.chunksTotal += 4;
+        load.tables.push_back(std::move(table));
+    }
+    return load;
+}
+
+}  // namespace
+
+class ScreenshotMatrixTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName(QStringLiteral("SyncScopeTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("test_screenshot_matrix"));
+        QSettings().clear();
+        QVERIFY(dir_.isValid());
+        writeAudit(dir_.filePath(QStringLiteral("orders-audit.jsonl")).toStdString());
+    }
+
+    void cleanupTestCase() {
+        applyColorScheme(ColorScheme::System);
+        QSettings().clear();
+    }
+
+    void theMainWindowReadsAtAGlance_data() {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<int>("height");
+        QTest::addColumn<bool>("dark");
+        QTest::addColumn<int>("scene");
+        for (const auto& [width, height] : {std::pair{1280, 800}, std::pair{1920, 1080}}) {
+            for (bool dark : {false, true}) {
+                for (Scene scene :
+                     {Scene::Healthy, Scene::TablesAhead, Scene::Failed, Scene::ResumedAfterLoad, Scene::Audit}) {
+                    QTest::addRow("%s %dx%d %s", sceneName(scene), width, height, dark ? "dark" : "light")
+                        << width << height << dark << int(scene);
+                }
+            }
+        }
+    }
+
+    void theMainWindowReadsAtAGlance() {
+        QFETCH(int, width);
+        QFETCH(int, height);
+        QFETCH(bool, dark);
+        QFETCH(int, scene);
+        const auto what = Scene(scene);
+        applyColorScheme(dark ? ColorScheme::Dark : ColorScheme::Light);
+        MainWindow window;
+        window.resize(width, height);
+        auto task = std::make_shared<SimulatedTask>(24);
+        if (what == Scene::ResumedAfterLoad) {
+            task->setLoad(finishedLoad(24));
+        }
+        window.attachTask(task, {QStringLiteral("/tmp/orders.yaml"), QStringLiteral("/tmp/source.yaml"),
+                                 dir_.filePath(QStringLiteral("orders-audit.jsonl"))});
+        window.actions()->start()->trigger();
+        settle(window);
+        for (int tick = 0; tick < 4; ++tick) {
+            task->advance(90000, 1200);
+            task->flush();
+            window.adapter()->refreshNow();
+        }
+        // Positions eight digits into their file, as a busy day's binlog has them.
+        task->advance(SimulatedTask::kFileSize * 3 / 2, 40000);
+        if (what == Scene::TablesAhead || what == Scene::Failed) {
+            task->putTableAhead(3, 2400, 12);
+            task->putTableAhead(8, 1'200'000, 340);
+        }
+        if (what == Scene::Failed) {
+            task->fail(SimulatedTask::missingColumnEvent());
+        }
+        settle(window);
+        TaskView* view = window.taskView();
+        if (what == Scene::Audit) {
+            view->tabs()->setCurrentWidget(view->auditPage());
+        }
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        settle(window);
+
+        // The ruler: no label covers another.
+        const auto labels = view->ruler()->labels();
+        QVERIFY(!labels.empty());
+        for (size_t i = 0; i < labels.size(); ++i) {
+            for (size_t j = i + 1; j < labels.size(); ++j) {
+                QVERIFY2(!labels[i].rect.intersects(labels[j].rect), qPrintable(QStringLiteral("%1/%2").arg(i).arg(j)));
+            }
+        }
+        // The tab that matters now.
+        QWidget* current = view->tabs()->currentWidget();
+        switch (what) {
+            case Scene::Failed:
+                QVERIFY(view->failedEventShown());
+                QCOMPARE(view->tabs()->currentIndex(), 0);
+                break;
+            case Scene::Audit:
+                QCOMPARE(current, static_cast<QWidget*>(view->auditPage()));
+                break;
+            case Scene::ResumedAfterLoad:
+                // The finished load has its tab, but the checkpoints come first.
+                QVERIFY(view->tabs()->indexOf(view->loadPage()) >= 0);
+                QCOMPARE(current, static_cast<QWidget*>(view->tablesPage()));
+                break;
+            default:
+                QCOMPARE(current, static_cast<QWidget*>(view->tablesPage()));
+                break;
+        }
+        // The table checkpoints: the Flag column fully on screen, positions whole.
+        QTableView* tables = view->tablesPage()->view();
+        view->tabs()->setCurrentWidget(view->tablesPage());
+        QHeaderView* header = tables->horizontalHeader();
+        const int flagRight = header->sectionViewportPosition(TableCheckpointModel::FlagColumn) +
+                              header->sectionSize(TableCheckpointModel::FlagColumn);
+        QVERIFY2(header->sectionViewportPosition(TableCheckpointModel::FlagColumn) >= 0 &&
+                     flagRight <= tables->viewport()->width(),
+                 qPrintable(QStringLiteral("Flag ends at %1 of %2").arg(flagRight).arg(tables->viewport()->width())));
+        const QFontMetrics metrics = tables->fontMetrics();
+        for (int row = 0; row < tables->model()->rowCount(); ++row) {
+            const QModelIndex flag = tables->model()->index(row, TableCheckpointModel::FlagColumn);
+            const int iconWidth = flag.data(Qt::DecorationRole).isNull() ? 0 : metrics.height();
+            QVERIFY2(metrics.horizontalAdvance(flag.data().toString()) + iconWidth + 8 <=
+                         tables->columnWidth(TableCheckpointModel::FlagColumn),
+                     qPrintable(flag.data().toString()));
+            for (int column : {int(TableCheckpointModel::InMemoryColumn), int(TableCheckpointModel::PersistedColumn)}) {
+                const QString text = tables->model()->index(row, column).data().toString();
+                QVERIFY2(metrics.horizontalAdvance(text) + 8 <= tables->columnWidth(column), qPrintable(text));
+            }
+        }
+        if (what == Scene::Audit) {
+            view->tabs()->setCurrentWidget(view->auditPage());
+            QTableView* audit = view->auditPage()->view();
+            QTRY_COMPARE(audit->model()->rowCount(), 6);
+            QCOMPARE(audit->model()->index(0, AuditModel::ActionColumn).data().toString(), QStringLiteral("start"));
+            const QFontMetrics auditMetrics = audit->fontMetrics();
+            for (int row = 0; row < audit->model()->rowCount(); ++row) {
+                for (int column : {int(AuditModel::TimeColumn), int(AuditModel::PositionColumn)}) {
+                    const QString text = audit->model()->index(row, column).data().toString();
+                    QVERIFY2(auditMetrics.horizontalAdvance(text) <= audit->columnWidth(column), qPrintable(text));
+                }
+            }
+        }
+        if (what != Scene::Audit) {
+            view->tabs()->setCurrentIndex(what == Scene::Failed ? 0 : view->tabs()->indexOf(view->tablesPage()));
+        }
+        const QString path = QString::fromStdString(test::outputDir("ui")) +
+                             QStringLiteral("/matrix_%1_%2x%3_%4.png")
+                                 .arg(QString::fromLatin1(sceneName(what)))
+                                 .arg(width)
+                                 .arg(height)
+                                 .arg(dark ? QStringLiteral("dark") : QStringLiteral("light"));
+        QVERIFY(window.grab().save(path));
+        window.detachTask();
+    }
+
+private:
+    QTemporaryDir dir_;
+};
+
+QTEST_MAIN(ScreenshotMatrixTest)
+#include "test_screenshot_matrix.moc"
