@@ -5,6 +5,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "ui/models/checkpoint_anomaly.h"
 #include "ui/widgets/stage_badge.h"
@@ -14,9 +15,14 @@ namespace syncscope::ui {
 namespace {
 constexpr double kSecondsPerMinute = 60;
 constexpr double kSecondsPerHour = 3600;
-constexpr int kFieldSpacing = 18;
+constexpr int kFieldSpacing = 14;
 const QColor kStaleColor(239, 108, 0);
 const QColor kSafeModeColor(239, 160, 0);
+const QColor kAheadColor(211, 47, 47);
+constexpr int kAheadTextWidth = 180;
+constexpr int kReasonTextWidth = 420;
+constexpr int kNameMinimumWidth = 120;
+constexpr size_t kAheadTablesListed = 10;
 
 QString secondsText(double seconds) {
     if (seconds < kSecondsPerMinute) {
@@ -48,11 +54,25 @@ StatusHeader::StatusHeader(QWidget* parent) : QWidget(parent) {
     reason_ = new QLabel(this);
     reason_->setToolTip(tr("Why the task is in this stage"));
     reason_->setWordWrap(false);
+    // The name and the reason take the room the figures leave (their tooltips hold the whole text), so
+    // that the header never makes the window wider than a 1280-pixel screen.
+    for (QLabel* label : {taskName_, reason_}) {
+        label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        label->setMinimumWidth(kNameMinimumWidth);
+    }
     nameBox->addWidget(taskName_);
     nameBox->addWidget(reason_);
     layout->addLayout(nameBox, 1);
 
     layout->addWidget(addField(tr("Lag"), tr("Age of the oldest event read but not yet applied downstream"), &lag_));
+    layout->addWidget(addField(tr("Behind"),
+                               tr("Binlog bytes between the applied point and the upstream's end, and the rows "
+                                  "read but not yet applied (in the queues)"),
+                               &behind_));
+    layout->addWidget(addField(tr("Tables ahead"),
+                               tr("Table points persisted ahead of the global point: a resume from the global "
+                                  "point would skip their events up to their points"),
+                               &ahead_));
     layout->addWidget(addField(tr("Rows/s"), tr("Rows applied per second, recently (and since the start)"), &rows_));
     layout->addWidget(addField(tr("Transactions"),
                                tr("Downstream transactions open now, of those allowed at once (adaptive "
@@ -102,7 +122,7 @@ void StatusHeader::setSnapshot(std::shared_ptr<const task::StatusSnapshot> snaps
         badge_->clearStage();
         taskName_->setText(tr("No task open"));
         reason_->setText(tr("Open a task file with File > Open task"));
-        for (QLabel* label : {lag_, rows_, workers_, safeMode_, age_, persisted_}) {
+        for (QLabel* label : {lag_, behind_, ahead_, rows_, workers_, safeMode_, age_, persisted_}) {
             label->setText(QStringLiteral("-"));
             label->setStyleSheet({});
         }
@@ -114,6 +134,7 @@ void StatusHeader::setSnapshot(std::shared_ptr<const task::StatusSnapshot> snaps
         s.sourceId.empty()
             ? QString::fromStdString(s.taskName)
             : tr("%1  (source %2)").arg(QString::fromStdString(s.taskName), QString::fromStdString(s.sourceId)));
+    taskName_->setToolTip(taskName_->text());
     QString reason = QString::fromStdString(s.stageReason);
     if (s.stage == task::Stage::Error && !s.lastError.empty()) {
         reason = QString::fromStdString(s.lastError);
@@ -128,9 +149,13 @@ void StatusHeader::setSnapshot(std::shared_ptr<const task::StatusSnapshot> snaps
                                                   .arg(QString::fromStdString(s.stream.lastError));
     }
     reason_->setStyleSheet(s.stream.reconnecting ? QStringLiteral("color: %1").arg(kSafeModeColor.name()) : QString());
-    reason_->setText(fontMetrics().elidedText(reason, Qt::ElideRight, 420));
+    reason_->setText(fontMetrics().elidedText(reason, Qt::ElideRight, kReasonTextWidth));
     reason_->setToolTip(reason.isEmpty() ? tr("Why the task is in this stage") : reason);
     lag_->setText(lagText());
+    behind_->setText(behindText());
+    ahead_->setText(fontMetrics().elidedText(aheadText(), Qt::ElideRight, kAheadTextWidth));
+    ahead_->setToolTip(aheadDetails());
+    ahead_->setStyleSheet(aheadText() == tr("none") ? QString() : QStringLiteral("color: %1").arg(kAheadColor.name()));
     rows_->setText(rowsText());
     workers_->setText(workersText());
     workers_->setToolTip(workersReason());
@@ -159,6 +184,76 @@ QString StatusHeader::lagText() const {
         return tr("%1 (not catching up)").arg(secondsText(snapshot_->lagSeconds));
     }
     return secondsText(snapshot_->lagSeconds);
+}
+
+QString StatusHeader::behindText() const {
+    if (!hasRun()) {
+        return QStringLiteral("-");
+    }
+    uint64_t queued = snapshot_->readQueueDepth;
+    for (uint64_t depth : snapshot_->workerQueueDepths) {
+        queued += depth;
+    }
+    const QLocale locale;
+    const QString bytes =
+        locale.formattedDataSize(qint64(snapshot_->catchUp.behindBytes), 1, QLocale::DataSizeIecFormat);
+    return queued == 0 ? bytes : tr("%1, %2 rows queued").arg(bytes, locale.toString(qulonglong(queued)));
+}
+
+std::vector<const task::TablePointView*> StatusHeader::tablesAhead() const {
+    std::vector<const task::TablePointView*> ahead;
+    if (!snapshot_) {
+        return ahead;
+    }
+    for (const auto& table : snapshot_->tables) {
+        if (table.aheadOfGlobal) {
+            ahead.push_back(&table);
+        }
+    }
+    // The farthest ahead first: the most a resume would skip.
+    std::sort(ahead.begin(), ahead.end(),
+              [](const auto* a, const auto* b) { return a->bytesFromGlobal > b->bytesFromGlobal; });
+    return ahead;
+}
+
+QString StatusHeader::aheadText() const {
+    if (!snapshot_) {
+        return QStringLiteral("-");
+    }
+    const auto ahead = tablesAhead();
+    if (ahead.empty()) {
+        return tr("none");
+    }
+    const QLocale locale;
+    const auto* first = ahead.front();
+    const QString farthest =
+        tr("%1 +%2").arg(QString::fromStdString(first->schema + "." + first->table),
+                         locale.formattedDataSize(first->bytesFromGlobal, 1, QLocale::DataSizeIecFormat));
+    // The count first: a long table name is what the width cuts.
+    const QString text = ahead.size() == 1 ? farthest : tr("%1 tables, %2").arg(ahead.size()).arg(farthest);
+    return text;
+}
+
+QString StatusHeader::aheadDetails() const {
+    const auto ahead = tablesAhead();
+    if (ahead.empty()) {
+        return tr("No table point is persisted ahead of the global point: a resume skips nothing");
+    }
+    QStringList lines;
+    lines << tr("A resume from the persisted global point %1 would skip:").arg(pointText(snapshot_->globalPersisted));
+    const QLocale locale;
+    for (size_t i = 0; i < ahead.size() && i < kAheadTablesListed; ++i) {
+        lines << tr("%1: %2 events, up to %3 (%4 bytes ahead)")
+                     .arg(QString::fromStdString(ahead[i]->schema + "." + ahead[i]->table))
+                     .arg(locale.toString(qulonglong(ahead[i]->eventsFromGlobal)))
+                     .arg(pointText(ahead[i]->persisted))
+                     .arg(locale.toString(qlonglong(ahead[i]->bytesFromGlobal)));
+    }
+    if (ahead.size() > kAheadTablesListed) {
+        lines
+            << tr("... and %1 more tables (Table checkpoints, Only anomalies)").arg(ahead.size() - kAheadTablesListed);
+    }
+    return lines.join(QLatin1Char('\n'));
 }
 
 QString StatusHeader::rowsText() const {

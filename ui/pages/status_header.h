@@ -1,9 +1,11 @@
-// The header above every view: the stage badge, lag, rows per second, safe mode and how old the shown
-// data is, so that a DBA sees where the task stands without opening anything.
+// The header above every view: the stage badge, lag, how far behind, the tables ahead of the global
+// point, rows per second, safe mode and how old the shown data is, so that a DBA sees where the task
+// stands without opening anything.
 #pragma once
 
 #include <QWidget>
 #include <memory>
+#include <vector>
 
 #include "engine/task/status_snapshot.h"
 
@@ -27,6 +29,13 @@ public:
     void refreshAge();
 
     QString lagText() const;
+    // "1.2 MiB, 340 rows queued": binlog bytes from the applied point to the upstream's end, and rows
+    // read but not applied.
+    QString behindText() const;
+    // "none", or how many tables are ahead of the global point and the farthest ("2 tables, shop.t8
+    // +1.1 MiB"); the details say what a resume would skip, table by table.
+    QString aheadText() const;
+    QString aheadDetails() const;
     QString rowsText() const;
     bool hasRun() const;
     QString safeModeText() const;
@@ -41,12 +50,15 @@ public:
 
 private:
     QWidget* addField(const QString& title, const QString& tooltip, QLabel** valueLabel);
+    std::vector<const task::TablePointView*> tablesAhead() const;
 
     std::shared_ptr<const task::StatusSnapshot> snapshot_;
     StageBadge* badge_ = nullptr;
     QLabel* taskName_ = nullptr;
     QLabel* reason_ = nullptr;
     QLabel* lag_ = nullptr;
+    QLabel* behind_ = nullptr;
+    QLabel* ahead_ = nullptr;
     QLabel* rows_ = nullptr;
     QLabel* workers_ = nullptr;
     QLabel* safeMode_ = nullptr;

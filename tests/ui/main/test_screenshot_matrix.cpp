@@ -172,6 +172,8 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         settle(window);
+        // Nothing makes the window wider than the screen it is made for.
+        QCOMPARE(window.width(), width);
 
         // The ruler: no label covers another.
         const auto labels = view->ruler()->labels();

@@ -30,6 +30,45 @@ class StatusHeaderTest : public QObject {
     Q_OBJECT
 
 private slots:
+    void howFarBehindAndWhichTablesAreAheadReadAtAGlance() {
+        StatusHeader header;
+        auto snapshot = running();
+        snapshot->read = {"mariadb-bin.000003", 9000, {}, {}};
+        snapshot->catchUp.behindBytes = 3 * 1024 * 1024 / 2;
+        snapshot->readQueueDepth = 300;
+        snapshot->workerQueueDepths = {20, 20};
+        header.setSnapshot(snapshot);
+        QCOMPARE(header.behindText(), QStringLiteral("1.5 MiB, 340 rows queued"));
+        QCOMPARE(header.aheadText(), QStringLiteral("none"));
+        QVERIFY(header.aheadDetails().contains(QStringLiteral("skips nothing")));
+        for (const auto& [name, bytes, events] : {std::tuple{"t1", 2400, 12}, std::tuple{"t8", 1200000, 340}}) {
+            task::TablePointView table;
+            table.schema = "shop";
+            table.table = name;
+            table.aheadOfGlobal = true;
+            table.bytesFromGlobal = bytes;
+            table.eventsFromGlobal = uint64_t(events);
+            table.persisted = {"mariadb-bin.000003", 4711 + uint64_t(bytes), {}, {}};
+            snapshot->tables.push_back(table);
+        }
+        header.setSnapshot(snapshot);
+        // How many, and the farthest ahead; the details list what a resume would skip.
+        QCOMPARE(header.aheadText(), QStringLiteral("2 tables, shop.t8 +1.1 MiB"));
+        const QString details = header.aheadDetails();
+        QVERIFY2(details.contains(QStringLiteral("shop.t8: 340 events, up to mariadb-bin.000003:1204711")),
+                 qPrintable(details));
+        QVERIFY2(details.contains(QStringLiteral("shop.t1: 12 events")), qPrintable(details));
+        // Safe mode names the end of the window it is in, and has none when the task asks for it throughout.
+        snapshot->safeMode = true;
+        snapshot->safeModeUntil = {"mariadb-bin.000003", 8000, {}, {}};
+        snapshot->exitSafe = {"mariadb-bin.000003", 67117576, {}, {}};
+        header.setSnapshot(snapshot);
+        QCOMPARE(header.safeModeText(), QStringLiteral("on until mariadb-bin.000003:8000"));
+        snapshot->safeModeUntil = {};
+        header.setSnapshot(snapshot);
+        QCOMPARE(header.safeModeText(), QStringLiteral("on"));
+    }
+
     void aLostStreamShowsItsReconnectAttempts() {
         StatusHeader header;
         header.resize(1280, header.sizeHint().height());
