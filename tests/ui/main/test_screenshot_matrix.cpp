@@ -11,6 +11,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <cmath>
 
 #include "engine/task/audit_log.h"
 #include "tests/support/test_env.h"
@@ -235,6 +236,20 @@ private slots:
                     QVERIFY2(auditMetrics.horizontalAdvance(text) <= audit->columnWidth(column), qPrintable(text));
                 }
             }
+        }
+        if (what == Scene::TablesAhead) {
+            // A click on a red mark in the ruler's strip selects that table's row.
+            view->tabs()->setCurrentWidget(view->auditPage());
+            PositionRuler* ruler = view->ruler();
+            const auto* snapshot = ruler->snapshot();
+            const auto& t8 = snapshot->tables[8];
+            QVERIFY(t8.aheadOfGlobal);
+            const QPoint mark(int(std::lround(ruler->xOf(double(*t8.persisted.axis)))), ruler->height() - 40);
+            QTest::mouseClick(ruler, Qt::LeftButton, {}, mark);
+            QCOMPARE(view->tabs()->currentWidget(), static_cast<QWidget*>(view->tablesPage()));
+            const auto selected = tables->selectionModel()->selectedRows(TableCheckpointModel::TableColumn);
+            QCOMPARE(selected.size(), 1);
+            QCOMPARE(selected.front().data().toString(), QStringLiteral("t8"));
         }
         if (what != Scene::Audit) {
             view->tabs()->setCurrentIndex(what == Scene::Failed ? 0 : view->tabs()->indexOf(view->tablesPage()));
