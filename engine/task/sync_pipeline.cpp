@@ -41,21 +41,17 @@ void SyncPipeline::cancel() {
     // second one, or one between transactions, cuts the stream at once, as does one while the stream is
     // being reconnected (nothing can be read to finish the transaction until the upstream is back).
     bool again = cancelled_.exchange(true);
-    std::lock_guard lock(streamMutex_);
-    if (groupOpen_ && !again && !(stream_ && stream_->connection().reconnecting)) {
+    if (groupOpen_ && !again && !reader_.reconnecting()) {
         return;
     }
-    streamCancelled_ = true;
-    if (stream_) {
-        stream_->cancel();
-    }
+    reader_.cut();
 }
 
 bool SyncPipeline::keepsReading(const std::atomic<bool>& interrupt) {
     if (!interrupt && !cancelled_) {
         return true;
     }
-    if (!groups_.inGroup() || streamCancelled_) {
+    if (!groups_.inGroup() || reader_.wasCut()) {
         return false;
     }
     auto now = std::chrono::steady_clock::now();
@@ -80,9 +76,8 @@ bool SyncPipeline::keepsReading(const std::atomic<bool>& interrupt) {
 
 SessionLiveView SyncPipeline::live() const {
     SessionLiveView view = live_.current();
-    std::lock_guard lock(streamMutex_);
-    if (stream_) {
-        view.stream = stream_->connection();
+    if (auto connection = reader_.connection()) {
+        view.stream = *connection;
     }
     return view;
 }
@@ -109,22 +104,15 @@ SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
     try {
         Location start = prepare();
         live_.startAt(PointView{start.position().file(), start.position().offset(), {}, {}});
-        {
-            std::lock_guard lock(streamMutex_);
-            StreamStart from{start, setup_.enableGtid, setup_.heartbeatSeconds};
-            stream_ = ports_.openStream ? ports_.openStream(from) : openServerStream(setup_.upstream, from);
-            if (cancelled_) {
-                stream_->cancel();
-            }
-        }
+        StreamStart from{start, setup_.enableGtid, setup_.heartbeatSeconds};
+        reader_.open(ports_.openStream ? ports_.openStream(from) : openServerStream(setup_.upstream, from));
         // Every event is handled (its rows converted into owned row changes) before the stream reads the
         // next one: row text may stay in the raw event's bytes, and the rows events' memory is reused.
         decoder_.setRowTextStorage(binlog::TextStorage::Borrow);
         while (keepsReading(interrupt) && !stopPoint_.reached()) {
             decoder_.recycle(events_);
-            std::optional<binlog::RawEvent> raw = stream_->next();
+            std::optional<binlog::RawEvent> raw = reader_.next();
             flushes_->checkWorkers();
-            noticeReconnect();
             if (!raw) {
                 if (!groups_.inGroup()) {
                     checkReplayWindowEnd();
@@ -135,7 +123,7 @@ SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
             }
             decoder_.decodeInto(*raw, events_);
             for (const binlog::Event& event : events_) {
-                if (handledBefore(event)) {
+                if (reader_.handledBefore(event, currentFile_)) {
                     continue;
                 }
                 if (stopPoint_.stopsBefore(event, currentFile_, groups_.inGroup())) {
@@ -151,13 +139,7 @@ SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
                     }
                 }
                 handle(event);
-                if (event.endPos != 0 && !isStreamFraming(event)) {
-                    // Per event: the file name is copied only when it changes (a rotation).
-                    if (lastHandledFile_ != currentFile_) {
-                        lastHandledFile_ = currentFile_;
-                    }
-                    lastHandledEndPos_ = event.endPos;
-                }
+                reader_.handled(event, currentFile_);
                 groupOpen_ = groups_.inGroup();
                 if (stopPoint_.reached()) {
                     break;
@@ -186,45 +168,6 @@ SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
     } catch (const std::exception& e) {
         return failureOutcome(e.what(), false);
     }
-}
-
-void SyncPipeline::noticeReconnect() {
-    uint64_t reconnects = stream_->reconnects();
-    if (reconnects == streamReconnects_) {
-        return;
-    }
-    streamReconnects_ = reconnects;
-    if (lastHandledFile_.empty()) {
-        return;  // nothing handled yet: whatever comes is new
-    }
-    passOverUntil_ = binlog::BinlogPosition(lastHandledFile_, lastHandledEndPos_);
-    passedOver_ = 0;
-    spdlog::info(
-        "task {}: binlog stream resumed in place after a lost connection (reconnect {}): the events after the "
-        "last complete transaction come again and those up to {} are passed over",
-        setup_.taskName, reconnects, passOverUntil_->toString());
-}
-
-bool SyncPipeline::isStreamFraming(const binlog::Event& event) {
-    // The ROTATE and FORMAT_DESCRIPTION a (re)started dump begins with, and heartbeats: not the file's
-    // own events, they move no point.
-    return event.as<binlog::RotateEvent>() != nullptr || event.as<binlog::FormatDescriptionEvent>() != nullptr ||
-           event.as<binlog::HeartbeatEvent>() != nullptr;
-}
-
-bool SyncPipeline::handledBefore(const binlog::Event& event) {
-    if (!passOverUntil_ || isStreamFraming(event) || event.endPos == 0) {
-        return false;
-    }
-    std::string file = event.file.empty() ? currentFile_ : std::string(event.file);
-    if (binlog::BinlogPosition(file, event.endPos) <= *passOverUntil_) {
-        ++passedOver_;
-        return true;
-    }
-    spdlog::info("task {}: {} events read again after the reconnect were passed over; reading on from {}",
-                 setup_.taskName, passedOver_, passOverUntil_->toString());
-    passOverUntil_.reset();
-    return false;
 }
 
 Location SyncPipeline::locationAt(const binlog::Event& event) const {

@@ -35,6 +35,7 @@
 #include "engine/task/session_live_view.h"
 #include "engine/task/session_outcome.h"
 #include "engine/task/stop_point_check.h"
+#include "engine/task/stream_reader.h"
 #include "engine/task/task_setup.h"
 #include "engine/task/transaction_starts.h"
 #include "engine/task/transaction_tracker.h"
@@ -85,7 +86,7 @@ private:
     SessionOutcome stream(const std::atomic<bool>& interrupt);
     // Whether the reader goes on: always until a pause or stop; after one, only to the end of the transaction
     // being read, so that the persisted point covers it and the next start replays nothing (a replay may
-    // double the rows of a table without a key). Bounded by kFinishGroupGrace; a second request ends at once.
+    // double the rows of a table without a key). Bounded by kFinishTransactionGrace; a second request ends at once.
     bool keepsReading(const std::atomic<bool>& interrupt);
     binlog::Location prepare();
     void openSafeModeWindow(const binlog::Location& global, const binlog::Location& exitSafe);
@@ -125,12 +126,6 @@ private:
         PointView until;
     };
     SafeModeView safeModeView() const;
-    // After the stream resumed in place (BinlogStream::reconnects grew), the events up to the last one
-    // handled come again: they are passed over, so that no row of the transaction being read is
-    // dispatched twice and no checkpoint moves back.
-    void noticeReconnect();
-    bool handledBefore(const binlog::Event& event);
-    static bool isStreamFraming(const binlog::Event& event);
     void updateLive(const binlog::Event& event);
     void settleLiveAtEnd();
     [[noreturn]] void failWith(const apply::ApplyFailure& failure);
@@ -148,12 +143,10 @@ private:
     std::vector<binlog::Event> events_;
     std::vector<apply::RowChange> changes_;
 
-    mutable std::mutex streamMutex_;  // guards stream_ against cancel() from another thread
-    std::unique_ptr<BinlogStream> stream_;
+    StreamReader reader_{setup_.taskName};  // the binlog stream, its cut, and passing over a reconnect's repeats
     std::atomic<bool> cancelled_{false};
     // The reader is inside a transaction (or about to open one): cancel() leaves the stream open for it.
     std::atomic<bool> groupOpen_{false};
-    std::atomic<bool> streamCancelled_{false};
     std::optional<std::chrono::steady_clock::time_point> finishGroupBy_;
 
     // Where the stream stands.
@@ -178,14 +171,6 @@ private:
     uint32_t lastEventTimestamp_ = 0;
 
     StopPointCheck stopPoint_{setup_.stopPoint, setup_.taskName};  // the DBA's run --until / POST /api/v1/until
-
-    // Resuming a cut stream in place: the end of the last event handled, and while events come again
-    // after a reconnect, the point up to which they are passed over.
-    uint64_t streamReconnects_ = 0;
-    std::string lastHandledFile_;     // the end of the last event handled: file ...
-    uint64_t lastHandledEndPos_ = 0;  // ... and offset
-    std::optional<binlog::BinlogPosition> passOverUntil_;
-    uint64_t passedOver_ = 0;
 
     // What the status publisher reads (also from its own thread).
     PipelineLiveView live_;
