@@ -202,8 +202,7 @@ void appendRowPlaceholders(std::string& sql, size_t columnCount) {
 std::string exactCollationFor(const schema::SchemaColumn& column, const SqlValue& value) {
     constexpr std::string_view kBinary = "_bin";
     const std::string& collation = column.collation;
-    const bool plainName = std::all_of(collation.begin(), collation.end(),
-                                       [](unsigned char c) { return std::isalnum(c) != 0 || c == '_'; });
+    const bool plainName = isPlainSqlName(collation);
     const bool text = value.kind() == SqlValueKind::Text || value.kind() == SqlValueKind::Bytes;
     if (!text || !plainName || collation.find('_') == std::string::npos ||
         (collation.size() >= kBinary.size() &&

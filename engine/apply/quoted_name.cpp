@@ -1,5 +1,8 @@
 #include "engine/apply/quoted_name.h"
 
+#include <algorithm>
+#include <cctype>
+
 namespace syncscope::apply {
 
 void appendQuotedName(std::string& out, std::string_view name) {
@@ -26,6 +29,11 @@ std::string quoteTable(const schema::TableName& table) {
     out += '.';
     appendQuotedName(out, table.table);
     return out;
+}
+
+bool isPlainSqlName(std::string_view name) {
+    return !name.empty() &&
+           std::all_of(name.begin(), name.end(), [](unsigned char c) { return std::isalnum(c) != 0 || c == '_'; });
 }
 
 }  // namespace syncscope::apply

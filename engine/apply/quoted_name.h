@@ -15,4 +15,8 @@ void appendQuotedName(std::string& out, std::string_view name);
 // `schema`.`table`
 std::string quoteTable(const schema::TableName& table);
 
+// A name that may be spliced into SQL without quotes (a session variable, a charset, a collation):
+// letters, digits and _ only, and not empty.
+bool isPlainSqlName(std::string_view name);
+
 }  // namespace syncscope::apply

@@ -14,24 +14,12 @@
 
 #include "engine/apply/causality_keys.h"
 #include "engine/apply/downstream_connection.h"
+#include "engine/apply/quoted_name.h"
 #include "engine/apply/worker_session.h"
 
 namespace syncscope::apply {
 
 namespace {
-
-// Charset and collation names are spliced into SQL: letters, digits and _ only.
-bool plainName(const std::string& name) {
-    if (name.empty()) {
-        return false;
-    }
-    for (unsigned char c : name) {
-        if (!std::isalnum(c) && c != '_') {
-            return false;
-        }
-    }
-    return true;
-}
 
 std::string unhex(const std::string& hex) {
     auto nibble = [](char c) { return c <= '9' ? c - '0' : (c & ~0x20) - 'A' + 10; };
@@ -80,7 +68,7 @@ std::unique_ptr<DmlSession> WorkerPool::connectWorker() const {
 std::vector<std::string> WorkerPool::characterWeights(const std::string& charset, const std::string& collation,
                                                       const std::vector<std::string>& characters) {
     // Names from information_schema, spliced into the SQL: only plain names are accepted.
-    if (!plainName(charset) || !plainName(collation)) {
+    if (!isPlainSqlName(charset) || !isPlainSqlName(collation)) {
         throw DownstreamError("collation '" + collation + "' of charset '" + charset + "' is not a plain name", 0);
     }
     constexpr size_t kCharactersPerQuery = 256;

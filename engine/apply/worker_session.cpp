@@ -5,22 +5,11 @@
 #include <cctype>
 
 #include "engine/apply/downstream_connection.h"
+#include "engine/apply/quoted_name.h"
 
 namespace syncscope::apply {
 
 namespace {
-
-bool plainVariableName(const std::string& name) {
-    if (name.empty()) {
-        return false;
-    }
-    for (unsigned char c : name) {
-        if (!std::isalnum(c) && c != '_') {
-            return false;
-        }
-    }
-    return true;
-}
 
 bool allDigits(const std::string& value) {
     if (value.empty()) {
@@ -40,7 +29,7 @@ std::unique_ptr<DmlExecutor> connectWorkerSession(
     const ServerSettings& downstream, const std::vector<std::pair<std::string, std::string>>& sessionVariables) {
     auto executor = std::make_unique<DmlExecutor>(connectDownstream(downstream));
     for (const auto& [name, value] : sessionVariables) {
-        if (!plainVariableName(name)) {
+        if (!isPlainSqlName(name)) {
             throw DownstreamError(
                 "target-database session variable '" + name + "' is not a variable name (letters, digits and _ only)",
                 0);

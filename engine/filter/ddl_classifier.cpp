@@ -209,6 +209,15 @@ void skipObjectModifiers(StatementReader& reader) {
     }
 }
 
+// DROP or ALTER SEQUENCE [IF EXISTS] name: named, and refused as unsupported.
+ClassifiedStatement sequenceStatement(StatementReader& reader) {
+    reader.acceptSequence({"IF", "EXISTS"});
+    ClassifiedStatement statement =
+        withTable(reader, StatementKind::Unsupported, "", [](ClassifiedStatement&, std::string&) { return true; });
+    statement.note = "sequences are not replicated by this version";
+    return statement;
+}
+
 ClassifiedStatement classifyCreate(StatementReader& reader) {
     reader.acceptSequence({"OR", "REPLACE"});
     if (reader.accept("DATABASE") || reader.accept("SCHEMA")) {
@@ -305,11 +314,7 @@ ClassifiedStatement classifyDrop(StatementReader& reader) {
                          [](ClassifiedStatement&, std::string&) { return true; });
     }
     if (reader.accept("SEQUENCE")) {
-        reader.acceptSequence({"IF", "EXISTS"});
-        ClassifiedStatement statement =
-            withTable(reader, StatementKind::Unsupported, "", [](ClassifiedStatement&, std::string&) { return true; });
-        statement.note = "sequences are not replicated by this version";
-        return statement;
+        return sequenceStatement(reader);
     }
     return unclassified("'" + reader.opening() + "' is not a statement this engine knows how to replicate");
 }
@@ -364,11 +369,7 @@ ClassifiedStatement classifyAlter(StatementReader& reader) {
     if (auto why = notReplicatedObject(reader))
         return make(StatementKind::NotReplicated, {}, *why);
     if (reader.accept("SEQUENCE")) {
-        reader.acceptSequence({"IF", "EXISTS"});
-        ClassifiedStatement statement =
-            withTable(reader, StatementKind::Unsupported, "", [](ClassifiedStatement&, std::string&) { return true; });
-        statement.note = "sequences are not replicated by this version";
-        return statement;
+        return sequenceStatement(reader);
     }
     return unclassified("'" + reader.opening() + "' is not a statement this engine knows how to replicate");
 }

@@ -91,6 +91,24 @@ int ConfigReader::lineOf(const YAML::Node& node) {
     return mark.line < 0 ? 0 : mark.line + 1;
 }
 
+YAML::Node ConfigReader::loadRootMap(const std::string& yamlText, const std::string& kind,
+                                     const std::string& example) const {
+    YAML::Node root;
+    try {
+        root = YAML::Load(yamlText);
+    } catch (const YAML::ParserException& error) {
+        fail(error.mark.line + 1, "", "not valid YAML: " + error.msg);
+    }
+    expandMergeKeys(root);
+    if (!root.IsDefined() || root.IsNull()) {
+        fail(1, "", "the " + kind + " file is empty");
+    }
+    if (!root.IsMap()) {
+        fail(root, "", "a " + kind + " file is a mapping of keys (" + example + ", ...)");
+    }
+    return root;
+}
+
 void ConfigReader::expandMergeKeys(YAML::Node node, int depth) const {
     if (depth > kMaxNesting)
         fail(node, "", "nested too deeply (an alias that refers to itself?)");

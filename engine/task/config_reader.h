@@ -26,6 +26,10 @@ public:
     // keys written in the mapping win over merged ones. Fails on aliases nested past any sane depth.
     void expandMergeKeys(YAML::Node node, int depth = 0) const;
 
+    // The file's top-level mapping: parsed, merge keys expanded; an empty file or one that is not a
+    // mapping fails with `kind` ("task", "source") and `example` keys in the message.
+    YAML::Node loadRootMap(const std::string& yamlText, const std::string& kind, const std::string& example) const;
+
     // 1-based line of a node (0 when yaml-cpp has no mark for it).
     static int lineOf(const YAML::Node& node);
 

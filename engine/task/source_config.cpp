@@ -29,17 +29,7 @@ SourceConfig parseSourceConfig(const std::string& yamlText, const std::string& f
     SourceConfig source;
     source.file = fileName;
     ConfigReader reader(fileName, source.warnings, yamlText);
-    YAML::Node root;
-    try {
-        root = YAML::Load(yamlText);
-    } catch (const YAML::ParserException& error) {
-        reader.fail(error.mark.line + 1, "", "not valid YAML: " + error.msg);
-    }
-    reader.expandMergeKeys(root);
-    if (!root.IsDefined() || root.IsNull())
-        reader.fail(1, "", "the source file is empty");
-    if (!root.IsMap())
-        reader.fail(root, "", "a source file is a mapping of keys (source-id, from, ...)");
+    YAML::Node root = reader.loadRootMap(yamlText, "source", "source-id, from");
     reader.checkKeys(root, "", kSourceKeys, kUnusedSourceKeys,
                      "a DM key this version accepts and ignores: it reads the binlog from the server and keeps "
                      "no relay log");

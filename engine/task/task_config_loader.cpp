@@ -249,17 +249,7 @@ TaskConfig parseTaskConfig(const std::string& yamlText, const std::string& fileN
     TaskConfig task;
     task.file = fileName;
     ConfigReader reader(fileName, task.warnings, yamlText);
-    YAML::Node root;
-    try {
-        root = YAML::Load(yamlText);
-    } catch (const YAML::ParserException& error) {
-        reader.fail(error.mark.line + 1, "", "not valid YAML: " + error.msg);
-    }
-    reader.expandMergeKeys(root);
-    if (!root.IsDefined() || root.IsNull())
-        reader.fail(1, "", "the task file is empty");
-    if (!root.IsMap())
-        reader.fail(root, "", "a task file is a mapping of keys (name, task-mode, ...)");
+    YAML::Node root = reader.loadRootMap(yamlText, "task", "name, task-mode");
 
     refuseUnsupported(reader, root, "", {"column-mappings", "expression-filter"});
     reader.checkKeys(root, "", kTopLevelKeys, kUnusedTopLevelKeys, kUnusedWhy);

@@ -5,6 +5,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include "ui/models/column_titles.h"
+
 namespace syncscope::ui {
 
 namespace {
@@ -175,23 +177,9 @@ QVariant AuditModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant AuditModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
-        return {};
-    }
-    switch (section) {
-        case TimeColumn:
-            return tr("Time");
-        case ActionColumn:
-            return tr("Action");
-        case PositionColumn:
-            return tr("Position");
-        case UserColumn:
-            return tr("User");
-        case DetailsColumn:
-            return tr("Details");
-        default:
-            return {};
-    }
+    // In Column order.
+    return columnTitle({tr("Time"), tr("User"), tr("Action"), tr("Position"), tr("Details")}, section, orientation,
+                       role);
 }
 
 }  // namespace syncscope::ui

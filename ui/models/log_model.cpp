@@ -2,6 +2,8 @@
 
 #include <QColor>
 
+#include "ui/models/column_titles.h"
+
 namespace syncscope::ui {
 
 namespace {
@@ -110,21 +112,8 @@ QVariant LogModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant LogModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
-        return {};
-    }
-    switch (section) {
-        case TimeColumn:
-            return tr("Time");
-        case LevelColumn:
-            return tr("Level");
-        case PartColumn:
-            return tr("Part");
-        case MessageColumn:
-            return tr("Message");
-        default:
-            return {};
-    }
+    // In Column order.
+    return columnTitle({tr("Time"), tr("Level"), tr("Part"), tr("Message")}, section, orientation, role);
 }
 
 }  // namespace syncscope::ui
