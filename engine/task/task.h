@@ -1,6 +1,6 @@
 // One replication task: the lifecycle (New, Running, Paused, Stopped, Error), the DBA's commands and
-// the status snapshots. The syncer runs on the task's own thread, one SyncSession at a time; commands
-// only set what is wanted and wake that thread, so they answer at once. Retryable errors resume by
+// the status snapshots (composed by StatusComposer). The syncer runs on the task's own thread, one SyncSession at a
+// time; commands only set what is wanted and wake that thread, so they answer at once. Retryable errors resume by
 // themselves with backoff and jitter; a task paused by the DBA never resumes by itself.
 #pragma once
 
@@ -13,13 +13,11 @@
 #include <thread>
 
 #include "engine/checkpoint/checkpoint_tracker.h"
-#include "engine/task/activity_meter.h"
 #include "engine/task/audit_log.h"
-#include "engine/task/catch_up_estimate.h"
 #include "engine/task/evidenced_resume_from.h"
-#include "engine/task/lag_clock.h"
 #include "engine/task/load_stage.h"
 #include "engine/task/notice_queue.h"
+#include "engine/task/status_composer.h"
 #include "engine/task/status_publisher.h"
 #include "engine/task/sync_session.h"
 #include "engine/task/task_control.h"
@@ -93,21 +91,12 @@ private:
     std::atomic<bool> interrupt_{false};
     std::shared_ptr<SyncSession> session_;          // the running one, for cancel() and live()
     std::optional<EndedSessionView> endedSession_;  // what the last session left unapplied
-    struct SessionTotals {
-        uint64_t eventsRead = 0;
-        uint64_t rowsApplied = 0;
-        std::map<checkpoint::TableName, uint64_t> rowsByTable;
-        std::map<checkpoint::TableName, uint64_t> rowsUnmatchedByTable;
-    };
-    SessionTotals totals_;  // of the sessions that have ended
+    SessionTotals totals_;                          // of the sessions that have ended
     std::thread thread_;
 
     std::atomic<bool> publishing_{true};
     std::thread publisherThread_;
-    uint64_t sequence_ = 0;
-    LagClock lagClock_;        // publisher thread only
-    ActivityMeter activity_;   // publisher thread only
-    CatchUpEstimate catchUp_;  // publisher thread only
+    StatusComposer composer_{setup_};  // publisher thread only
 };
 
 }  // namespace syncscope::task
