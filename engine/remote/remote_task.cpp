@@ -6,7 +6,6 @@
 #include <ctime>
 #include <utility>
 
-#include "engine/common/thread_priority.h"
 #include "engine/control/status_json.h"
 #include "engine/control/status_json_reader.h"
 
@@ -29,30 +28,9 @@ std::string clockText(std::chrono::system_clock::time_point at) {
 
 }  // namespace
 
-RemoteTask::RemoteTask(RemoteEngineOptions options) : client_(std::move(options)) {
-    thread_ = std::thread(&RemoteTask::loop, this);
-}
+RemoteTask::RemoteTask(RemoteEngineOptions options) : client_(std::move(options)) {}
 
-RemoteTask::~RemoteTask() {
-    {
-        std::lock_guard lock(mutex_);
-        stopping_ = true;
-    }
-    wake_.notify_all();
-    thread_.join();
-}
-
-void RemoteTask::loop() {
-    applyEngineThreadPriority();
-    std::unique_lock lock(mutex_);
-    while (!stopping_) {
-        lock.unlock();
-        pollOnce();
-        lock.lock();
-        wake_.wait_for(lock, client_.options().pollInterval, [this] { return stopping_ || pollRequested_; });
-        pollRequested_ = false;
-    }
-}
+RemoteTask::~RemoteTask() = default;
 
 void RemoteTask::pollOnce() {
     ControlApiClient::Answer answer = client_.get("/api/v1/status");
@@ -161,11 +139,7 @@ task::CommandResult RemoteTask::command(const std::string& name, const std::stri
     nlohmann::json json = nlohmann::json::parse(answer.body, nullptr, false);
     std::string text =
         json.is_object() ? json.value("result", json.value("reason", json.value("error", answer.body))) : answer.body;
-    {
-        std::lock_guard lock(mutex_);
-        pollRequested_ = true;  // show the command's effect at once
-    }
-    wake_.notify_all();
+    poller_.pollNow();  // show the command's effect at once
     return {answer.status == kHttpOk, text};
 }
 

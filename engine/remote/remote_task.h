@@ -6,13 +6,12 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 
+#include "engine/common/polling_thread.h"
 #include "engine/control/status_history.h"
 #include "engine/remote/control_api_client.h"
 #include "engine/task/task_control.h"
@@ -55,19 +54,15 @@ public:
 
 private:
     task::CommandResult command(const std::string& name, const std::string& body = {});
-    void loop();
     void pollOnce();
 
     ControlApiClient client_;
-    mutable std::mutex mutex_;
-    std::condition_variable wake_;
-    bool stopping_ = false;
-    bool pollRequested_ = false;
+    mutable std::mutex mutex_;                          // guards what the poller last saw
     std::shared_ptr<const task::StatusSnapshot> last_;  // as the engine last answered
     RemoteConnection connection_;
     std::vector<task::Notice> notices_;
     std::optional<task::Stage> lastStage_;
-    std::thread thread_;
+    PollingThread poller_{client_.options().pollInterval, [this] { pollOnce(); }};  // last: started after the rest
 };
 
 }  // namespace syncscope::remote

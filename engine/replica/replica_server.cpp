@@ -4,7 +4,6 @@
 #include <set>
 
 #include "engine/binlog/binlog_position.h"
-#include "engine/common/thread_priority.h"
 #include "engine/replica/failing_event_reader.h"
 #include "engine/replica/named_query.h"
 #include "engine/source/upstream_connection.h"
@@ -47,18 +46,9 @@ nlohmann::json imagesJson(const std::vector<task::RowImageView>& images) {
 }  // namespace
 
 ReplicaServer::ReplicaServer(ReplicaServerOptions options)
-    : options_(std::move(options)), audit_(options_.auditLogPath) {
-    thread_ = std::thread(&ReplicaServer::loop, this);
-}
+    : options_(std::move(options)), audit_(options_.auditLogPath) {}
 
-ReplicaServer::~ReplicaServer() {
-    {
-        std::lock_guard lock(mutex_);
-        stopping_ = true;
-    }
-    wake_.notify_all();
-    thread_.join();
-}
+ReplicaServer::~ReplicaServer() = default;
 
 ReplicaServerState ReplicaServer::latest() const {
     std::lock_guard lock(mutex_);
@@ -66,23 +56,7 @@ ReplicaServerState ReplicaServer::latest() const {
 }
 
 void ReplicaServer::pollNow() {
-    {
-        std::lock_guard lock(mutex_);
-        pollRequested_ = true;
-    }
-    wake_.notify_all();
-}
-
-void ReplicaServer::loop() {
-    applyEngineThreadPriority();
-    std::unique_lock lock(mutex_);
-    while (!stopping_) {
-        pollRequested_ = false;
-        lock.unlock();
-        pollOnce();
-        lock.lock();
-        wake_.wait_for(lock, options_.pollInterval, [this] { return stopping_ || pollRequested_; });
-    }
+    poller_.pollNow();
 }
 
 task::FailedEvent ReplicaServer::failingEventOf(const ReplicaChannelStatus& channel) const {

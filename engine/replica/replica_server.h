@@ -6,16 +6,15 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "engine/binlog/position_axis.h"
+#include "engine/common/polling_thread.h"
 #include "engine/common/server_settings.h"
 #include "engine/replica/replica_channel_status.h"
 #include "engine/task/audit_log.h"
@@ -74,7 +73,6 @@ public:
     task::CommandResult changeMaster(const std::string& connectionName, const task::ResumeTarget& target);
 
 private:
-    void loop();
     void pollOnce();
     MasterView readMaster(const ReplicaChannelStatus& channel);
     task::FailedEvent failingEventOf(const ReplicaChannelStatus& channel) const;
@@ -95,12 +93,9 @@ private:
     std::unique_ptr<source::UpstreamConnection> connection_;                                // the poller's
     std::map<std::string, std::unique_ptr<source::UpstreamConnection>> masterConnections_;  // the poller's
     std::mutex commandMutex_;                                                               // one command at a time
-    mutable std::mutex mutex_;
-    std::condition_variable wake_;
-    bool stopping_ = false;
-    bool pollRequested_ = false;
+    mutable std::mutex mutex_;                                                              // guards state_
     ReplicaServerState state_;
-    std::thread thread_;
+    PollingThread poller_{options_.pollInterval, [this] { pollOnce(); }};  // last: started after the rest
 };
 
 }  // namespace syncscope::replica

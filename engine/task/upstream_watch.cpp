@@ -2,41 +2,30 @@
 
 #include <memory>
 
-#include "engine/common/thread_priority.h"
 #include "engine/source/upstream_connection.h"
 
 namespace syncscope::task {
 
-UpstreamWatch::UpstreamWatch(ServerSettings upstream) : upstream_(std::move(upstream)) {
+namespace {
+
+// The watch's own connection gives up sooner than the stream's: a slow upstream shows as an error in the
+// status rather than a stale position.
+ServerSettings withWatchTimeouts(ServerSettings upstream) {
     constexpr int kWatchTimeoutSeconds = 5;
-    upstream_.connectTimeoutSeconds = kWatchTimeoutSeconds;
-    upstream_.readTimeoutSeconds = kWatchTimeoutSeconds;
-    thread_ = std::thread(&UpstreamWatch::loop, this);
+    upstream.connectTimeoutSeconds = kWatchTimeoutSeconds;
+    upstream.readTimeoutSeconds = kWatchTimeoutSeconds;
+    return upstream;
 }
 
-UpstreamWatch::~UpstreamWatch() {
-    {
-        std::lock_guard lock(mutex_);
-        stopping_ = true;
-    }
-    wake_.notify_all();
-    thread_.join();
-}
+}  // namespace
+
+UpstreamWatch::UpstreamWatch(ServerSettings upstream) : upstream_(withWatchTimeouts(std::move(upstream))) {}
+
+UpstreamWatch::~UpstreamWatch() = default;
 
 UpstreamState UpstreamWatch::latest() const {
     std::lock_guard lock(mutex_);
     return state_;
-}
-
-void UpstreamWatch::loop() {
-    applyEngineThreadPriority();
-    std::unique_lock lock(mutex_);
-    while (!stopping_) {
-        lock.unlock();
-        pollOnce();
-        lock.lock();
-        wake_.wait_for(lock, kPollInterval, [this] { return stopping_; });
-    }
 }
 
 void UpstreamWatch::pollOnce() {

@@ -4,16 +4,15 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "engine/binlog/binlog_position.h"
 #include "engine/binlog/position_axis.h"
+#include "engine/common/polling_thread.h"
 #include "engine/common/server_settings.h"
 
 namespace syncscope::source {
@@ -43,16 +42,13 @@ public:
     UpstreamState latest() const;
 
 private:
-    void loop();
     void pollOnce();
 
     ServerSettings upstream_;
     std::unique_ptr<source::UpstreamConnection> connection_;  // used by the polling thread only
-    mutable std::mutex mutex_;
-    std::condition_variable wake_;
-    bool stopping_ = false;
+    mutable std::mutex mutex_;                                // guards state_
     UpstreamState state_;
-    std::thread thread_;
+    PollingThread poller_{kPollInterval, [this] { pollOnce(); }};  // last: started after the rest
 };
 
 }  // namespace syncscope::task
