@@ -2,19 +2,23 @@
 // (`run --listen --tls-cert --tls-key --token-file`): with the right CA and token `verify --control
 // https://...` gets the task's applied point and `preview` reaches the API; a wrong CA, a wrong token,
 // a refused connection, plain HTTP against the HTTPS port and HTTPS against a plain HTTP port each end
-// with one line on stderr that names the address and what to check.
+// with one line on stderr that names the address and what to check; the GUI's remote entry (the
+// overview's RemoteTask) gives the same reason in one line for each, and connects with the right ones.
 #include <QtTest>
 
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 
+#include "engine/remote/remote_task.h"
 #include "tests/integration/outage/engine_process.h"
 #include "tests/integration/outage/outage_helpers.h"
 #include "tests/support/task_files.h"
 #include "tests/support/test_env.h"
 
 using namespace syncscope::test;
+using syncscope::remote::RemoteEngineOptions;
+namespace remote = syncscope::remote;
 
 namespace {
 
@@ -150,6 +154,39 @@ private slots:
                 QVERIFY2(lineCount(run.err) == 1, what.c_str());
             }
         }
+        // The GUI's remote entry (the overview's RemoteTask, over the same client) says the same, in one line:
+        // the overview shows it as the entry's reason.
+        auto remoteOptions = [&](bool tls, int atPort, const QString& caFile, const QString& tokenFile) {
+            RemoteEngineOptions remote;
+            remote.host = "127.0.0.1";
+            remote.port = atPort;
+            remote.tls = tls;
+            remote.caFile = caFile.toStdString();
+            remote.tokenFile = tokenFile.toStdString();
+            return remote;
+        };
+        const QString caFile = certs + "/ca.pem";
+        const QList<std::pair<RemoteEngineOptions, const char*>> remoteCases{
+            {remoteOptions(true, port, certs + "/other-ca.pem", token), "not signed by the CA"},
+            {remoteOptions(true, port, caFile, wrongToken), "refused the token (401)"},
+            {remoteOptions(true, freeLoopbackPort(), caFile, {}), "nothing answers there"},
+            {remoteOptions(false, port, {}, token), "use https:// and --ca"},
+            {remoteOptions(true, plainPort.toInt(), caFile, {}), "is it a plain HTTP port?"},
+        };
+        for (const auto& [remoteCase, says] : remoteCases) {
+            remote::RemoteTask entry(remoteCase);
+            QVERIFY2(waitFor([&] { return entry.connection().failedPolls > 0; }, kWaitMs), says);
+            const std::string error = entry.connection().error;
+            qInfo("remote entry: %s", error.c_str());
+            QVERIFY2(!entry.connection().connected, says);
+            QVERIFY2(error.find(says) != std::string::npos, error.c_str());
+            QVERIFY2(lineCount(error) == 1, error.c_str());
+        }
+        // The right CA and token: the entry connects and shows the engine's status.
+        remote::RemoteTask connected(remoteOptions(true, port, caFile, token));
+        QVERIFY2(waitFor([&] { return connected.connection().connected && connected.status() != nullptr; }, kWaitMs),
+                 connected.connection().error.c_str());
+
         plainHttp.kill();
         plainHttp.waitForFinished();
         engine.terminate();
