@@ -99,7 +99,8 @@ void Task::audit(const std::string& action, const std::string& after, nlohmann::
     entry.action = action;
     entry.task = setup_.taskName;
     entry.sourceId = setup_.sourceId;
-    entry.positionBefore = tracker_.globalPersisted().toString();
+    const binlog::Location before = tracker_.globalPersisted();
+    entry.positionBefore = before.isEmpty() ? std::string() : before.toString();  // no checkpoint read yet
     entry.positionAfter = after;
     entry.details = std::move(details);
     try {
@@ -128,8 +129,8 @@ CommandResult Task::start() {
     lock.unlock();
     // Every action is audited, a start too: "after" is where it starts from as far as known now (the
     // checkpoint is read by the session; a first start has none).
-    const std::string from = tracker_.globalPersisted().toString();
-    audit("start", from.empty() ? "from the checkpoint table, or the task's start point" : "from " + from);
+    const binlog::Location from = tracker_.globalPersisted();
+    audit("start", from.isEmpty() ? "from the checkpoint table, or the task's start point" : "from " + from.toString());
     return {true, "starting"};
 }
 
