@@ -118,6 +118,7 @@ QWidget* StatusHeader::addField(const QString& title, const QString& tooltip, QL
 
 void StatusHeader::setSnapshot(std::shared_ptr<const task::StatusSnapshot> snapshot) {
     snapshot_ = std::move(snapshot);
+    collectTablesAhead();  // points into snapshot_: renewed with it
     if (!snapshot_) {
         badge_->clearStage();
         taskName_->setText(tr("No task open"));
@@ -155,7 +156,7 @@ void StatusHeader::setSnapshot(std::shared_ptr<const task::StatusSnapshot> snaps
     behind_->setText(behindText());
     ahead_->setText(fontMetrics().elidedText(aheadText(), Qt::ElideRight, kAheadTextWidth));
     ahead_->setToolTip(aheadDetails());
-    ahead_->setStyleSheet(aheadText() == tr("none") ? QString() : QStringLiteral("color: %1").arg(kAheadColor.name()));
+    ahead_->setStyleSheet(tablesAhead_.empty() ? QString() : QStringLiteral("color: %1").arg(kAheadColor.name()));
     rows_->setText(rowsText());
     workers_->setText(workersText());
     workers_->setToolTip(workersReason());
@@ -200,27 +201,27 @@ QString StatusHeader::behindText() const {
     return queued == 0 ? bytes : tr("%1, %2 rows queued").arg(bytes, locale.toString(qulonglong(queued)));
 }
 
-std::vector<const task::TablePointView*> StatusHeader::tablesAhead() const {
-    std::vector<const task::TablePointView*> ahead;
+void StatusHeader::collectTablesAhead() {
+    tablesAhead_.clear();
     if (!snapshot_) {
-        return ahead;
+        return;
     }
     for (const auto& table : snapshot_->tables) {
         if (table.aheadOfGlobal) {
-            ahead.push_back(&table);
+            tablesAhead_.push_back(&table);
         }
     }
-    // The farthest ahead first: the most a resume would skip.
-    std::sort(ahead.begin(), ahead.end(),
-              [](const auto* a, const auto* b) { return a->bytesFromGlobal > b->bytesFromGlobal; });
-    return ahead;
+    // The farthest ahead first, as many as the details list: the most a resume would skip.
+    const auto listed = tablesAhead_.begin() + std::ptrdiff_t(std::min(tablesAhead_.size(), kAheadTablesListed));
+    std::partial_sort(tablesAhead_.begin(), listed, tablesAhead_.end(),
+                      [](const auto* a, const auto* b) { return a->bytesFromGlobal > b->bytesFromGlobal; });
 }
 
 QString StatusHeader::aheadText() const {
     if (!snapshot_) {
         return QStringLiteral("-");
     }
-    const auto ahead = tablesAhead();
+    const auto& ahead = tablesAhead_;
     if (ahead.empty()) {
         return tr("none");
     }
@@ -230,12 +231,11 @@ QString StatusHeader::aheadText() const {
         tr("%1 +%2").arg(QString::fromStdString(first->schema + "." + first->table),
                          locale.formattedDataSize(first->bytesFromGlobal, 1, QLocale::DataSizeIecFormat));
     // The count first: a long table name is what the width cuts.
-    const QString text = ahead.size() == 1 ? farthest : tr("%1 tables, %2").arg(ahead.size()).arg(farthest);
-    return text;
+    return ahead.size() == 1 ? farthest : tr("%1 tables, %2").arg(ahead.size()).arg(farthest);
 }
 
 QString StatusHeader::aheadDetails() const {
-    const auto ahead = tablesAhead();
+    const auto& ahead = tablesAhead_;
     if (ahead.empty()) {
         return tr("No table point is persisted ahead of the global point: a resume skips nothing");
     }

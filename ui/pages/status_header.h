@@ -50,7 +50,8 @@ public:
 
 private:
     QWidget* addField(const QString& title, const QString& tooltip, QLabel** valueLabel);
-    std::vector<const task::TablePointView*> tablesAhead() const;
+    // Once per snapshot: the tables ahead of the global point, the farthest first (as far as listed).
+    void collectTablesAhead();
 
     std::shared_ptr<const task::StatusSnapshot> snapshot_;
     StageBadge* badge_ = nullptr;
@@ -59,6 +60,7 @@ private:
     QLabel* lag_ = nullptr;
     QLabel* behind_ = nullptr;
     QLabel* ahead_ = nullptr;
+    std::vector<const task::TablePointView*> tablesAhead_;  // into snapshot_
     QLabel* rows_ = nullptr;
     QLabel* workers_ = nullptr;
     QLabel* safeMode_ = nullptr;

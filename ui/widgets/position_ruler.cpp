@@ -194,13 +194,20 @@ std::vector<PositionRuler::Marker> PositionRuler::markers() const {
         all.push_back({tr("safe mode until"), kSafeModeColor, &snapshot_->safeModeUntil,
                        tr("safe mode is on until the stream passes this point: %1")
                            .arg(QString::fromStdString(snapshot_->safeModeReason))});
-    } else if (crashReplayWindow() && snapshot_->upstream.axis &&
-               *snapshot_->exitSafe.axis <= *snapshot_->upstream.axis) {
+    } else if (exitSafeIsMarked()) {
         all.push_back({tr("safe mode after a crash"), kSafeModeColor, &snapshot_->exitSafe,
                        tr("after an unclean stop (a kill, a crash), the next start runs in safe mode from the "
                           "persisted global point up to here: rows in between may have been applied already")});
     }
     return all;
+}
+
+bool PositionRuler::exitSafeIsMarked() const {
+    // A mark of its own only outside a live replay window, and only where it is a point of the stream.
+    if (snapshot_->safeMode && snapshot_->safeModeUntil.axis) {
+        return false;
+    }
+    return crashReplayWindow() && snapshot_->upstream.axis && *snapshot_->exitSafe.axis <= *snapshot_->upstream.axis;
 }
 
 bool PositionRuler::crashReplayWindow() const {
@@ -214,12 +221,8 @@ QString PositionRuler::safeModeAfterCrashText() const {
     if (!snapshot_ || !crashReplayWindow()) {
         return {};
     }
-    for (const auto& marker : markers()) {
-        if (marker.point == &snapshot_->exitSafe) {
-            return tr("after a crash: safe mode to %1").arg(pointText(snapshot_->exitSafe));
-        }
-    }
-    return tr("after a crash: safe mode to the upstream's end");
+    return exitSafeIsMarked() ? tr("after a crash: safe mode to %1").arg(pointText(snapshot_->exitSafe))
+                              : tr("after a crash: safe mode to the upstream's end");
 }
 
 std::vector<RulerLabel> PositionRuler::placeLabels(const QFontMetrics& metrics) const {
@@ -247,14 +250,6 @@ std::vector<RulerLabel> PositionRuler::labels() const {
         return {};
     }
     return placeLabels(fontMetrics());
-}
-
-std::vector<QRectF> PositionRuler::markerLabelRects() const {
-    std::vector<QRectF> rects;
-    for (const auto& label : labels()) {
-        rects.push_back(label.rect);
-    }
-    return rects;
 }
 
 PositionRuler::TablesOutside PositionRuler::tablesOutside() const {

@@ -76,7 +76,6 @@ public:
     std::vector<Marker> markers() const;
     // Where the labels are (the tests check that none covers another and that they follow the positions).
     std::vector<RulerLabel> labels() const;
-    std::vector<QRectF> markerLabelRects() const;
     TablesOutside tablesOutside() const;
     // The explanation of the end of safe mode after an unclean stop, as the legend says it ("" when a
     // crash would leave nothing to replay).
@@ -116,6 +115,7 @@ private:
     std::vector<RulerLabel> placeLabels(const QFontMetrics& metrics) const;
     std::pair<double, double> followedView() const;
     bool crashReplayWindow() const;
+    bool exitSafeIsMarked() const;
     void applyView(double start, double end, ViewMode mode);
     double axisOfX(double x) const;
     QRectF plotRect() const;

@@ -273,15 +273,15 @@ void PositionRuler::paintLegend(QPainter& painter, const QRectF& plot) {
     // that nobody looks for them, and says where safe mode would end after a crash when that is no
     // mark of its own (the mark is kept ahead of the upstream's end).
     std::vector<std::pair<QString, QColor>> items;
-    bool crashIsMarked = false;
     for (const auto& marker : markers()) {
-        crashIsMarked = crashIsMarked || marker.point == &snapshot_->exitSafe;
         if (!marker.point->axis) {
             items.push_back({tr("%1: not on the axis").arg(marker.name), marker.color});
         }
     }
-    if (!crashIsMarked && !safeModeAfterCrashText().isEmpty()) {
-        items.push_back({safeModeAfterCrashText(), kSafeModeColor});
+    if (!exitSafeIsMarked()) {
+        if (QString crash = safeModeAfterCrashText(); !crash.isEmpty()) {
+            items.push_back({crash, kSafeModeColor});
+        }
     }
     double x = plot.left();
     const double box = metrics.height() * 0.6;

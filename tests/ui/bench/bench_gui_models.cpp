@@ -10,6 +10,7 @@
 #include <ctime>
 #include <vector>
 
+#include "tests/ui/bench/bench_axis.h"
 #include "ui/models/history_recorder.h"
 #include "ui/models/table_checkpoint_filter_proxy.h"
 #include "ui/models/table_checkpoint_model.h"
@@ -20,16 +21,10 @@ constexpr int kTables = 10000;
 constexpr int kTicks = 200;
 constexpr int kTicksPerSecond = 10;
 constexpr int kMovedShare = 10;  // one table in ten moves per tick
-constexpr uint64_t kFileSize = 256ULL * 1024 * 1024;
+constexpr uint64_t kFileSize = syncscope::bench::kBenchFileSize;
 constexpr double kGoalMilliseconds = 5.0;
 
-syncscope::task::PointView at(uint64_t axis) {
-    syncscope::task::PointView point;
-    point.file = "mysql-bin.00000" + std::to_string(axis / kFileSize + 1);
-    point.pos = axis % kFileSize;
-    point.axis = axis;
-    return point;
-}
+using syncscope::bench::benchPoint;
 
 std::shared_ptr<syncscope::task::StatusSnapshot> makeSnapshot(
     int tick, int movedShare, const std::shared_ptr<syncscope::task::StatusSnapshot>& previous) {
@@ -39,8 +34,8 @@ std::shared_ptr<syncscope::task::StatusSnapshot> makeSnapshot(
     snapshot->takenAt = syncscope::task::Clock::now() + std::chrono::milliseconds(100 * tick);
     const uint64_t global = 1000000 + uint64_t(tick) * 5000;
     snapshot->upstreamFiles = {{"mysql-bin.000001", kFileSize}, {"mysql-bin.000002", kFileSize}};
-    snapshot->upstream = at(global + 900000);
-    snapshot->globalPersisted = at(global);
+    snapshot->upstream = benchPoint(global + 900000);
+    snapshot->globalPersisted = benchPoint(global);
     snapshot->lagSeconds = 0.5;
     snapshot->recentRowsPerSecond = 40000;
     if (snapshot->tables.empty()) {
@@ -48,15 +43,15 @@ std::shared_ptr<syncscope::task::StatusSnapshot> makeSnapshot(
             syncscope::task::TablePointView table;
             table.schema = "db" + std::to_string(i % 50);
             table.table = "table_" + std::to_string(i);
-            table.inMemory = at(uint64_t(i) * 10);
+            table.inMemory = benchPoint(uint64_t(i) * 10);
             table.persisted = table.inMemory;
             snapshot->tables.push_back(table);
         }
     }
     for (int i = tick % movedShare; i < kTables; i += movedShare) {
         auto& table = snapshot->tables[size_t(i)];
-        table.inMemory = at(global + uint64_t(i % 997));
-        table.persisted = at(global - uint64_t(i % 991));
+        table.inMemory = benchPoint(global + uint64_t(i % 997));
+        table.persisted = benchPoint(global - uint64_t(i % 991));
         table.rowsApplied += 7;
         table.bytesFromGlobal = int64_t(*table.persisted.axis) - int64_t(global);
         table.lastChange = snapshot->takenAt;

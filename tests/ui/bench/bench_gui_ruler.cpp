@@ -11,21 +11,16 @@
 #include <cstdio>
 #include <vector>
 
+#include "tests/ui/bench/bench_axis.h"
 #include "ui/widgets/position_ruler.h"
 
 namespace {
 
 constexpr int kTicks = 200;
-constexpr uint64_t kFileSize = 256ULL * 1024 * 1024;
+constexpr uint64_t kFileSize = syncscope::bench::kBenchFileSize;
 constexpr double kGoalMilliseconds = 5.0;
 
-syncscope::task::PointView at(uint64_t axis) {
-    syncscope::task::PointView point;
-    point.file = "mysql-bin.00000" + std::to_string(axis / kFileSize + 1);
-    point.pos = axis % kFileSize;
-    point.axis = axis;
-    return point;
-}
+using syncscope::bench::benchPoint;
 
 std::shared_ptr<const syncscope::task::StatusSnapshot> makeSnapshot(int tick, int tables) {
     auto snapshot = std::make_shared<syncscope::task::StatusSnapshot>();
@@ -33,12 +28,12 @@ std::shared_ptr<const syncscope::task::StatusSnapshot> makeSnapshot(int tick, in
     for (int file = 0; file < 4; ++file) {
         snapshot->upstreamFiles.push_back({"mysql-bin.00000" + std::to_string(file + 1), kFileSize});
     }
-    snapshot->upstream = at(3 * kFileSize + 1000000 + uint64_t(tick) * 9000);
-    snapshot->read = at(global + 2 * kFileSize);
-    snapshot->applied = at(global + 2 * kFileSize - 4000);
-    snapshot->globalInMemory = at(global + 2 * kFileSize - 9000);
-    snapshot->globalPersisted = at(global);
-    snapshot->exitSafe = at(global + 2 * kFileSize + 64 * 1024 * 1024);
+    snapshot->upstream = benchPoint(3 * kFileSize + 1000000 + uint64_t(tick) * 9000);
+    snapshot->read = benchPoint(global + 2 * kFileSize);
+    snapshot->applied = benchPoint(global + 2 * kFileSize - 4000);
+    snapshot->globalInMemory = benchPoint(global + 2 * kFileSize - 9000);
+    snapshot->globalPersisted = benchPoint(global);
+    snapshot->exitSafe = benchPoint(global + 2 * kFileSize + 64 * 1024 * 1024);
     snapshot->tables.reserve(size_t(tables));
     for (int i = 0; i < tables; ++i) {
         syncscope::task::TablePointView table;
@@ -46,7 +41,7 @@ std::shared_ptr<const syncscope::task::StatusSnapshot> makeSnapshot(int tick, in
         table.table = "t" + std::to_string(i);
         const bool moved = (i + tick) % 10 == 0;
         const uint64_t point = global + uint64_t(i) * 131 + (moved ? uint64_t(tick) * 17 : 0);
-        table.persisted = at(i % 100 == 0 ? point + 300000 : point);
+        table.persisted = benchPoint(i % 100 == 0 ? point + 300000 : point);
         table.inMemory = table.persisted;
         table.aheadOfGlobal = i % 100 == 0;
         table.bytesFromGlobal = int64_t(*table.persisted.axis) - int64_t(global);
