@@ -1,9 +1,9 @@
 #include "engine/task/pipeline_control.h"
 
 #include <cppconn/connection.h>
+#include <cppconn/exception.h>
 
-#include <cstdint>
-#include <cstdio>
+#include <spdlog/spdlog.h>
 
 #include "engine/apply/downstream_connection.h"
 #include "engine/checkpoint/applied_marks_store.h"
@@ -14,20 +14,6 @@
 namespace syncscope::task {
 
 namespace {
-
-// The replayed DDL judge's probe databases: one name per task and source, so that tasks sharing a
-// downstream never touch each other's.
-std::string probePrefix(const TaskSetup& setup) {
-    constexpr uint32_t kFnvOffset = 2166136261U;
-    constexpr uint32_t kFnvPrime = 16777619U;
-    uint32_t hash = kFnvOffset;
-    for (char c : setup.taskName + "/" + setup.sourceId) {
-        hash = (hash ^ static_cast<uint8_t>(c)) * kFnvPrime;
-    }
-    char hex[9];
-    std::snprintf(hex, sizeof hex, "%08x", hash);
-    return std::string("_syncscope_replay_") + hex;
-}
 
 class DownstreamControl : public PipelineControl {
 public:
@@ -42,6 +28,7 @@ public:
     binlog::Location start(checkpoint::PersistedCheckpoint& persisted) override {
         table_.ensureTable();
         marks_.ensureTable();
+        dropLeftProbes();
         return chooseStartPoint(setup_, table_, persisted);
     }
 
@@ -95,9 +82,25 @@ public:
     std::optional<binlog::Location> upstreamEnd() override { return upstreamEndNow(setup_); }
 
 private:
+    // A run killed inside a replay window leaves its probe databases; the next start drops them (a failure
+    // to is a warning: the probes hold no data of the task's).
+    void dropLeftProbes() {
+        try {
+            for (const std::string& left : ReplayedDdlJudge::dropLeftProbes(*connection_, probePrefix())) {
+                spdlog::info("task {}: dropped the probe database `{}` that a run stopped inside a replay window left",
+                             setup_.taskName, left);
+            }
+        } catch (const sql::SQLException& e) {
+            spdlog::warn("task {}: the probe databases `{}_N` that an earlier run may have left were not dropped: {}",
+                         setup_.taskName, probePrefix(), e.what());
+        }
+    }
+
+    std::string probePrefix() const { return ReplayedDdlJudge::probePrefixFor(setup_.taskName, setup_.sourceId); }
+
     ReplayedDdlJudge& judge() {
         if (!judge_) {
-            judge_ = std::make_unique<ReplayedDdlJudge>(*connection_, probePrefix(setup_));
+            judge_ = std::make_unique<ReplayedDdlJudge>(*connection_, probePrefix());
         }
         return *judge_;
     }

@@ -7,6 +7,8 @@
 #include <cppconn/statement.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <regex>
 
@@ -213,9 +215,73 @@ ReplayedDdlJudge::~ReplayedDdlJudge() {
     }
 }
 
+std::string ReplayedDdlJudge::probePrefixFor(const std::string& taskName, const std::string& sourceId) {
+    constexpr uint32_t kFnvOffset = 2166136261U;
+    constexpr uint32_t kFnvPrime = 16777619U;
+    uint32_t hash = kFnvOffset;
+    for (char c : taskName + "/" + sourceId) {
+        hash = (hash ^ static_cast<uint8_t>(c)) * kFnvPrime;
+    }
+    char hex[9];
+    std::snprintf(hex, sizeof hex, "%08x", hash);
+    return std::string("_syncscope_replay_") + hex;
+}
+
+namespace {
+
+// The databases named `prefix`_N on the server, N a number.
+std::vector<std::string> probeDatabasesUnder(sql::Connection& control, const std::string& prefix) {
+    std::unique_ptr<sql::PreparedStatement> statement(control.prepareStatement(
+        "SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE ? ORDER BY SCHEMA_NAME"));
+    std::string pattern;
+    for (char c : prefix + "_") {
+        if (c == '_' || c == '%' || c == '\\') {
+            pattern += '\\';
+        }
+        pattern += c;
+    }
+    statement->setString(1, pattern + "%");
+    std::unique_ptr<sql::ResultSet> result(statement->executeQuery());
+    std::vector<std::string> names;
+    while (result->next()) {
+        std::string name = result->getString(1);
+        if (name.rfind(prefix + "_", 0) != 0) {
+            continue;
+        }
+        std::string number = name.substr(prefix.size() + 1);
+        if (!number.empty() && number.find_first_not_of("0123456789") == std::string::npos) {
+            names.push_back(std::move(name));
+        }
+    }
+    return names;
+}
+
+}  // namespace
+
+std::vector<std::string> ReplayedDdlJudge::dropLeftProbes(sql::Connection& control, const std::string& probePrefix) {
+    std::vector<std::string> names = probeDatabasesUnder(control, probePrefix);
+    for (const std::string& name : names) {
+        std::unique_ptr<sql::Statement> statement(control.createStatement());
+        statement->execute("DROP DATABASE IF EXISTS " + TableName::quote(name));
+    }
+    return names;
+}
+
 std::string ReplayedDdlJudge::dropProbes() {
+    std::vector<std::string> probes = probeDatabases_;
+    try {
+        // Also any probe under this prefix the list does not hold (a judge that ended without its
+        // destructor, in a run that was killed).
+        for (std::string& name : probeDatabasesUnder(control_, probePrefix_)) {
+            if (std::find(probes.begin(), probes.end(), name) == probes.end()) {
+                probes.push_back(std::move(name));
+            }
+        }
+    } catch (const sql::SQLException&) {
+        // The list made here is dropped all the same; a failure to list shows in the drops below.
+    }
     std::string left;
-    for (const std::string& probe : probeDatabases_) {
+    for (const std::string& probe : probes) {
         std::string error;
         if (run("", "DROP DATABASE IF EXISTS " + TableName::quote(probe), &error) != 0) {
             left += (left.empty() ? "" : "; ") + ("probe database `" + probe + "` was not dropped: " + error);

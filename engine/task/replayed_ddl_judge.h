@@ -45,6 +45,14 @@ struct ReplayVerdict {
 
 class ReplayedDdlJudge {
 public:
+    // The prefix of one task's and source's probe databases ("_syncscope_replay_" and a hash of both
+    // names), so that tasks sharing a downstream never touch each other's.
+    static std::string probePrefixFor(const std::string& taskName, const std::string& sourceId);
+
+    // Drops the probe databases named by `probePrefix` that a run stopped inside a replay window left
+    // (killed before its judge dropped them); returns their names. Throws sql::SQLException.
+    static std::vector<std::string> dropLeftProbes(sql::Connection& control, const std::string& probePrefix);
+
     // `probePrefix` names the probe databases (one per probe table).
     ReplayedDdlJudge(sql::Connection& control, std::string probePrefix);
     ~ReplayedDdlJudge();
@@ -62,7 +70,8 @@ public:
     // the one the DDL gives. Empty when every replayed DDL was explained.
     std::vector<std::string> conflicts() const;
 
-    // Drops the probe databases (also done by the destructor); returns what could not be dropped.
+    // Drops the probe databases (also done by the destructor): those it made and any other under its
+    // prefix; returns what could not be dropped.
     std::string dropProbes();
 
 private:

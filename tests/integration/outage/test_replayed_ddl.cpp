@@ -9,6 +9,9 @@
 
 #include <QTemporaryDir>
 
+#include <sstream>
+
+#include "engine/task/replayed_ddl_judge.h"
 #include "tests/integration/outage/engine_process.h"
 #include "tests/integration/outage/outage_helpers.h"
 #include "tests/support/task_files.h"
@@ -94,6 +97,27 @@ private:
                 up->queryValue("SELECT @@GLOBAL.gtid_binlog_pos").value_or("")};
     }
 
+    // The replayed DDL judge's probe databases on the downstream, one name per line.
+    static std::string probeDatabases() {
+        std::string names;
+        for (const auto& row : connectTo(downstreamRoot())->query("SHOW DATABASES LIKE '\\_syncscope\\_replay\\_%'")) {
+            names += row.at(0).value_or("") + "\n";
+        }
+        return names;
+    }
+
+    // The lines of `text` that hold `word`.
+    static std::string linesWith(const std::string& text, const std::string& word) {
+        std::string lines;
+        std::istringstream in(text);
+        for (std::string line; std::getline(in, line);) {
+            if (line.find(word) != std::string::npos) {
+                lines += line + "\n";
+            }
+        }
+        return lines;
+    }
+
     static bool pauseAndResumeFrom(EngineProcess& engine, const Point& point, bool gtidMode, std::string& why) {
         engine.post("/api/v1/pause");
         if (!waitFor([&] { return engine.stage() == "Paused"; }, kStageTimeoutMs)) {
@@ -151,9 +175,21 @@ private slots:
         options.topLevelExtra = "block-allow-list:\n  only-rddl: {do-dbs: [\"rddl\"]}\n";
         TaskFiles files = writeTaskFiles(dir.path().toStdString(), options);
         std::string logDir = dir.filePath(QStringLiteral("logs")).toStdString();
+        std::string logFile = logDir + "/" + options.name + ".log";
+        // A probe database an earlier run of this task left (killed inside a replay window) is dropped
+        // at the start; other tasks' probes are never touched.
+        std::string ownLeftover = syncscope::task::ReplayedDdlJudge::probePrefixFor(options.name, "mysql-3306") + "_9";
+        connectTo(downstreamRoot())->execute("CREATE DATABASE `" + ownLeftover + "`");
+        std::string otherLeftover =
+            syncscope::task::ReplayedDdlJudge::probePrefixFor("another-task", "mysql-3306") + "_1";
+        connectTo(downstreamRoot())->execute("CREATE DATABASE IF NOT EXISTS `" + otherLeftover + "`");
         EngineProcess engine(files.task, files.source, logDir);
         QVERIFY2(engine.start(), engine.stderrText().c_str());
         QVERIFY2(waitFor([&] { return engine.stage() == "Running"; }, kStageTimeoutMs), engine.stderrText().c_str());
+        QVERIFY2(readWholeFile(logFile).find("dropped the probe database `" + ownLeftover + "`") != std::string::npos,
+                 readWholeFile(logFile).c_str());
+        QVERIFY2(probeDatabases().find(otherLeftover) != std::string::npos, probeDatabases().c_str());
+        std::string probesBefore = probeDatabases();
 
         Point beforeBurst = upstreamPoint();
         {
@@ -171,6 +207,7 @@ private slots:
                      .c_str());
 
         // Resume from before the burst: every DDL of it is replayed.
+        size_t windowsEnded = occurrences(readWholeFile(logFile), "the replay window ended");
         std::string why;
         QVERIFY2(pauseAndResumeFrom(engine, beforeBurst, gtidMode, why), why.c_str());
         Point end = upstreamPoint();
@@ -178,8 +215,7 @@ private slots:
         // The window ends when the replay has passed the old global point; then it catches up.
         QVERIFY2(waitFor(
                      [&] {
-                         return readWholeFile(logDir + "/" + options.name + ".log").find("the replay window ended") !=
-                                    std::string::npos &&
+                         return occurrences(readWholeFile(logFile), "the replay window ended") > windowsEnded &&
                                 engine.status().value("syncer_binlog", std::string()) == endText;
                      },
                      kCatchUpTimeoutMs),
@@ -210,9 +246,10 @@ private slots:
         QVERIFY2(passedOver >= 4, log.c_str());
         QVERIFY2(heldOpen >= 1, log.c_str());
         QVERIFY2(log.find("every replayed DDL was placed") != std::string::npos, log.c_str());
-        // The judge's probe databases are gone once the window ends.
-        QCOMPARE(connectTo(downstreamRoot())->query("SHOW DATABASES LIKE '\\_syncscope\\_replay\\_%'").size(),
-                 size_t{0});
+        // The judge's probe databases are gone once the window ends (any other task's are left alone).
+        QVERIFY2(probeDatabases() == probesBefore,
+                 ("before: " + probesBefore + "\nafter: " + probeDatabases() + "\n" + linesWith(log, "probe")).c_str());
+        connectTo(downstreamRoot())->execute("DROP DATABASE `" + otherLeftover + "`");
 
         // A definition changed by hand inside the window: the replay stops and names both definitions.
         connectTo(downstreamRoot())->execute(std::string("ALTER TABLE ") + kDatabase + ".t2 MODIFY a BIGINT");
