@@ -8,10 +8,10 @@
 
 #include "app/cli/cli_commands.h"
 #include "app/cli/option_reader.h"
+#include "engine/config/config_duration.h"
+#include "engine/config/source_config.h"
+#include "engine/config/task_config.h"
 #include "engine/precheck/precheck.h"
-#include "engine/task/config_duration.h"
-#include "engine/task/source_config.h"
-#include "engine/task/task_config.h"
 #include "engine/task/task_setup_builder.h"
 
 namespace syncscope::cli {
@@ -53,7 +53,7 @@ CheckOptions parseOptions(std::span<char*> args) {
         .value("--expected-lag",
                [&options](const std::string& text) {
                    try {
-                       auto lag = std::chrono::duration_cast<std::chrono::seconds>(task::parseGoDuration(text));
+                       auto lag = std::chrono::duration_cast<std::chrono::seconds>(config::parseGoDuration(text));
                        if (lag.count() <= 0) {
                            throw std::invalid_argument("must be positive");
                        }
@@ -83,8 +83,8 @@ int runCheck(std::span<char*> args) {
         return precheck::PrecheckReport::kExitErrors;
     }
     try {
-        task::TaskConfig taskConfig = task::loadTaskConfig(options.taskFile);
-        task::SourceConfig sourceConfig = task::loadSourceConfig(options.sourceFile);
+        config::TaskConfig taskConfig = config::loadTaskConfig(options.taskFile);
+        config::SourceConfig sourceConfig = config::loadSourceConfig(options.sourceFile);
         std::vector<std::string> warnings;
         task::TaskSetup setup = task::makeTaskSetup(taskConfig, sourceConfig, warnings);
         for (const auto& warning : warnings) {

@@ -292,8 +292,8 @@ int runTask(std::span<char*> args) {
         }
         return runMultiSourceTask(options);  // run_multi_source.cpp
     }
-    task::TaskConfig taskConfig = task::loadTaskConfig(options.taskFile);
-    task::SourceConfig sourceConfig = task::loadSourceConfig(options.sourceFiles.front());
+    config::TaskConfig taskConfig = config::loadTaskConfig(options.taskFile);
+    config::SourceConfig sourceConfig = config::loadSourceConfig(options.sourceFiles.front());
     std::vector<std::string> warnings;
     task::TaskSetup setup = task::makeTaskSetup(taskConfig, sourceConfig, warnings);
     setup.removeMeta = options.removeMeta;

@@ -1,11 +1,11 @@
 #include "app/cli/source_checkpoint.h"
 
 #include "engine/binlog/position_axis.h"
+#include "engine/config/source_config.h"
+#include "engine/config/task_config.h"
 #include "engine/inspect/checkpoint_inspector.h"
 #include "engine/multisource/multi_source_plan.h"
 #include "engine/source/upstream_connection.h"
-#include "engine/task/source_config.h"
-#include "engine/task/task_config.h"
 #include "engine/task/task_setup_builder.h"
 
 namespace syncscope::cli {
@@ -50,8 +50,8 @@ std::string SourceCheckpoint::checkpointTable() const {
 TaskSources loadTaskSources(const std::string& taskFile, const std::vector<std::string>& sourceFiles) {
     TaskSources sources;
     if (sourceFiles.size() == 1) {
-        task::TaskConfig taskConfig = task::loadTaskConfig(taskFile);
-        task::SourceConfig sourceConfig = task::loadSourceConfig(sourceFiles.front());
+        config::TaskConfig taskConfig = config::loadTaskConfig(taskFile);
+        config::SourceConfig sourceConfig = config::loadSourceConfig(sourceFiles.front());
         sources.setups.push_back(task::makeTaskSetup(taskConfig, sourceConfig, sources.warnings));
         sources.sourceFiles = sourceFiles;
         return sources;

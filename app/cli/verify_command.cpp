@@ -187,8 +187,8 @@ int runVerify(std::span<char*> args) {
         return kExitUsage;
     }
     try {
-        task::TaskConfig taskConfig = task::loadTaskConfig(options.taskFile);
-        task::SourceConfig sourceConfig = task::loadSourceConfig(options.sourceFile);
+        config::TaskConfig taskConfig = config::loadTaskConfig(options.taskFile);
+        config::SourceConfig sourceConfig = config::loadSourceConfig(options.sourceFile);
         std::vector<std::string> warnings;
         task::TaskSetup setup = task::makeTaskSetup(taskConfig, sourceConfig, warnings);
 

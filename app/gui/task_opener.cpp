@@ -70,8 +70,8 @@ OpenedTask openTask(const ui::TaskFiles& files) {
         }
     }
     try {
-        task::TaskConfig taskConfig = task::loadTaskConfig(files.taskPath.toStdString());
-        task::SourceConfig sourceConfig = task::loadSourceConfig(files.sourcePath.toStdString());
+        config::TaskConfig taskConfig = config::loadTaskConfig(files.taskPath.toStdString());
+        config::SourceConfig sourceConfig = config::loadSourceConfig(files.sourcePath.toStdString());
         std::vector<std::string> warnings;
         task::TaskSetup setup = task::makeTaskSetup(taskConfig, sourceConfig, warnings);
         for (const std::string& warning : warnings) {

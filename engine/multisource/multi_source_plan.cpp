@@ -4,7 +4,7 @@
 #include <fstream>
 #include <map>
 
-#include "engine/task/source_config.h"
+#include "engine/config/source_config.h"
 #include "engine/task/task_setup_builder.h"
 
 namespace syncscope::multisource {
@@ -37,12 +37,12 @@ MultiSourcePlan loadMultiSourcePlan(const std::string& taskFile, const std::vect
         }
     }
     MultiSourcePlan plan;
-    plan.task = task::loadTaskConfig(taskFile);
+    plan.task = config::loadTaskConfig(taskFile);
 
-    std::map<std::string, task::SourceConfig> sourceById;
+    std::map<std::string, config::SourceConfig> sourceById;
     std::map<std::string, std::string> fileBySource;
     for (const std::string& file : sourceFiles) {
-        task::SourceConfig source = task::loadSourceConfig(file);
+        config::SourceConfig source = config::loadSourceConfig(file);
         if (auto seen = fileBySource.find(source.sourceId); seen != fileBySource.end()) {
             throw MultiSourceError("source files " + seen->second + " and " + file + " both have source-id '" +
                                    source.sourceId + "': give each source once; nothing was started");
@@ -52,7 +52,7 @@ MultiSourcePlan loadMultiSourcePlan(const std::string& taskFile, const std::vect
     }
 
     std::map<std::string, bool> inTask;
-    for (const task::MysqlInstanceConfig& instance : plan.task.mysqlInstances) {
+    for (const config::MysqlInstanceConfig& instance : plan.task.mysqlInstances) {
         inTask[instance.sourceId] = true;
         if (!sourceById.count(instance.sourceId)) {
             throw MultiSourceError("task " + plan.task.name + " (" + taskFile + "): mysql-instances source-id '" +
@@ -69,7 +69,7 @@ MultiSourcePlan loadMultiSourcePlan(const std::string& taskFile, const std::vect
         }
     }
 
-    for (const task::MysqlInstanceConfig& instance : plan.task.mysqlInstances) {
+    for (const config::MysqlInstanceConfig& instance : plan.task.mysqlInstances) {
         std::vector<std::string> warnings;
         plan.subtasks.push_back(task::makeTaskSetup(plan.task, sourceById.at(instance.sourceId), warnings));
         plan.sourceFiles.push_back(fileBySource.at(instance.sourceId));

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "engine/common/error.h"
-#include "engine/task/task_config.h"
+#include "engine/config/task_config.h"
 #include "engine/task/task_setup.h"
 
 namespace syncscope::multisource {
@@ -20,7 +20,7 @@ public:
 };
 
 struct MultiSourcePlan {
-    task::TaskConfig task;
+    config::TaskConfig task;
     std::vector<task::TaskSetup> subtasks;  // in the task file's mysql-instances order
     std::vector<std::string> sourceFiles;   // the same order: the file each subtask's source came from
     std::vector<std::string> warnings;

@@ -7,6 +7,17 @@
 
 namespace syncscope::task {
 
+void SessionTotals::add(const SessionLiveView& ended) {
+    eventsRead += ended.eventsRead;
+    rowsApplied += ended.rowsApplied;
+    for (const auto& [table, rows] : ended.rowsPerTable) {
+        rowsByTable[table] += rows;
+    }
+    for (const auto& [table, rows] : ended.rowsUnmatchedPerTable) {
+        rowsUnmatchedByTable[table] += rows;
+    }
+}
+
 namespace {
 
 PointView pointOf(const binlog::Location& location, const UpstreamState& upstream) {

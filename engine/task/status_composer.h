@@ -29,6 +29,9 @@ struct SessionTotals {
     uint64_t rowsApplied = 0;
     std::map<checkpoint::TableName, uint64_t> rowsByTable;
     std::map<checkpoint::TableName, uint64_t> rowsUnmatchedByTable;
+
+    // Counts an ended session's counters in.
+    void add(const SessionLiveView& ended);
 };
 
 // What the task holds under its lock, copied for one snapshot.

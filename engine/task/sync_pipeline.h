@@ -53,11 +53,6 @@ namespace syncscope::task {
 
 class RowChangeBuilder;
 
-// How long a pause or stop waits for the transaction being read to end before it stops inside it (the
-// next start then reads that transaction again from the persisted global point, in safe mode). A pause
-// during a large transaction can take this long to reach Paused.
-inline constexpr auto kFinishTransactionGrace = std::chrono::seconds(30);
-
 // An error that stops the session with a failed event (rather than a plain message).
 struct SessionFailure {
     SessionOutcome outcome;

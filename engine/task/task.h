@@ -1,7 +1,8 @@
-// One replication task: the lifecycle (New, Running, Paused, Stopped, Error), the DBA's commands and
-// the status snapshots (composed by StatusComposer). The syncer runs on the task's own thread, one SyncSession at a
-// time; commands only set what is wanted and wake that thread, so they answer at once. Retryable errors resume by
-// themselves with backoff and jitter; a task paused by the DBA never resumes by itself.
+// One replication task: its thread, which runs the load stage and then one SyncSession at a time, as the lifecycle
+// wants (New, Running, Paused, Stopped, Error). The DBA's commands are decided by TaskCommands (task_commands.h)
+// under the task's lock: they only set what is wanted and wake the thread, so they answer at once, and every
+// accepted one is audited. Retryable errors resume by themselves as RetryPolicy says; a task paused by the DBA
+// never resumes by itself. The status snapshots are composed by StatusComposer on a thread of their own.
 #pragma once
 
 #include <atomic>
@@ -17,9 +18,11 @@
 #include "engine/task/evidenced_resume_from.h"
 #include "engine/task/load_stage.h"
 #include "engine/task/notice_queue.h"
+#include "engine/task/retry_policy.h"
 #include "engine/task/status_composer.h"
 #include "engine/task/status_publisher.h"
 #include "engine/task/sync_session.h"
+#include "engine/task/task_commands.h"
 #include "engine/task/task_control.h"
 #include "engine/task/task_setup.h"
 #include "engine/task/upstream_watch.h"
@@ -45,7 +48,7 @@ public:
     CommandResult resumeFrom(const ResumeTarget& target) override;
     // `evidence`: the replay SQL of the rows a forward resume-from skips, named in its audit entry.
     CommandResult resumeFrom(const ResumeTarget& target, const SkipEvidence& evidence) override;
-    CommandResult stopAt(const std::string& point) override;  // task_stop_point.cpp
+    CommandResult stopAt(const std::string& point) override;
 
     Stage stage() const;
     // Stopped on an error that a retry cannot fix: waiting for the DBA (resume, skip, stop).
@@ -55,16 +58,20 @@ public:
     const TaskSetup& setup() const { return setup_; }
 
 private:
-    enum class Wanted { Running, Paused, Stopped, WaitForDba };
+    // Carries out an accepted command's decision (called with `lock` held, returns with it held) and audits it
+    // after the lock is let go: the status never waits on a disk.
+    CommandResult carryOut(const char* action, CommandDecision decision, std::unique_lock<std::mutex>& lock);
+    void startThread(std::unique_lock<std::mutex>& lock);
 
     void threadMain();
     void runOneSession(std::unique_lock<std::mutex>& lock);
+    SessionOutcome runSyncSession(std::optional<SkipRequest> skip, std::unique_lock<std::mutex>& lock);
+    bool sessionEnded(const SessionOutcome& outcome, const binlog::Location& persistedBefore);
     std::string applyPendingResumeFrom();  // empty when done; else what failed
     void waitBeforeRetry(std::unique_lock<std::mutex>& lock);
     void setStage(Stage stage, const std::string& reason, bool isError = false);
     void interruptSession();
     void audit(const std::string& action, const std::string& after, nlohmann::json details = nlohmann::json::object());
-    CommandResult refuse(const std::string& command) const;
     void publishLoop();
     std::shared_ptr<const StatusSnapshot> buildSnapshot();
 
@@ -78,16 +85,9 @@ private:
 
     mutable std::mutex mutex_;
     std::condition_variable wake_;
-    Stage stage_ = Stage::New;
-    std::string stageReason_;
-    std::string pausedAt_;  // the stop point the last session ended at ("" when paused by the DBA)
-    Wanted wanted_ = Wanted::Paused;
-    std::optional<SessionOutcome> lastFailure_;
-    std::optional<SkipRequest> pendingSkip_;
-    std::optional<ResumeTarget> pendingResumeFrom_;
-    SkipEvidence pendingResumeEvidence_;    // for pendingResumeFrom_'s audit entry
+    Lifecycle lifecycle_;                   // under mutex_
     binlog::Location previousGlobalPoint_;  // what the last resume-from replaced: its undo
-    int retryCount_ = 0;
+    RetryPolicy retry_;                     // under mutex_
     std::atomic<bool> interrupt_{false};
     std::shared_ptr<SyncSession> session_;          // the running one, for cancel() and live()
     std::optional<EndedSessionView> endedSession_;  // what the last session left unapplied

@@ -9,8 +9,8 @@
 
 #include "engine/binlog/location.h"
 #include "engine/common/server_settings.h"
+#include "engine/config/task_config.h"
 #include "engine/task/stop_point.h"
-#include "engine/task/task_config.h"
 
 namespace syncscope::task {
 
@@ -37,7 +37,7 @@ struct TaskSetup {
     uint64_t metaBinlogPos = 0;
     std::string metaBinlogGtid;
 
-    SyncerSettings syncer;  // DM syncer settings (task_config.h)
+    config::SyncerSettings syncer;  // DM syncer settings (task_config.h)
     std::shared_ptr<const filter::BlockAllowList> blockAllow;
     std::shared_ptr<const filter::EventFilter> eventFilter;
     std::shared_ptr<const filter::TableRouter> router;
@@ -48,7 +48,7 @@ struct TaskSetup {
     bool removeMeta = false;  // delete this task's checkpoint rows before the first start
 
     // task-mode: "incremental", or "all"/"full" with the snapshot load first (engine/task/load_stage.h).
-    std::string taskMode = TaskConfig::kIncrementalMode;
+    std::string taskMode = config::TaskConfig::kIncrementalMode;
     // Apply: find how many transactions at once give the most rows/s, worker-count the ceiling
     // (SYNCSCOPE_ADAPTIVE_CONCURRENCY=off: always worker-count).
     bool adaptiveConcurrency = true;

@@ -4,8 +4,9 @@
 
 namespace syncscope::task {
 
-TaskSetup makeTaskSetup(const TaskConfig& task, const SourceConfig& source, std::vector<std::string>& warnings) {
-    InstanceSettings instance = task.instanceFor(source, &warnings);
+TaskSetup makeTaskSetup(const config::TaskConfig& task, const config::SourceConfig& source,
+                        std::vector<std::string>& warnings) {
+    config::InstanceSettings instance = task.instanceFor(source, &warnings);
     warnings.insert(warnings.end(), task.warnings.begin(), task.warnings.end());
     warnings.insert(warnings.end(), source.warnings.begin(), source.warnings.end());
 
@@ -18,7 +19,7 @@ TaskSetup makeTaskSetup(const TaskConfig& task, const SourceConfig& source, std:
     setup.downstream = task.targetDatabase.server;
     setup.downstreamSession = task.targetDatabase.sessionVariables;
     setup.enableGtid = source.enableGtid;
-    setup.flavor = source.flavor.empty() ? std::string(SourceConfig::kMariadbFlavor) : source.flavor;
+    setup.flavor = source.flavor.empty() ? std::string(config::SourceConfig::kMariadbFlavor) : source.flavor;
     if (instance.meta) {
         setup.metaBinlogName = instance.meta->binlogName;
         setup.metaBinlogPos = instance.meta->binlogPos;

@@ -4,14 +4,15 @@
 #include <string>
 #include <vector>
 
-#include "engine/task/source_config.h"
-#include "engine/task/task_config.h"
+#include "engine/config/source_config.h"
+#include "engine/config/task_config.h"
 #include "engine/task/task_setup.h"
 
 namespace syncscope::task {
 
 // Throws ConfigError when the task has no instance for the source's source-id. Warnings (keys accepted but not acted
 // on, GTID mismatches) are appended.
-TaskSetup makeTaskSetup(const TaskConfig& task, const SourceConfig& source, std::vector<std::string>& warnings);
+TaskSetup makeTaskSetup(const config::TaskConfig& task, const config::SourceConfig& source,
+                        std::vector<std::string>& warnings);
 
 }  // namespace syncscope::task

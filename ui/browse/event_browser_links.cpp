@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "engine/browse/server_binlog_history.h"
-#include "engine/task/source_config.h"
+#include "engine/config/source_config.h"
 #include "ui/models/table_checkpoint_filter_proxy.h"
 #include "ui/models/table_checkpoint_model.h"
 #include "ui/pages/failed_event_panel.h"
@@ -20,7 +20,7 @@ constexpr double kMarkerReachPixels = 6;
 }
 
 EventBrowserPage::HistoryFactory historyForSourceFile(const QString& sourcePath, QString* description) {
-    const task::SourceConfig source = task::loadSourceConfig(sourcePath.toStdString());
+    const config::SourceConfig source = config::loadSourceConfig(sourcePath.toStdString());
     ServerSettings server = source.from.server;
     if (description != nullptr) {
         *description = QString::fromStdString(server.describe());

@@ -20,7 +20,7 @@ class FailedEventPanel;
 // table filter set to the table ahead of its global point, the page around the global point.
 void openSkipWindow(EventBrowserPage* browser, const SkipWindowBrowse& window);
 
-// The task's upstream as the browser's history. Throws task::ConfigError for a source file that does
+// The task's upstream as the browser's history. Throws config::ConfigError for a source file that does
 // not load (passwords resolved as the loader resolves them).
 EventBrowserPage::HistoryFactory historyForSourceFile(const QString& sourcePath, QString* description);
 

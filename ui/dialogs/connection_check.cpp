@@ -12,8 +12,8 @@ const char* const kSourceSide = "Source (upstream)";
 const char* const kTargetSide = "Target (downstream)";
 
 std::string flavorOf(const std::string& version) {
-    return version.find("MariaDB") != std::string::npos ? task::SourceConfig::kMariadbFlavor
-                                                        : task::SourceConfig::kMysqlFlavor;
+    return version.find("MariaDB") != std::string::npos ? config::SourceConfig::kMariadbFlavor
+                                                        : config::SourceConfig::kMysqlFlavor;
 }
 
 SideCheck checkSource(const NewTaskSpec& spec, const std::string& directory) {

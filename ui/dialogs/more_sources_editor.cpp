@@ -9,7 +9,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-#include "engine/task/source_config.h"
+#include "engine/config/source_config.h"
 
 namespace syncscope::ui {
 
@@ -82,7 +82,7 @@ QString MoreSourcesEditor::addSourceFiles(const QStringList& files) {
     QStringList failed;
     for (const QString& file : files) {
         try {
-            addRow({file.toStdString(), task::loadSourceConfig(file.toStdString()).sourceId, {}});
+            addRow({file.toStdString(), config::loadSourceConfig(file.toStdString()).sourceId, {}});
         } catch (const std::exception& e) {
             failed << tr("%1 was not added: %2").arg(file, QString::fromUtf8(e.what()));
         }

@@ -146,15 +146,16 @@ QGroupBox* NewTaskDialog::makeTaskGroup() {
     auto* group = new QGroupBox(tr("Task"), this);
     name_ = makeLine(group, tr("The task's name: names the files and the checkpoint table <name>_syncer_checkpoint"));
     metaSchema_ = makeLine(group, tr("Schema on the target that holds the checkpoint table (DM's default dm_meta)"));
-    metaSchema_->setText(QString::fromLatin1(task::TaskConfig::kDefaultMetaSchema));
+    metaSchema_->setText(QString::fromLatin1(config::TaskConfig::kDefaultMetaSchema));
     doDbs_ = makeLine(group, tr("Replicate only these upstream databases (comma separated); empty: all"),
                       tr("e.g. shop, billing"));
-    workerCount_ = makeSpin(group, 1, kMaxWorkers, task::SyncerSettings::kDefaultWorkerCount,
+    workerCount_ = makeSpin(group, 1, kMaxWorkers, config::SyncerSettings::kDefaultWorkerCount,
                             tr("Apply workers (DM's worker-count); rows of one key stay in order"));
-    batch_ = makeSpin(group, 1, kMaxBatch, task::SyncerSettings::kDefaultBatch,
+    batch_ = makeSpin(group, 1, kMaxBatch, config::SyncerSettings::kDefaultBatch,
                       tr("Rows per downstream statement batch (DM's batch)"));
-    flushInterval_ = makeSpin(group, 1, kMaxFlushSeconds, task::SyncerSettings::kDefaultCheckpointFlushIntervalSeconds,
-                              tr("Seconds between checkpoint flushes (DM's checkpoint-flush-interval)"));
+    flushInterval_ =
+        makeSpin(group, 1, kMaxFlushSeconds, config::SyncerSettings::kDefaultCheckpointFlushIntervalSeconds,
+                 tr("Seconds between checkpoint flushes (DM's checkpoint-flush-interval)"));
     flushInterval_->setSuffix(tr(" s"));
 
     auto* form = new QFormLayout;
@@ -174,7 +175,7 @@ QGroupBox* NewTaskDialog::makeTaskGroup() {
 void NewTaskDialog::makeServerFields(QWidget* parent, ServerFields& fields, const QString& side) {
     fields.host = makeLine(parent, tr("Host of the %1").arg(side));
     fields.host->setText(QStringLiteral("127.0.0.1"));
-    fields.port = makeSpin(parent, 1, kMaxPort, task::DatabaseConfig::kDefaultPort, tr("Port of the %1").arg(side));
+    fields.port = makeSpin(parent, 1, kMaxPort, config::DatabaseConfig::kDefaultPort, tr("Port of the %1").arg(side));
     fields.user = makeLine(parent, tr("User on the %1").arg(side));
     fields.passwordKind = new QComboBox(parent);
     fields.passwordKind->addItems({tr("Password"), tr("Password file")});
@@ -207,8 +208,8 @@ QGroupBox* NewTaskDialog::makeSourceGroup() {
     makeServerFields(group, source_, tr("upstream"));
     flavor_ = new QComboBox(group);
     flavor_->addItem(tr("ask the server"), QString());
-    flavor_->addItem(QStringLiteral("mysql"), QString::fromLatin1(task::SourceConfig::kMysqlFlavor));
-    flavor_->addItem(QStringLiteral("mariadb"), QString::fromLatin1(task::SourceConfig::kMariadbFlavor));
+    flavor_->addItem(QStringLiteral("mysql"), QString::fromLatin1(config::SourceConfig::kMysqlFlavor));
+    flavor_->addItem(QStringLiteral("mariadb"), QString::fromLatin1(config::SourceConfig::kMariadbFlavor));
     flavor_->setToolTip(tr("MySQL or MariaDB (their GTIDs differ); the test says what the server is"));
     gtid_ = new QCheckBox(tr("Use &GTIDs"), group);
     gtid_->setToolTip(tr("Track positions by GTID (enable-gtid); the upstream must have GTIDs on"));
@@ -216,8 +217,8 @@ QGroupBox* NewTaskDialog::makeSourceGroup() {
     startFile_ =
         makeLine(group, tr("Start at this binlog file when the task has no checkpoint yet; empty: DM's default"),
                  tr("e.g. mysql-bin.000003"));
-    startPos_ = makeSpin(group, int(task::BinlogStart::kFirstEventPosition), kMaxBinlogPos,
-                         int(task::BinlogStart::kFirstEventPosition), tr("Start position in that binlog file"));
+    startPos_ = makeSpin(group, int(config::BinlogStart::kFirstEventPosition), kMaxBinlogPos,
+                         int(config::BinlogStart::kFirstEventPosition), tr("Start position in that binlog file"));
     startGtid_ = makeLine(group, tr("Start after this GTID set when the task has no checkpoint yet (GTID mode)"),
                           tr("e.g. 0-1-100 or uuid:1-100"));
 

@@ -16,11 +16,11 @@ namespace syncscope::ui {
 
 namespace {
 
-task::DatabaseConfig databaseConfig(const ServerEntry& entry) {
-    task::DatabaseConfig database;
+config::DatabaseConfig databaseConfig(const ServerEntry& entry) {
+    config::DatabaseConfig database;
     database.server = entry.server;
     if (!entry.passwordFile.empty()) {
-        database.passwordSource = {task::PasswordSource::Kind::File, entry.passwordFile};
+        database.passwordSource = {config::PasswordSource::Kind::File, entry.passwordFile};
     }
     return database;
 }
@@ -58,7 +58,7 @@ void writeFile(const std::string& path, const std::string& text, bool secret) {
 void checkMoreSources(const NewTaskSpec& spec) {
     std::vector<std::string> ids{spec.sourceId};
     for (const MoreSource& more : spec.moreSources) {
-        const task::SourceConfig loaded = task::loadSourceConfig(more.sourceFile);
+        const config::SourceConfig loaded = config::loadSourceConfig(more.sourceFile);
         if (loaded.sourceId != more.sourceId) {
             throw Error("source file '" + more.sourceFile + "' has source-id '" + loaded.sourceId + "', not '" +
                         more.sourceId + "' (was it changed after it was added?)");
@@ -97,18 +97,18 @@ std::string ServerEntry::resolvePassword(const std::string& directory) const {
     return password;
 }
 
-task::TaskConfig NewTaskSpec::taskConfig() const {
-    task::TaskConfig config;
+config::TaskConfig NewTaskSpec::taskConfig() const {
+    config::TaskConfig config;
     config.name = name;
     config.metaSchema = metaSchema;
     config.targetDatabase = databaseConfig(target);
 
-    task::MysqlInstanceConfig instance;
+    config::MysqlInstanceConfig instance;
     instance.sourceId = sourceId;
     if (!startBinlogName.empty() || !startGtid.empty()) {
-        task::BinlogStart start;
+        config::BinlogStart start;
         start.binlogName = startBinlogName;
-        start.binlogPos = startBinlogName.empty() ? task::BinlogStart::kFirstEventPosition : startBinlogPos;
+        start.binlogPos = startBinlogName.empty() ? config::BinlogStart::kFirstEventPosition : startBinlogPos;
         start.binlogGtid = startGtid;
         instance.meta = start;
     }
@@ -118,14 +118,14 @@ task::TaskConfig NewTaskSpec::taskConfig() const {
         rules.doDbs = doDbs;
         config.blockAllowLists[instance.blockAllowList] = rules;
     }
-    task::SyncerSettings syncer;
+    config::SyncerSettings syncer;
     syncer.workerCount = workerCount;
     syncer.batch = batch;
     syncer.checkpointFlushIntervalSeconds = checkpointFlushIntervalSeconds;
     instance.syncerConfigName = name + "-syncer";
     config.syncers[instance.syncerConfigName] = syncer;
     for (const MoreSource& more : moreSources) {
-        task::MysqlInstanceConfig another;
+        config::MysqlInstanceConfig another;
         another.sourceId = more.sourceId;
         another.syncerConfigName = instance.syncerConfigName;
         if (!more.doDbs.empty()) {
@@ -140,8 +140,8 @@ task::TaskConfig NewTaskSpec::taskConfig() const {
     return config;
 }
 
-task::SourceConfig NewTaskSpec::sourceConfig() const {
-    task::SourceConfig config;
+config::SourceConfig NewTaskSpec::sourceConfig() const {
+    config::SourceConfig config;
     config.sourceId = sourceId;
     config.flavor = flavor;
     config.enableGtid = enableGtid;
@@ -172,22 +172,22 @@ NewTaskFiles writeNewTaskFiles(const NewTaskSpec& spec, const std::string& direc
             }
         }
     }
-    const task::TaskConfig taskConfig = spec.taskConfig();
-    const task::SourceConfig sourceConfig = spec.sourceConfig();
-    const std::string taskText = task::toYaml(taskConfig);
-    const std::string sourceText = task::toYaml(sourceConfig);
+    const config::TaskConfig taskConfig = spec.taskConfig();
+    const config::SourceConfig sourceConfig = spec.sourceConfig();
+    const std::string taskText = config::toYaml(taskConfig);
+    const std::string sourceText = config::toYaml(sourceConfig);
     // Checked by the engine's own parser under their final names (password files resolve beside them)
     // before anything is written.
-    const task::TaskConfig parsedTask = task::parseTaskConfig(taskText, files.taskPath);
-    const task::SourceConfig parsedSource = task::parseSourceConfig(sourceText, files.sourcePath);
+    const config::TaskConfig parsedTask = config::parseTaskConfig(taskText, files.taskPath);
+    const config::SourceConfig parsedSource = config::parseSourceConfig(sourceText, files.sourcePath);
     std::vector<std::string> warnings;
     (void)parsedTask.instanceFor(parsedSource, &warnings);
 
     writeFile(files.sourcePath, sourceText, spec.source.passwordFile.empty());
     writeFile(files.taskPath, taskText, spec.target.passwordFile.empty());
 
-    const task::TaskConfig loadedTask = task::loadTaskConfig(files.taskPath);
-    const task::SourceConfig loadedSource = task::loadSourceConfig(files.sourcePath);
+    const config::TaskConfig loadedTask = config::loadTaskConfig(files.taskPath);
+    const config::SourceConfig loadedSource = config::loadSourceConfig(files.sourcePath);
     if (!loadedTask.sameSettings(parsedTask) || !loadedSource.sameSettings(parsedSource)) {
         throw Error("'" + files.taskPath + "' or '" + files.sourcePath +
                     "' does not load back to the settings written (please report this)");

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "engine/common/server_settings.h"
-#include "engine/task/source_config.h"
-#include "engine/task/task_config.h"
+#include "engine/config/source_config.h"
+#include "engine/config/task_config.h"
 
 namespace syncscope::ui {
 
@@ -33,7 +33,7 @@ struct MoreSource {
 
 struct NewTaskSpec {
     std::string name;
-    std::string metaSchema = task::TaskConfig::kDefaultMetaSchema;
+    std::string metaSchema = config::TaskConfig::kDefaultMetaSchema;
     ServerEntry target;
     std::string sourceId;
     ServerEntry source;
@@ -41,17 +41,17 @@ struct NewTaskSpec {
     bool enableGtid = false;
     // Where to start when the task has no checkpoint yet; all empty: DM's default.
     std::string startBinlogName;
-    uint32_t startBinlogPos = task::BinlogStart::kFirstEventPosition;
+    uint32_t startBinlogPos = config::BinlogStart::kFirstEventPosition;
     std::string startGtid;
     std::vector<std::string> doDbs;
-    int workerCount = task::SyncerSettings::kDefaultWorkerCount;
-    int batch = task::SyncerSettings::kDefaultBatch;
-    int checkpointFlushIntervalSeconds = task::SyncerSettings::kDefaultCheckpointFlushIntervalSeconds;
+    int workerCount = config::SyncerSettings::kDefaultWorkerCount;
+    int batch = config::SyncerSettings::kDefaultBatch;
+    int checkpointFlushIntervalSeconds = config::SyncerSettings::kDefaultCheckpointFlushIntervalSeconds;
     // One more mysql-instances entry each (same syncer settings; the start fields are the first source's).
     std::vector<MoreSource> moreSources;
 
-    task::TaskConfig taskConfig() const;
-    task::SourceConfig sourceConfig() const;
+    config::TaskConfig taskConfig() const;
+    config::SourceConfig sourceConfig() const;
 };
 
 struct NewTaskFiles {
@@ -65,7 +65,7 @@ NewTaskFiles newTaskFilePaths(const NewTaskSpec& spec, const std::string& direct
 
 // Writes both files (a typed password makes them readable by their owner only), then loads them back
 // with the engine's loader; every more source's file must load with the source-id it was given, each source-id
-// once. Throws task::ConfigError ("FILE:LINE: key ...: what") or Error (a file that
+// once. Throws config::ConfigError ("FILE:LINE: key ...: what") or Error (a file that
 // exists and overwrite is false, a file that cannot be written); nothing is left half-written.
 NewTaskFiles writeNewTaskFiles(const NewTaskSpec& spec, const std::string& directory, bool overwrite);
 

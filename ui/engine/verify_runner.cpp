@@ -105,8 +105,8 @@ void VerifyRunner::run(const QString& taskFile, const QString& sourceFile, std::
     shared_->thread = std::thread([shared = shared_, taskPath = taskFile.toStdString(),
                                    sourcePath = sourceFile.toStdString(), weakTask, repair] {
         try {
-            auto taskConfig = task::loadTaskConfig(taskPath);
-            auto sourceConfig = task::loadSourceConfig(sourcePath);
+            auto taskConfig = config::loadTaskConfig(taskPath);
+            auto sourceConfig = config::loadSourceConfig(sourcePath);
             std::vector<std::string> warnings;
             auto setup = task::makeTaskSetup(taskConfig, sourceConfig, warnings);
             SnapshotProgress progress(weakTask);

@@ -2,9 +2,9 @@
 
 #include <QCoreApplication>
 
-#include "engine/task/source_config.h"
+#include "engine/config/source_config.h"
+#include "engine/config/task_config.h"
 #include "engine/task/task.h"
-#include "engine/task/task_config.h"
 
 namespace syncscope::ui {
 
@@ -52,10 +52,10 @@ QString sourceField(const QStringList& sourceFiles) {
 
 QString sourceFilesPrompt(const QString& taskPath) {
     try {
-        const task::TaskConfig config = task::loadTaskConfig(taskPath.toStdString());
+        const config::TaskConfig config = config::loadTaskConfig(taskPath.toStdString());
         if (config.mysqlInstances.size() > 1) {
             QStringList ids;
-            for (const task::MysqlInstanceConfig& instance : config.mysqlInstances) {
+            for (const config::MysqlInstanceConfig& instance : config.mysqlInstances) {
                 ids.append(QString::fromStdString(instance.sourceId));
             }
             return tr("Open the %1 source files of task %2 (%3), one per source")
@@ -76,7 +76,7 @@ QString sourceFileOf(const ChannelSpec& spec, const task::TaskControl* channel) 
     }
     for (const QString& file : files) {
         try {
-            if (task::loadSourceConfig(file.toStdString()).sourceId == subtask->sourceId()) {
+            if (config::loadSourceConfig(file.toStdString()).sourceId == subtask->sourceId()) {
                 return file;
             }
         } catch (const std::exception&) {

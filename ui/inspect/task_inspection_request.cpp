@@ -1,13 +1,13 @@
 #include "ui/inspect/task_inspection_request.h"
 
-#include "engine/task/source_config.h"
-#include "engine/task/task_config.h"
+#include "engine/config/source_config.h"
+#include "engine/config/task_config.h"
 
 namespace syncscope::ui {
 
 inspect::InspectionRequest inspectionRequestForTask(const std::string& taskPath, const std::string& sourcePath) {
-    const task::TaskConfig taskConfig = task::loadTaskConfig(taskPath);
-    const task::SourceConfig sourceConfig = task::loadSourceConfig(sourcePath);
+    const config::TaskConfig taskConfig = config::loadTaskConfig(taskPath);
+    const config::SourceConfig sourceConfig = config::loadSourceConfig(sourcePath);
     inspect::InspectionRequest request;
     request.target = taskConfig.targetDatabase.server;
     request.metaSchema = taskConfig.metaSchema;

@@ -8,7 +8,7 @@
 
 namespace syncscope::ui {
 
-// Throws task::ConfigError ("FILE:LINE: key ...: what") when a file does not load.
+// Throws config::ConfigError ("FILE:LINE: key ...: what") when a file does not load.
 inspect::InspectionRequest inspectionRequestForTask(const std::string& taskPath, const std::string& sourcePath);
 
 }  // namespace syncscope::ui

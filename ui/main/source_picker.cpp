@@ -4,8 +4,8 @@
 #include <QHBoxLayout>
 #include <QLabel>
 
+#include "engine/config/source_config.h"
 #include "engine/control/subtask_directory.h"
-#include "engine/task/source_config.h"
 #include "ui/fleet/multi_source_group.h"
 
 namespace syncscope::ui {
@@ -46,7 +46,7 @@ void SourcePicker::setTask(const QString& sourceField, std::shared_ptr<task::Tas
         for (const QString& file : files) {
             QString sourceId;
             try {
-                sourceId = QString::fromStdString(task::loadSourceConfig(file.toStdString()).sourceId);
+                sourceId = QString::fromStdString(config::loadSourceConfig(file.toStdString()).sourceId);
             } catch (const std::exception&) {
                 sourceId = file;  // a file that no longer loads is offered by its name: its page says why
             }

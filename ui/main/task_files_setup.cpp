@@ -11,8 +11,8 @@ namespace syncscope::ui {
 TaskFilesSetup readTaskFilesSetup(const QString& taskPath, const QString& sourcePath) {
     TaskFilesSetup result;
     try {
-        task::TaskConfig taskConfig = task::loadTaskConfig(taskPath.toStdString());
-        task::SourceConfig sourceConfig = task::loadSourceConfig(sourcePath.toStdString());
+        config::TaskConfig taskConfig = config::loadTaskConfig(taskPath.toStdString());
+        config::SourceConfig sourceConfig = config::loadSourceConfig(sourcePath.toStdString());
         std::vector<std::string> warnings;
         result.setup = task::makeTaskSetup(taskConfig, sourceConfig, warnings);
         result.known = true;

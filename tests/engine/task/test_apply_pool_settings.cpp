@@ -7,6 +7,7 @@
 
 using namespace syncscope;
 using namespace syncscope::task;
+using namespace syncscope::config;
 
 class ApplyPoolSettingsTest : public QObject {
     Q_OBJECT

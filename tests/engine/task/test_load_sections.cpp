@@ -8,11 +8,12 @@
 #include <algorithm>
 #include <string>
 
-#include "engine/task/source_config.h"
-#include "engine/task/task_config.h"
+#include "engine/config/source_config.h"
+#include "engine/config/task_config.h"
 #include "engine/task/task_setup_builder.h"
 
 using namespace syncscope::task;
+using namespace syncscope::config;
 
 namespace {
 

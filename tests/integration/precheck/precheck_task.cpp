@@ -2,9 +2,9 @@
 
 #include <fstream>
 
+#include "engine/config/source_config.h"
+#include "engine/config/task_config.h"
 #include "engine/source/upstream_connection.h"
-#include "engine/task/source_config.h"
-#include "engine/task/task_config.h"
 #include "engine/task/task_setup_builder.h"
 
 namespace syncscope::test {
@@ -48,7 +48,7 @@ PrecheckTaskFiles writePrecheckTask(const std::string& dir, const PrecheckTaskOp
 
 task::TaskSetup loadPrecheckTask(const PrecheckTaskFiles& files) {
     std::vector<std::string> warnings;
-    return task::makeTaskSetup(task::loadTaskConfig(files.task), task::loadSourceConfig(files.source), warnings);
+    return task::makeTaskSetup(config::loadTaskConfig(files.task), config::loadSourceConfig(files.source), warnings);
 }
 
 }  // namespace syncscope::test

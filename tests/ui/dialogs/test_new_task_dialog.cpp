@@ -201,13 +201,13 @@ private slots:
         QCOMPARE(dialog.taskPath(), dir_.filePath(QStringLiteral("orders_sync-task.yaml")));
         QCOMPARE(dialog.sourcePath(), dir_.filePath(QStringLiteral("mariadb-up-01-source.yaml")));
 
-        const task::TaskConfig taskConfig = task::loadTaskConfig(dialog.taskPath().toStdString());
-        const task::SourceConfig sourceConfig = task::loadSourceConfig(dialog.sourcePath().toStdString());
+        const config::TaskConfig taskConfig = config::loadTaskConfig(dialog.taskPath().toStdString());
+        const config::SourceConfig sourceConfig = config::loadSourceConfig(dialog.sourcePath().toStdString());
         QCOMPARE(taskConfig.name, std::string("orders_sync"));
         QCOMPARE(taskConfig.metaSchema, std::string("gui_newtask_meta"));
         QCOMPARE(taskConfig.targetDatabase.server.port, test::downstreamRoot().port);
         QCOMPARE(taskConfig.targetDatabase.server.password, test::downstreamRoot().password);
-        QCOMPARE(taskConfig.targetDatabase.passwordSource.kind, task::PasswordSource::Kind::File);
+        QCOMPARE(taskConfig.targetDatabase.passwordSource.kind, config::PasswordSource::Kind::File);
         QCOMPARE(sourceConfig.sourceId, std::string("mariadb-up-01"));
         QCOMPARE(sourceConfig.flavor, std::string("mariadb"));
         QVERIFY(sourceConfig.enableGtid);
@@ -218,7 +218,7 @@ private slots:
                  QFileDevice::Permissions());
 
         std::vector<std::string> warnings;
-        const task::InstanceSettings instance = taskConfig.instanceFor(sourceConfig, &warnings);
+        const config::InstanceSettings instance = taskConfig.instanceFor(sourceConfig, &warnings);
         QCOMPARE(instance.syncer.workerCount, 4);
         QCOMPARE(instance.syncer.batch, 250);
         QCOMPARE(instance.syncer.checkpointFlushIntervalSeconds, 5);

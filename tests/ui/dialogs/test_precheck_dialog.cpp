@@ -48,7 +48,7 @@ task::TaskSetup setupFor(const std::string& dir, const std::string& name, const 
     options.instanceExtra = "    block-allow-list: only\n";
     auto files = test::writeTaskFiles(dir, options);
     std::vector<std::string> warnings;
-    return task::makeTaskSetup(task::loadTaskConfig(files.task), task::loadSourceConfig(files.source), warnings);
+    return task::makeTaskSetup(config::loadTaskConfig(files.task), config::loadSourceConfig(files.source), warnings);
 }
 
 int rowOf(const PrecheckFindingModel& model, const std::string& check) {

@@ -269,7 +269,7 @@ private slots:
         QVERIFY(ahead >= 0);
         QCOMPARE(page.model()->index(ahead, Model::SkippedTableEventsColumn).data().toString(), QStringLiteral("2"));
 
-        QVERIFY_THROWS_EXCEPTION(task::ConfigError, inspectionRequestForTask("/no/such/task.yaml", files.sourcePath));
+        QVERIFY_THROWS_EXCEPTION(config::ConfigError, inspectionRequestForTask("/no/such/task.yaml", files.sourcePath));
     }
 
     void withoutUpstreamThePointsAreStillCompared() {

@@ -15,6 +15,7 @@
 #include <QTabWidget>
 
 #include "tests/support/test_env.h"
+#include "tests/ui/support/settle_window.h"
 #include "tests/ui/support/simulated_task.h"
 #include "ui/dialogs/new_task_dialog.h"
 #include "ui/dialogs/precheck_dialog.h"
@@ -29,6 +30,7 @@
 #include "ui/main/task_view.h"
 
 using namespace syncscope::ui;
+using syncscope::test::settle;
 using syncscope::test::SimulatedTask;
 
 namespace {
@@ -79,13 +81,6 @@ QStringList controlsWithoutToolTips(const QWidget* root) {
     }
     missing.removeDuplicates();
     return missing;
-}
-
-void settle(MainWindow& window) {
-    window.adapter()->refreshNow();
-    QTRY_COMPARE(window.adapter()->commandsInFlight(), 0);
-    window.adapter()->refreshNow();
-    QTest::qWait(50);
 }
 
 // A running task with one table point ahead of the persisted global point, as in the main window suite.

@@ -16,6 +16,7 @@
 #include <QTableWidget>
 
 #include "tests/support/test_env.h"
+#include "tests/ui/support/settle_window.h"
 #include "tests/ui/support/simulated_task.h"
 #include "ui/engine/engine_adapter.h"
 #include "ui/main/main_window.h"
@@ -33,6 +34,7 @@
 
 using namespace syncscope::ui;
 using syncscope::task::Stage;
+using syncscope::test::settle;
 using syncscope::test::SimulatedTask;
 
 namespace {
@@ -40,12 +42,6 @@ QString screenshotPath(const char* name) {
     return QString::fromStdString(syncscope::test::outputDir("ui")) + "/" + name;
 }
 
-void settle(MainWindow& window) {
-    window.adapter()->refreshNow();
-    QTRY_COMPARE(window.adapter()->commandsInFlight(), 0);
-    window.adapter()->refreshNow();
-    QTest::qWait(50);
-}
 }  // namespace
 
 class MainWindowTest : public QObject {

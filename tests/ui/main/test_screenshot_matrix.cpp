@@ -15,6 +15,7 @@
 
 #include "engine/task/audit_log.h"
 #include "tests/support/test_env.h"
+#include "tests/ui/support/settle_window.h"
 #include "tests/ui/support/simulated_task.h"
 #include "ui/engine/engine_adapter.h"
 #include "ui/main/color_scheme.h"
@@ -30,6 +31,7 @@
 
 using namespace syncscope;
 using namespace syncscope::ui;
+using syncscope::test::settle;
 using syncscope::test::SimulatedTask;
 
 namespace {
@@ -50,13 +52,6 @@ const char* sceneName(Scene scene) {
             return "audit";
     }
     return "?";
-}
-
-void settle(MainWindow& window) {
-    window.adapter()->refreshNow();
-    QTRY_COMPARE(window.adapter()->commandsInFlight(), 0);
-    window.adapter()->refreshNow();
-    QTest::qWait(50);
 }
 
 // The engine's own audit lines for a day of a task's life: start, pause, resume, skip, stop, start.

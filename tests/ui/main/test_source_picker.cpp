@@ -14,6 +14,7 @@
 #include "engine/control/subtask_directory.h"
 #include "engine/multisource/whole_task_status.h"
 #include "tests/support/test_env.h"
+#include "tests/ui/support/settle_window.h"
 #include "tests/ui/support/simulated_task.h"
 #include "ui/browse/event_browser_page.h"
 #include "ui/engine/engine_adapter.h"
@@ -25,6 +26,7 @@
 
 using namespace syncscope;
 using namespace syncscope::ui;
+using syncscope::test::settle;
 using syncscope::test::SimulatedTask;
 
 namespace {
@@ -84,11 +86,6 @@ QString writeSource(const QTemporaryDir& dir, const std::string& sourceId, int p
                                       << "from: {host: \"127.0.0.1\", port: " << port
                                       << ", user: \"repl\", password: \"pw\"}\n";
     return path;
-}
-
-void settle(MainWindow& window) {
-    window.adapter()->refreshNow();
-    QTest::qWait(50);
 }
 
 }  // namespace

@@ -46,8 +46,8 @@ std::pair<std::string, uint64_t> masterPosition(source::UpstreamConnection& upst
 
 std::shared_ptr<task::Task> openRealTask(const std::string& taskPath, const std::string& sourcePath,
                                          const std::string& auditPath) {
-    task::TaskConfig taskConfig = task::loadTaskConfig(taskPath);
-    task::SourceConfig sourceConfig = task::loadSourceConfig(sourcePath);
+    config::TaskConfig taskConfig = config::loadTaskConfig(taskPath);
+    config::SourceConfig sourceConfig = config::loadSourceConfig(sourcePath);
     std::vector<std::string> warnings;
     task::TaskSetup setup = task::makeTaskSetup(taskConfig, sourceConfig, warnings);
     for (const std::string& warning : warnings) {

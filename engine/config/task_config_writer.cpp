@@ -1,10 +1,10 @@
 // Writing a task file in DM's format (the GUI's New Task dialog), readable by loadTaskConfig and by DM.
 #include <yaml-cpp/yaml.h>
 
-#include "engine/task/config_rules.h"
-#include "engine/task/task_config.h"
+#include "engine/config/config_rules.h"
+#include "engine/config/task_config.h"
 
-namespace syncscope::task {
+namespace syncscope::config {
 
 namespace {
 
@@ -85,4 +85,4 @@ std::string toYaml(const TaskConfig& task) {
     return std::string(out.c_str()) + "\n";
 }
 
-}  // namespace syncscope::task
+}  // namespace syncscope::config

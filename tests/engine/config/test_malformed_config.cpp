@@ -4,10 +4,10 @@
 
 #include <string>
 
-#include "engine/task/source_config.h"
-#include "engine/task/task_config.h"
+#include "engine/config/source_config.h"
+#include "engine/config/task_config.h"
 
-using namespace syncscope::task;
+using namespace syncscope::config;
 
 namespace {
 

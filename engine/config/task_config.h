@@ -11,19 +11,19 @@
 #include <string>
 #include <vector>
 
+#include "engine/config/binlog_start.h"
+#include "engine/config/config_database.h"
+#include "engine/config/config_error.h"
+#include "engine/config/load_config.h"
+#include "engine/config/syncer_settings.h"
 #include "engine/filter/block_allow_list.h"
 #include "engine/filter/block_allow_rules.h"
 #include "engine/filter/event_filter.h"
 #include "engine/filter/event_filter_rule.h"
 #include "engine/filter/route_rule.h"
 #include "engine/filter/table_router.h"
-#include "engine/task/binlog_start.h"
-#include "engine/task/config_database.h"
-#include "engine/task/config_error.h"
-#include "engine/task/load_config.h"
-#include "engine/task/syncer_settings.h"
 
-namespace syncscope::task {
+namespace syncscope::config {
 
 struct SourceConfig;
 
@@ -101,4 +101,4 @@ TaskConfig parseTaskConfig(const std::string& yamlText, const std::string& fileN
 // A task file in DM's format that loadTaskConfig reads back to the same settings.
 std::string toYaml(const TaskConfig& task);
 
-}  // namespace syncscope::task
+}  // namespace syncscope::config

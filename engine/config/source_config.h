@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "engine/config/config_database.h"
+#include "engine/config/config_error.h"
 #include "engine/filter/event_filter_rule.h"
-#include "engine/task/config_database.h"
-#include "engine/task/config_error.h"
 
-namespace syncscope::task {
+namespace syncscope::config {
 
 struct SourceConfig {
     static constexpr const char* kMysqlFlavor = "mysql";
@@ -38,4 +38,4 @@ SourceConfig parseSourceConfig(const std::string& yamlText, const std::string& f
 
 std::string toYaml(const SourceConfig& source);
 
-}  // namespace syncscope::task
+}  // namespace syncscope::config

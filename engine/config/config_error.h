@@ -6,7 +6,7 @@
 
 #include "engine/common/error.h"
 
-namespace syncscope::task {
+namespace syncscope::config {
 
 class ConfigError : public Error {
 public:
@@ -40,4 +40,4 @@ private:
     std::string problem_;
 };
 
-}  // namespace syncscope::task
+}  // namespace syncscope::config

@@ -4,7 +4,7 @@
 #include <chrono>
 #include <optional>
 
-namespace syncscope::task {
+namespace syncscope::config {
 
 // DM's syncer settings, with DM's defaults.
 struct SyncerSettings {
@@ -33,4 +33,4 @@ struct SyncerSettings {
     bool operator==(const SyncerSettings&) const = default;
 };
 
-}  // namespace syncscope::task
+}  // namespace syncscope::config

@@ -1,14 +1,14 @@
-#include "engine/task/config_reader.h"
+#include "engine/config/config_reader.h"
 
 #include <algorithm>
 #include <charconv>
 #include <set>
 #include <stdexcept>
 
-#include "engine/task/config_duration.h"
-#include "engine/task/config_error.h"
+#include "engine/config/config_duration.h"
+#include "engine/config/config_error.h"
 
-namespace syncscope::task {
+namespace syncscope::config {
 
 namespace {
 
@@ -307,4 +307,4 @@ std::map<std::string, std::string> ConfigReader::readStringMap(const YAML::Node&
     return values;
 }
 
-}  // namespace syncscope::task
+}  // namespace syncscope::config

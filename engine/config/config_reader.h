@@ -12,7 +12,7 @@
 
 #include <yaml-cpp/yaml.h>
 
-namespace syncscope::task {
+namespace syncscope::config {
 
 class ConfigReader {
 public:
@@ -75,4 +75,4 @@ private:
     std::vector<std::string> lines_;
 };
 
-}  // namespace syncscope::task
+}  // namespace syncscope::config

@@ -1,11 +1,11 @@
-#include "engine/task/config_duration.h"
+#include "engine/config/config_duration.h"
 
 #include <array>
 #include <cmath>
 #include <stdexcept>
 #include <utility>
 
-namespace syncscope::task {
+namespace syncscope::config {
 
 namespace {
 
@@ -83,4 +83,4 @@ std::string formatGoDuration(std::chrono::nanoseconds duration) {
     return std::to_string(duration.count()) + "ns";
 }
 
-}  // namespace syncscope::task
+}  // namespace syncscope::config

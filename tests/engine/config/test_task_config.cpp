@@ -7,14 +7,14 @@
 #include <fstream>
 #include <string>
 
+#include "engine/config/config_duration.h"
+#include "engine/config/source_config.h"
+#include "engine/config/task_config.h"
 #include "engine/filter/ddl_classifier.h"
 #include "engine/filter/event_type.h"
-#include "engine/task/config_duration.h"
-#include "engine/task/source_config.h"
-#include "engine/task/task_config.h"
 
 using namespace syncscope;
-using namespace syncscope::task;
+using namespace syncscope::config;
 using namespace std::chrono_literals;
 
 namespace {

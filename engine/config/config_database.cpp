@@ -1,4 +1,4 @@
-#include "engine/task/config_database.h"
+#include "engine/config/config_database.h"
 
 #include <cctype>
 #include <cstdlib>
@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace syncscope::task {
+namespace syncscope::config {
 
 namespace {
 
@@ -175,4 +175,4 @@ void writeDatabaseConfig(YAML::Emitter& out, const DatabaseConfig& database) {
     }
 }
 
-}  // namespace syncscope::task
+}  // namespace syncscope::config

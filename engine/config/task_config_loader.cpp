@@ -5,11 +5,11 @@
 #include <set>
 #include <sstream>
 
+#include "engine/config/config_rules.h"
+#include "engine/config/task_config.h"
 #include "engine/filter/filter_error.h"
-#include "engine/task/config_rules.h"
-#include "engine/task/task_config.h"
 
-namespace syncscope::task {
+namespace syncscope::config {
 
 namespace {
 
@@ -349,4 +349,4 @@ TaskConfig loadTaskConfig(const std::string& path) {
     return parseTaskConfig(text.str(), path);
 }
 
-}  // namespace syncscope::task
+}  // namespace syncscope::config

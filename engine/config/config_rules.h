@@ -7,14 +7,14 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "engine/config/binlog_start.h"
+#include "engine/config/config_reader.h"
+#include "engine/config/syncer_settings.h"
 #include "engine/filter/block_allow_rules.h"
 #include "engine/filter/event_filter_rule.h"
 #include "engine/filter/route_rule.h"
-#include "engine/task/binlog_start.h"
-#include "engine/task/config_reader.h"
-#include "engine/task/syncer_settings.h"
 
-namespace syncscope::task {
+namespace syncscope::config {
 
 filter::BlockAllowRules readBlockAllowRules(ConfigReader& reader, const YAML::Node& node, const std::string& path);
 filter::EventFilterRule readFilterRule(ConfigReader& reader, const YAML::Node& node, const std::string& path,
@@ -32,4 +32,4 @@ void writeRouteRule(YAML::Emitter& out, const filter::RouteRule& rule);
 void writeSyncerSettings(YAML::Emitter& out, const SyncerSettings& syncer);
 void writeBinlogStart(YAML::Emitter& out, const BinlogStart& start);
 
-}  // namespace syncscope::task
+}  // namespace syncscope::config

@@ -1,16 +1,16 @@
-#include "engine/task/config_rules.h"
+#include "engine/config/config_rules.h"
 
 #include <limits>
 
 #include "engine/binlog/mariadb_gtid_position.h"
 #include "engine/binlog/mysql_gtid_set.h"
+#include "engine/config/config_duration.h"
 #include "engine/filter/dm_regex.h"
 #include "engine/filter/event_type.h"
 #include "engine/filter/name_matcher.h"
 #include "engine/filter/name_pattern.h"
-#include "engine/task/config_duration.h"
 
-namespace syncscope::task {
+namespace syncscope::config {
 
 namespace {
 
@@ -324,4 +324,4 @@ void writeBinlogStart(YAML::Emitter& out, const BinlogStart& start) {
     }
 }
 
-}  // namespace syncscope::task
+}  // namespace syncscope::config

@@ -1,4 +1,4 @@
-#include "engine/task/load_config.h"
+#include "engine/config/load_config.h"
 
 #include <algorithm>
 #include <cctype>
@@ -6,7 +6,7 @@
 #include <sstream>
 #include <vector>
 
-namespace syncscope::task {
+namespace syncscope::config {
 
 namespace {
 
@@ -345,4 +345,4 @@ void writeInstanceLoadRefs(YAML::Emitter& out, const InstanceLoadRefs& refs) {
     }
 }
 
-}  // namespace syncscope::task
+}  // namespace syncscope::config

@@ -1,12 +1,12 @@
-#include "engine/task/task_config.h"
+#include "engine/config/task_config.h"
 
 #include <algorithm>
 #include <sstream>
 
-#include "engine/task/config_duration.h"
-#include "engine/task/source_config.h"
+#include "engine/config/config_duration.h"
+#include "engine/config/source_config.h"
 
-namespace syncscope::task {
+namespace syncscope::config {
 
 namespace {
 
@@ -104,4 +104,4 @@ bool TaskConfig::sameSettings(const TaskConfig& other) const {
            mydumpers == other.mydumpers && loaders == other.loaders;
 }
 
-}  // namespace syncscope::task
+}  // namespace syncscope::config

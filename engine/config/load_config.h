@@ -14,9 +14,9 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "engine/task/config_reader.h"
+#include "engine/config/config_reader.h"
 
-namespace syncscope::task {
+namespace syncscope::config {
 
 // One `mydumpers` entry; a key not written stays empty (DM's default applies).
 struct MydumperSettings {
@@ -97,4 +97,4 @@ void writeMydumperSettings(YAML::Emitter& out, const MydumperSettings& settings)
 void writeLoaderSettings(YAML::Emitter& out, const LoaderSettings& settings);
 void writeInstanceLoadRefs(YAML::Emitter& out, const InstanceLoadRefs& refs);
 
-}  // namespace syncscope::task
+}  // namespace syncscope::config

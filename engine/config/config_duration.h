@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace syncscope::task {
+namespace syncscope::config {
 
 // Throws std::invalid_argument saying what is wrong. Units: ns, us (or µs), ms, s, m, h; a bare "0" is
 // zero; a leading '-' makes the duration negative (callers decide whether that is allowed).
@@ -14,4 +14,4 @@ std::chrono::nanoseconds parseGoDuration(std::string_view text);
 // The shortest Go spelling of a whole number of seconds or milliseconds ("60s", "1500ms", "0s").
 std::string formatGoDuration(std::chrono::nanoseconds duration);
 
-}  // namespace syncscope::task
+}  // namespace syncscope::config

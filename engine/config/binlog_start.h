@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-namespace syncscope::task {
+namespace syncscope::config {
 
 // Where replication starts when there is no checkpoint (`meta`).
 struct BinlogStart {
@@ -17,4 +17,4 @@ struct BinlogStart {
     bool operator==(const BinlogStart&) const = default;
 };
 
-}  // namespace syncscope::task
+}  // namespace syncscope::config

@@ -1,4 +1,4 @@
-#include "engine/task/source_config.h"
+#include "engine/config/source_config.h"
 
 #include <filesystem>
 #include <fstream>
@@ -7,11 +7,11 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "engine/config/config_rules.h"
 #include "engine/filter/event_filter.h"
 #include "engine/filter/filter_error.h"
-#include "engine/task/config_rules.h"
 
-namespace syncscope::task {
+namespace syncscope::config {
 
 namespace {
 
@@ -131,4 +131,4 @@ std::string toYaml(const SourceConfig& source) {
     return std::string(out.c_str()) + "\n";
 }
 
-}  // namespace syncscope::task
+}  // namespace syncscope::config

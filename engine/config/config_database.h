@@ -15,9 +15,9 @@
 #include <yaml-cpp/yaml.h>
 
 #include "engine/common/server_settings.h"
-#include "engine/task/config_reader.h"
+#include "engine/config/config_reader.h"
 
-namespace syncscope::task {
+namespace syncscope::config {
 
 struct PasswordSource {
     enum class Kind { Inline, Environment, File };
@@ -50,4 +50,4 @@ void writeDatabaseConfig(YAML::Emitter& out, const DatabaseConfig& database);
 // "${ENV:NAME}" -> "NAME"; "" when the text is not such a reference.
 std::string environmentReference(const std::string& password);
 
-}  // namespace syncscope::task
+}  // namespace syncscope::config
