@@ -334,33 +334,13 @@ void SyncPipeline::endTransaction(const binlog::Event& event) {
 // Once the global point has passed the replay window (flush_coordinator.h), every replayed DDL the
 // downstream's definitions did not place stops the task, naming both definitions.
 void SyncPipeline::checkReplayWindowEnd() {
-    if (!replayWindowOpen_ || groups_.inGroup()) {
+    if (!replay_ || !replay_->isOpen() || groups_.inGroup()) {
         return;
     }
-    try {
-        if (tracker_.globalInMemory().compare(flushes_->safeModeUntil()) == PositionOrder::Before) {
-            return;
-        }
-    } catch (const binlog::PositionError&) {
-        return;
+    if (std::optional<std::string> stop =
+            replay_->endOnceGlobalPasses(tracker_.globalInMemory(), flushes_->safeModeUntil())) {
+        throw SessionFailure{failureOutcome(*stop, false)};
     }
-    replayWindowOpen_ = false;
-    std::vector<std::string> conflicts = control_->endReplayWindow();
-    if (conflicts.empty()) {
-        spdlog::info(
-            "task {}: the replay window ended at {}: every replayed DDL was placed by the downstream's "
-            "definitions",
-            setup_.taskName, flushes_->safeModeUntil().toString());
-        return;
-    }
-    std::string message = "replayed DDL does not match the downstream's definitions";
-    for (const std::string& conflict : conflicts) {
-        message += "; " + conflict;
-    }
-    message +=
-        ". Make the downstream table match the replayed history (or the history match it) and resume, or "
-        "resume-from the DDL's position to judge it again";
-    throw SessionFailure{failureOutcome(message, false)};
 }
 
 void SyncPipeline::takePoints(const HeldPointsRelease& release) {
@@ -421,47 +401,12 @@ void SyncPipeline::onRows(const binlog::Event& event, const binlog::RowsEvent& r
     changes_.clear();
     rowChanges_->build(rows, std::move(source), groupSeq, setup_.syncer.safeMode || admission.inSafeModeWindow,
                        changes_);
-    if (admission.inReplayWindow && appliedBeforeResumeFrom(at)) {
-        fitReplayedRows(at);
+    if (admission.inReplayWindow) {
+        replay_->fitRows(changes_, at);
     }
     appliedMarks_.filter(changes_, at.position(), admission.inSafeModeWindow);
     sendToWorkers(changes_);
     transactionTablePoints_[table] = at;
-}
-
-// Only rows a resume-from replays were applied before for sure; after an error or an unclean stop a row
-// the downstream cannot take fails as itself (its failed event can be fixed or skipped).
-bool SyncPipeline::appliedBeforeResumeFrom(const Location& at) const {
-    const Location& previous = setup_.appliedBeforeResumeFrom;
-    if (previous.isEmpty()) {
-        return false;
-    }
-    PositionOrder order = at.compare(previous);
-    return order == PositionOrder::Before || order == PositionOrder::Same;
-}
-
-void SyncPipeline::fitReplayedRows(const Location& at) {
-    if (changes_.empty()) {
-        return;
-    }
-    const ReplayedRowsFitter::Fit& fit = replayedRows_->fit(changes_.front().table);
-    if (!fit.tableAbsent && fit.absentColumns.empty()) {
-        return;
-    }
-    replayWindowOpen_ = true;
-    const schema::TableName& target = changes_.front().table->name();
-    control_->replayedRowsUnfit(target, fit.absentColumns, at.toString());
-    if (fit.tableAbsent) {
-        spdlog::info(
-            "task {}: replayed rows of {} at {} not applied: the table is not downstream (a DDL of the "
-            "replay window must drop or rename it)",
-            setup_.taskName, target.text(), at.toString());
-        changes_.clear();
-        return;
-    }
-    for (apply::RowChange& change : changes_) {
-        change.table = fit.table;
-    }
 }
 
 void SyncPipeline::maybeFlush() {

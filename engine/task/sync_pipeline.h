@@ -27,11 +27,12 @@
 #include "engine/task/applied_frontier.h"
 #include "engine/task/applied_marks_filter.h"
 #include "engine/task/binlog_stream.h"
+#include "engine/task/ddl_runner.h"
 #include "engine/task/flush_coordinator.h"
 #include "engine/task/pipeline_control.h"
 #include "engine/task/pipeline_live_view.h"
 #include "engine/task/prepared_xa_store.h"
-#include "engine/task/replayed_rows.h"
+#include "engine/task/replay_window.h"
 #include "engine/task/session_live_view.h"
 #include "engine/task/session_outcome.h"
 #include "engine/task/stop_point_check.h"
@@ -98,8 +99,6 @@ private:
     void onQuery(const binlog::Event& event, const binlog::QueryEvent& query);
     void onXaStatement(const binlog::Event& event, const binlog::QueryEvent& query);
     void onRows(const binlog::Event& event, const binlog::RowsEvent& rows);
-    void fitReplayedRows(const binlog::Location& at);
-    bool appliedBeforeResumeFrom(const binlog::Location& at) const;
     void onDdl(const binlog::Event& event, const binlog::QueryEvent& query);
     [[noreturn]] void failOnDdl(const binlog::Event& event, const binlog::QueryEvent& query, const binlog::Location& at,
                                 const std::string& sql, int code, const std::string& message, bool retryable);
@@ -160,9 +159,9 @@ private:
     std::unique_ptr<CommitFrontier> commitFrontier_;
     std::unique_ptr<FlushCoordinator> flushes_;         // when the checkpoint is written, and safe mode's window
     bool inSafeMode_ = false;                           // the last event dispatched was inside the window
-    bool replayWindowOpen_ = false;                     // a DDL of the replay window was judged
     AppliedMarksFilter appliedMarks_{setup_.taskName};  // rows of tables without a key: exactly once
-    std::unique_ptr<ReplayedRowsFitter> replayedRows_;  // rows of the replay window, fitted to the downstream
+    std::unique_ptr<ReplayWindow> replay_;              // the replay window's DDL verdicts and fitted rows
+    std::unique_ptr<DdlRunner> ddl_;
     uint32_t lastEventTimestamp_ = 0;
 
     StopPointCheck stopPoint_{setup_.stopPoint, setup_.taskName};  // the DBA's run --until / POST /api/v1/until

@@ -76,8 +76,8 @@ Location SyncPipeline::prepare() {
     schemas_ = std::make_unique<schema::SchemaTracker>(
         [this](const schema::TableName& target) { return control_->loadSchema(target); });
     rowChanges_ = std::make_unique<RowChangeBuilder>(setup_, *schemas_);
-    replayedRows_ = std::make_unique<ReplayedRowsFitter>(
-        [this](const schema::TableName& target) { return control_->loadSchema(target); });
+    replay_ = std::make_unique<ReplayWindow>(setup_, *control_);
+    ddl_ = std::make_unique<DdlRunner>(setup_.taskName, *control_, *schemas_, *replay_);
     return start;
 }
 

@@ -4,10 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "engine/apply/error_class.h"
 #include "engine/apply/worker_pool.h"
-#include "engine/schema/cascade_family.h"
-#include "engine/schema/schema_tracker.h"
 #include "engine/task/ddl_statement.h"
 #include "engine/task/failed_event_view.h"
 
@@ -126,38 +123,10 @@ void SyncPipeline::onDdl(const binlog::Event& event, const binlog::QueryEvent& q
         // before it persisted, with the exit-safe point at this DDL: after a kill during it, this DDL lies
         // in the next session's replay window (ddl_applier.h).
         flush(FlushReason::BeforeDdl, at);
-        std::optional<std::string> replayedAt;
-        if (admit(at).inReplayWindow) {
-            replayedAt = at.toString();
-            replayWindowOpen_ = true;
-        }
-        DdlOutcome outcome = control_->applyDdl(plan, replayedAt);
-        if (outcome.appliedBefore) {
-            spdlog::info("task {}: replayed DDL at {} was applied before ({}); passed over: {}", setup_.taskName,
-                         at.toString(), outcome.evidence, plan.sql);
-        } else if (outcome.deferred) {
-            spdlog::warn("task {}: replayed DDL at {} not run and held open until the replay window ends ({}): {}",
-                         setup_.taskName, at.toString(), outcome.evidence, plan.sql);
-        } else if (!outcome.applied) {
-            // A replayed DDL says why it ran: what the judge saw of the downstream's definition.
-            std::string judged = replayedAt ? " (replayed: it ran because " + outcome.evidence + ")" : std::string();
-            failOnDdl(event, query, at, plan.sql, outcome.errorCode,
-                      "DDL failed downstream at " + at.toString() + judged + ": " + outcome.error + " [" +
-                          std::to_string(outcome.errorCode) + "]: " + plan.sql,
-                      apply::classifyDownstreamError(outcome.errorCode) == apply::ErrorClass::Retryable);
-        } else if (replayedAt) {
-            spdlog::info("task {}: applied replayed DDL at {} ({}): {}", setup_.taskName, at.toString(),
-                         outcome.evidence, plan.sql);
-        } else {
-            spdlog::info("task {}: applied DDL at {}: {}", setup_.taskName, at.toString(), plan.sql);
-        }
-        for (const auto& table : plan.tables) {
-            schemas_->forgetTable({table.schema, table.table});
-        }
-        replayedRows_->forgetAll();
-        if (plan.tables.empty() || schema::ddlMayChangeCascades(plan.sql)) {
-            control_->foreignKeysChanged();
-            schemas_->forgetAll();  // a foreign key's other table knows it by its cascade family
+        try {
+            ddl_->run(plan, at, admit(at).inReplayWindow);
+        } catch (const DdlFailed& failed) {
+            failOnDdl(event, query, at, failed.sql, failed.code, failed.message, failed.retryable);
         }
     } else {
         spdlog::info("task {}: ignored DDL at {} ({}): {}", setup_.taskName, at.toString(), plan.reason, query.query);
