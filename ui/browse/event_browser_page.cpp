@@ -11,9 +11,7 @@
 #include <QTableWidget>
 #include <QTreeView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
-#include "engine/browse/point_window.h"
 #include "ui/models/event_browser_model.h"
 
 namespace syncscope::ui {
@@ -32,19 +30,9 @@ constexpr int kDomainWidth = 60;
 
 enum RowsColumn { RowsPosition, RowsOperation, RowsImage, RowsValues, RowsDownstream, RowsColumnCount };
 
-QString imageText(const std::vector<std::string>& names, const std::vector<std::string>& values) {
-    QStringList parts;
-    for (size_t i = 0; i < values.size(); ++i) {
-        parts.push_back(QString::fromStdString((i < names.size() ? names[i] : std::string("?")) + "=" + values[i]));
-    }
-    return parts.join(QStringLiteral(", "));
-}
-
 }  // namespace
 
-EventBrowserPage::EventBrowserPage(QWidget* parent)
-    : QWidget(parent), model_(new EventBrowserModel(this)), cancel_(std::make_shared<std::atomic<bool>>(false)) {
-    qRegisterMetaType<task::ResumeTarget>();
+EventBrowserPage::EventBrowserPage(QWidget* parent) : QWidget(parent), controller_(new EventBrowserController(this)) {
     source_ = new QLabel(tr("No binlog to browse: open a task first."), this);
     source_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
@@ -85,9 +73,8 @@ EventBrowserPage::EventBrowserPage(QWidget* parent)
     rowImages_->setToolTip(tr("Decode every row of the page (row history always does)"));
     rowImages_->setChecked(true);
 
-    model_->setObjectName(QStringLiteral("eventBrowserModel"));
     tree_ = new QTreeView(this);
-    tree_->setModel(model_);
+    tree_->setModel(controller_->model());
     tree_->setUniformRowHeights(true);
     tree_->setAlternatingRowColors(true);
     tree_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -170,382 +157,145 @@ EventBrowserPage::EventBrowserPage(QWidget* parent)
     connect(go_, &QPushButton::clicked, this, [this] { openFrom(from_->text()); });
     connect(from_, &QLineEdit::returnPressed, this, [this] { openFrom(from_->text()); });
     connect(cancelButton_, &QPushButton::clicked, this, &EventBrowserPage::cancel);
-    connect(&watcher_, &QFutureWatcher<browse::Page>::finished, this, &EventBrowserPage::onPageRead);
-    connect(&checkWatcher_, &QFutureWatcher<RowCheckResult>::finished, this, &EventBrowserPage::onRowCheckRead);
     connect(checkRows_, &QPushButton::clicked, this, &EventBrowserPage::checkRows);
     connect(tree_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
         showSelection();
         updateButtons();
     });
-    connect(resumeHere_, &QPushButton::clicked, this, [this] { requestResume(false); });
-    connect(resumeAfter_, &QPushButton::clicked, this, [this] { requestResume(true); });
-    connect(stopAfter_, &QPushButton::clicked, this, [this] {
-        if (const auto* trx = model_->transactionAt(tree_->currentIndex()); trx != nullptr && trx->complete) {
-            emit stopAtRequested(QStringLiteral("%1:%2").arg(QString::fromStdString(trx->endFile)).arg(trx->endPos));
-        }
+    connect(resumeHere_, &QPushButton::clicked, this,
+            [this] { controller_->requestResume(tree_->currentIndex(), false); });
+    connect(resumeAfter_, &QPushButton::clicked, this,
+            [this] { controller_->requestResume(tree_->currentIndex(), true); });
+    connect(stopAfter_, &QPushButton::clicked, this, [this] { controller_->requestStopAfter(tree_->currentIndex()); });
+
+    connect(controller_, &EventBrowserController::statusChanged, status_, &QLabel::setText);
+    connect(controller_, &EventBrowserController::fromChanged, from_, &QLineEdit::setText);
+    connect(controller_, &EventBrowserController::readStarted, this, [this] {
+        go_->setEnabled(false);
+        checkRows_->setEnabled(false);
+        cancelButton_->setEnabled(true);
     });
+    connect(controller_, &EventBrowserController::readFinished, this, [this] {
+        go_->setEnabled(true);
+        cancelButton_->setEnabled(false);
+    });
+    connect(controller_, &EventBrowserController::pageShown, this, &EventBrowserPage::onPageShown);
+    connect(controller_, &EventBrowserController::rowCheckShown, this, &EventBrowserPage::onRowCheckShown);
+    connect(controller_, &EventBrowserController::resumeFromRequested, this, &EventBrowserPage::resumeFromRequested);
+    connect(controller_, &EventBrowserController::stopAtRequested, this, &EventBrowserPage::stopAtRequested);
     updateButtons();
 }
 
-EventBrowserPage::~EventBrowserPage() {
-    cancel_->store(true);
-    watcher_.waitForFinished();
-    checkWatcher_.waitForFinished();
-}
-
 void EventBrowserPage::setHistorySource(HistoryFactory factory, const QString& description) {
-    factory_ = std::move(factory);
+    controller_->setHistorySource(std::move(factory));
     source_->setText(tr("Binlog of %1").arg(description));
 }
 
 void EventBrowserPage::setRowCheckSource(RowCheckFactory factory, const QString& downstream) {
-    rowCheckFactory_ = std::move(factory);
-    checkedDownstream_ = downstream;
+    controller_->setRowCheckSource(std::move(factory), downstream);
     updateButtons();
 }
 
 void EventBrowserPage::checkRows() {
-    if (!rowCheckFactory_ || isBusy() || model_->transactionCount() == 0) {
+    if (!controller_->checkRows()) {
         emit rowCheckShown();
-        return;
     }
-    std::vector<browse::BrowsedTransaction> transactions;
-    transactions.reserve(model_->transactionCount());
-    for (size_t i = 0; i < model_->transactionCount(); ++i) {
-        browse::BrowsedTransaction trx = *model_->transactionAt(model_->index(static_cast<int>(i), 0));
-        trx.events.clear();  // where it lies is enough
-        transactions.push_back(std::move(trx));
-    }
-    go_->setEnabled(false);
-    checkRows_->setEnabled(false);
-    cancelButton_->setEnabled(true);
-    status_->setText(tr("Checking the page's rows against %1...").arg(checkedDownstream_));
-    // The worker holds copies only: the factory, the page's positions, its filter and the cancel flag.
-    watcher_.waitForFinished();
-    cancel_ = std::make_shared<std::atomic<bool>>(false);
-    checkWatcher_.setFuture(QtConcurrent::run([factory = rowCheckFactory_, transactions = std::move(transactions),
-                                               filter = shownFilter_, cancel = cancel_]() -> RowCheckResult {
-        RowCheckResult result;
-        try {
-            result.check = preview::checkPageRows(factory(), transactions, filter, cancel.get());
-        } catch (const std::exception& e) {
-            result.error = e.what();
-        }
-        return result;
-    }));
-}
-
-void EventBrowserPage::onRowCheckRead() {
-    RowCheckResult result = checkWatcher_.result();
-    go_->setEnabled(true);
-    cancelButton_->setEnabled(false);
-    updateButtons();
-    if (!result.check) {
-        status_->setText(tr("<b>Rows not checked:</b> %1").arg(QString::fromStdString(result.error).toHtmlEscaped()));
-        emit rowCheckShown();
-        return;
-    }
-    const preview::PageRowCheck& check = *result.check;
-    size_t equal = 0;
-    size_t checked = 0;
-    for (const auto& trx : check.transactions) {
-        equal += trx.equal;
-        checked += trx.checkedRows();
-    }
-    QString text = tr("%1 row(s) checked against %2 at their last change on this page: %3 equal, %4 not "
-                      "(%5 binlog window(s), %6 events read).")
-                       .arg(checked)
-                       .arg(checkedDownstream_)
-                       .arg(equal)
-                       .arg(checked - equal)
-                       .arg(check.windowsRead)
-                       .arg(check.eventsRead);
-    for (const auto& problem : check.problems) {
-        text += QLatin1Char(' ') +
-                tr("Not checked: %1: %2.")
-                    .arg(QString::fromStdString(problem.table.text()), QString::fromStdString(problem.reason));
-    }
-    model_->setRowCheck(check.transactions);
-    status_->setText(text.toHtmlEscaped());
-    if (!key_->text().trimmed().isEmpty()) {
-        showRowHistory();
-    } else {
-        showSelection();
-    }
-    emit rowCheckShown();
-}
-
-QString EventBrowserPage::downstreamOf(size_t transaction, const browse::BrowsedEvent& event,
-                                       const browse::RowImages& row) const {
-    if (const auto* check = model_->rowCheckAt(transaction)) {
-        const std::string table = event.schema + "." + event.table;
-        for (const auto& checked : check->rows) {
-            if (checked.table == table && checked.key == row.keyText) {
-                return QString::fromLatin1(verify::windowRowStateName(checked.state));
-            }
-        }
-    }
-    return model_->data(model_->index(static_cast<int>(transaction), EventBrowserModel::AppliedColumn)).toString();
 }
 
 void EventBrowserPage::setResumeEnabled(bool enabled) {
-    resumeEnabled_ = enabled;
+    controller_->setResumeEnabled(enabled);
     updateButtons();
 }
 
 void EventBrowserPage::setAppliedPoint(const browse::BrowsePoint& applied) {
-    if (applied == applied_) {
-        return;  // the snapshot timer calls this several times a second
+    if (controller_->setAppliedPoint(applied)) {
+        showSelection();  // the rows pane's Downstream column follows too
     }
-    applied_ = applied;
-    model_->setAppliedPoint(applied);
-    showSelection();  // the rows pane's Downstream column follows too
 }
 
-bool EventBrowserPage::filterFromFields(browse::BrowseFilter& filter) {
-    QString table = table_->text().trimmed();
-    if (!table.isEmpty()) {
-        qsizetype dot = table.indexOf('.');
-        if (dot <= 0 || dot == table.size() - 1) {
-            status_->setText(tr("Table '%1' is not db.table.").arg(table));
-            return false;
-        }
-        filter.schema = table.left(dot).toStdString();
-        filter.table = table.mid(dot + 1).toStdString();
-    }
-    QString operation = operation_->currentData().toString();
-    if (!operation.isEmpty()) {
-        filter.operations = {operation.toStdString()};
-    }
-    QString domain = domain_->text().trimmed();
-    if (!domain.isEmpty()) {
-        bool ok = false;
-        uint value = domain.toUInt(&ok);
-        if (!ok) {
-            status_->setText(tr("GTID domain '%1' is not a number.").arg(domain));
-            return false;
-        }
-        filter.gtidDomain = value;
-    }
-    QString key = key_->text().trimmed();
-    if (!key.isEmpty()) {
-        filter.keyValue = key.toStdString();
-    }
-    filter.rowImages = rowImages_->isChecked();
-    return true;
+EventBrowserController::FilterFields EventBrowserPage::filterFields() const {
+    return {table_->text(), operation_->currentData().toString(), domain_->text(), key_->text(),
+            rowImages_->isChecked()};
 }
 
 void EventBrowserPage::openAt(const browse::BrowsePoint& point, const QString& why) {
-    browse::PageRequest request;
-    if (!filterFromFields(request.filter)) {
-        emit pageShown();
-        return;
-    }
-    request.around = point;
-    from_->setText(QString::fromStdString(point.toString()));
-    status_->setText(tr("Reading around %1 (%2)...").arg(QString::fromStdString(point.toString()), why));
-    start(std::move(request));
+    controller_->openAt(point, why, filterFields());
 }
 
 void EventBrowserPage::openFrom(const QString& from) {
-    browse::PageRequest request;
-    if (!filterFromFields(request.filter)) {
-        emit pageShown();
-        return;
-    }
-    request.from = from.trimmed().toStdString();
-    from_->setText(from.trimmed());
-    status_->setText(from.trimmed().isEmpty() ? tr("Reading from the oldest binlog...")
-                                              : tr("Reading from %1...").arg(from.trimmed()));
-    start(std::move(request));
-}
-
-void EventBrowserPage::start(browse::PageRequest request) {
-    if (!factory_) {
-        status_->setText(tr("No binlog to browse: open a task first."));
-        emit pageShown();
-        return;
-    }
-    cancel();
-    watcher_.waitForFinished();
-    checkWatcher_.waitForFinished();
-    cancel_ = std::make_shared<std::atomic<bool>>(false);
-    shownFilter_ = request.filter;
-    go_->setEnabled(false);
-    checkRows_->setEnabled(false);
-    cancelButton_->setEnabled(true);
-    // The worker holds copies only: the factory, the request and the cancel flag.
-    watcher_.setFuture(
-        QtConcurrent::run([factory = factory_, request = std::move(request), cancel = cancel_]() -> browse::Page {
-            browse::Page page;
-            try {
-                auto history = factory();
-                page = browse::readPage(*history, request, cancel.get());
-                if (page.error.empty()) {
-                    page.note += page.note.empty() ? "" : "; ";
-                    page.note += "files: " + std::to_string(history->files().size());
-                }
-            } catch (const std::exception& e) {
-                page.error = e.what();
-            }
-            return page;
-        }));
+    controller_->openFrom(from, filterFields());
 }
 
 void EventBrowserPage::cancel() {
-    cancel_->store(true);
+    controller_->cancel();
 }
 
 bool EventBrowserPage::isBusy() const {
-    return watcher_.isRunning() || checkWatcher_.isRunning();
+    return controller_->isBusy();
 }
 
-void EventBrowserPage::onPageRead() {
-    browse::Page page = watcher_.result();
-    go_->setEnabled(true);
-    cancelButton_->setEnabled(false);
-    if (!page.error.empty()) {
-        status_->setText(tr("<b>Refused:</b> %1").arg(QString::fromStdString(page.error).toHtmlEscaped()));
-        emit pageShown();
-        return;
-    }
-    std::vector<binlog::BinlogFileSize> files;
-    for (const auto& trx : page.transactions) {
-        if (files.empty() || files.back().file != trx.file) {
-            files.push_back({trx.file, 0});
+void EventBrowserPage::onPageShown(bool listed) {
+    if (listed) {
+        const QModelIndex target = controller_->model()->targetIndex();
+        if (target.isValid()) {
+            tree_->setCurrentIndex(target);
+            tree_->expand(target);
+            tree_->scrollTo(target, QAbstractItemView::PositionAtCenter);
         }
-        if (files.back().file != trx.endFile) {
-            files.push_back({trx.endFile, 0});
+        if (!key_->text().trimmed().isEmpty()) {
+            showRowHistory();
+        } else {
+            showSelection();
         }
+        updateButtons();
     }
-    files_ = files;
-    // The From box says where the list starts (a page read around a point starts before it), so that
-    // Go reads this page again.
-    if (!page.transactions.empty()) {
-        const auto& first = page.transactions.front();
-        from_->setText(QStringLiteral("%1:%2").arg(QString::fromStdString(first.file)).arg(first.pos));
-    }
-    model_->setPage(std::move(page.transactions), page.target, files_);
-    model_->setAppliedPoint(applied_);
-    QString summary =
-        tr("%n transaction(s) shown, %1 events read", nullptr, static_cast<int>(model_->transactionCount()))
-            .arg(page.progress.eventsRead);
-    if (page.cancelled) {
-        summary += tr(" (cancelled)");
-    }
-    if (!page.note.empty()) {
-        summary += QStringLiteral("; ") + QString::fromStdString(page.note);
-    }
-    status_->setText(summary.toHtmlEscaped());
-    QModelIndex target = model_->targetIndex();
-    if (target.isValid()) {
-        tree_->setCurrentIndex(target);
-        tree_->expand(target);
-        tree_->scrollTo(target, QAbstractItemView::PositionAtCenter);
-    }
-    if (!key_->text().trimmed().isEmpty()) {
-        showRowHistory();
-    } else {
-        showSelection();
-    }
-    updateButtons();
     emit pageShown();
 }
 
+void EventBrowserPage::onRowCheckShown(bool checked) {
+    updateButtons();
+    if (checked) {
+        if (!key_->text().trimmed().isEmpty()) {
+            showRowHistory();
+        } else {
+            showSelection();
+        }
+    }
+    emit rowCheckShown();
+}
+
 void EventBrowserPage::showSelection() {
-    rows_->setRowCount(0);
-    QModelIndex current = tree_->currentIndex();
-    const auto* trx = model_->transactionAt(current);
-    if (trx == nullptr) {
-        rowsTitle_->setText(tr("Rows"));
-        return;
-    }
-    const auto* only = model_->eventAt(current);
-    rowsTitle_->setText(only != nullptr ? tr("Rows of the event at %1:%2").arg(only->file.c_str()).arg(only->pos)
-                                        : tr("Rows of the transaction at %1:%2").arg(trx->file.c_str()).arg(trx->pos));
-    if (!key_->text().trimmed().isEmpty() && only == nullptr) {
-        showRowHistory();
-        return;
-    }
-    const int trxRow = current.parent().isValid() ? current.parent().row() : current.row();
-    for (const auto& event : trx->events) {
-        if (only != nullptr && &event != only) {
-            continue;
-        }
-        for (const auto& row : event.rows) {
-            for (const auto* image : {&row.before, &row.after}) {
-                if (image->empty()) {
-                    continue;
-                }
-                int at = rows_->rowCount();
-                rows_->insertRow(at);
-                rows_->setItem(at, RowsPosition,
-                               new QTableWidgetItem(QStringLiteral("%1:%2").arg(event.file.c_str()).arg(event.pos)));
-                rows_->setItem(at, RowsOperation,
-                               new QTableWidgetItem(
-                                   QString::fromStdString(event.schema + "." + event.table + " " + event.operation)));
-                rows_->setItem(at, RowsImage, new QTableWidgetItem(image == &row.before ? tr("before") : tr("after")));
-                rows_->setItem(at, RowsValues, new QTableWidgetItem(imageText(event.columnNames, *image)));
-                rows_->setItem(at, RowsDownstream,
-                               new QTableWidgetItem(downstreamOf(static_cast<size_t>(trxRow), event, row)));
-            }
-        }
-    }
+    showRows(controller_->selectionRows(tree_->currentIndex(), key_->text()));
 }
 
 void EventBrowserPage::showRowHistory() {
+    showRows(controller_->rowHistory(key_->text()));
+}
+
+void EventBrowserPage::showRows(const EventBrowserController::RowsPane& pane) {
     rows_->setRowCount(0);
-    rowsTitle_->setText(
-        tr("Row history of key %1: every change in this page, oldest first").arg(key_->text().trimmed()));
-    for (size_t t = 0; t < model_->transactionCount(); ++t) {
-        QModelIndex trxIndex = model_->index(static_cast<int>(t), 0);
-        const auto* trx = model_->transactionAt(trxIndex);
-        for (const auto& event : trx->events) {
-            for (const auto& row : event.rows) {
-                int at = rows_->rowCount();
-                rows_->insertRow(at);
-                rows_->setItem(at, RowsPosition,
-                               new QTableWidgetItem(QStringLiteral("%1:%2").arg(event.file.c_str()).arg(event.pos)));
-                rows_->setItem(at, RowsOperation,
-                               new QTableWidgetItem(
-                                   QString::fromStdString(event.schema + "." + event.table + " " + event.operation)));
-                rows_->setItem(at, RowsImage, new QTableWidgetItem(tr("before -> after")));
-                QString change = row.before.empty() ? tr("(none)") : imageText(event.columnNames, row.before);
-                change += QStringLiteral("  ->  ") +
-                          (row.after.empty() ? tr("(deleted)") : imageText(event.columnNames, row.after));
-                rows_->setItem(at, RowsValues, new QTableWidgetItem(change));
-                rows_->setItem(at, RowsDownstream, new QTableWidgetItem(downstreamOf(t, event, row)));
-            }
-        }
+    rowsTitle_->setText(pane.title);
+    for (const EventBrowserController::RowLine& line : pane.lines) {
+        const int at = rows_->rowCount();
+        rows_->insertRow(at);
+        rows_->setItem(at, RowsPosition, new QTableWidgetItem(line.position));
+        rows_->setItem(at, RowsOperation, new QTableWidgetItem(line.operation));
+        rows_->setItem(at, RowsImage, new QTableWidgetItem(line.image));
+        rows_->setItem(at, RowsValues, new QTableWidgetItem(line.values));
+        rows_->setItem(at, RowsDownstream, new QTableWidgetItem(line.downstream));
     }
 }
 
 void EventBrowserPage::updateButtons() {
-    const auto* trx = model_->transactionAt(tree_->currentIndex());
-    bool boundary = trx != nullptr && !trx->isMarker;
-    resumeHere_->setEnabled(resumeEnabled_ && boundary);
-    resumeAfter_->setEnabled(resumeEnabled_ && boundary && trx->complete);
-    stopAfter_->setEnabled(resumeEnabled_ && boundary && trx->complete);
-    checkRows_->setEnabled(rowCheckFactory_ != nullptr && model_->transactionCount() > 0 && !isBusy());
+    const EventBrowserController::Offers offers = controller_->offersAt(tree_->currentIndex());
+    resumeHere_->setEnabled(offers.resumeHere);
+    resumeAfter_->setEnabled(offers.resumeAfter);
+    stopAfter_->setEnabled(offers.stopAfter);
+    checkRows_->setEnabled(offers.checkRows);
 }
 
 void EventBrowserPage::showRefusal(const QString& text) {
     status_->setText(QStringLiteral("<b>%1</b>").arg(text.toHtmlEscaped()));
-}
-
-void EventBrowserPage::requestResume(bool afterIt) {
-    const auto* trx = model_->transactionAt(tree_->currentIndex());
-    if (trx == nullptr || trx->isMarker) {
-        return;
-    }
-    task::ResumeTarget target;
-    target.file = afterIt ? trx->endFile : trx->file;
-    target.pos = afterIt ? trx->endPos : trx->pos;
-    QString what =
-        QString::fromStdString(trx->gtid.empty() ? std::string("the transaction") : "transaction " + trx->gtid);
-    QString description =
-        afterIt ? tr("after %1 (it is skipped)").arg(what) : tr("from the start of %1 (the task applies it)").arg(what);
-    emit resumeFromRequested(target, description);
 }
 
 }  // namespace syncscope::ui

@@ -3,21 +3,15 @@
 // time; filters by table, operation, GTID domain and key (row history with each change's downstream
 // state); "Check rows downstream" checks the page's rows against the downstream (equal, missing, different,
 // not deleted; on demand, the page only); "Resume from here" hands a transaction boundary to the task's
-// resume-from command. Pages and checks are read on a worker thread that holds only copies (never this), and
-// can be cancelled.
+// resume-from command. The page lays out and shows; its EventBrowserController reads the pages and checks
+// (on a worker thread that holds only copies, cancellable) and builds what the rows pane lists.
 #pragma once
 
-#include <QFutureWatcher>
 #include <QWidget>
-#include <atomic>
-#include <functional>
-#include <memory>
-#include <optional>
 
 #include "engine/browse/binlog_history.h"
-#include "engine/browse/browse_page.h"
-#include "engine/preview/page_row_check.h"
 #include "engine/task/task_control.h"
+#include "ui/browse/event_browser_controller.h"
 
 class QCheckBox;
 class QComboBox;
@@ -36,15 +30,15 @@ class EventBrowserPage : public QWidget {
 
 public:
     // Makes the history a page reads (a server connection or local files); called on the worker thread.
-    using HistoryFactory = std::function<std::unique_ptr<browse::BinlogHistory>()>;
+    using HistoryFactory = EventBrowserController::HistoryFactory;
 
+    // The controller is the page's first child: it is destroyed first, waiting for a read still running.
     explicit EventBrowserPage(QWidget* parent = nullptr);
-    ~EventBrowserPage() override;
 
     void setHistorySource(HistoryFactory factory, const QString& description);
     // Where the row check reads (the task's servers, route and replicated tables); called on the worker
     // thread. Unset: no row check (local files, or no task).
-    using RowCheckFactory = std::function<verify::WindowPreviewRequest()>;
+    using RowCheckFactory = EventBrowserController::RowCheckFactory;
     void setRowCheckSource(RowCheckFactory factory, const QString& downstream);
     // Checks the shown page's rows against the downstream (as the button does).
     void checkRows();
@@ -62,7 +56,8 @@ public:
     void cancel();
     bool isBusy() const;
 
-    EventBrowserModel* model() const { return model_; }
+    EventBrowserController* controller() const { return controller_; }
+    EventBrowserModel* model() const { return controller_->model(); }
     QTreeView* tree() const { return tree_; }
     QTableWidget* rowsTable() const { return rows_; }
     QLabel* statusLabel() const { return status_; }
@@ -88,33 +83,15 @@ signals:
     void stopAtRequested(const QString& point);
 
 private:
-    void start(browse::PageRequest request);
-    void onPageRead();
-    void onRowCheckRead();
-    // The check's state of one shown row image (by table and key), else the transaction's Downstream text.
-    QString downstreamOf(size_t transaction, const browse::BrowsedEvent& event, const browse::RowImages& row) const;
+    EventBrowserController::FilterFields filterFields() const;
+    void onPageShown(bool listed);
+    void onRowCheckShown(bool checked);
     void showSelection();
     void showRowHistory();
+    void showRows(const EventBrowserController::RowsPane& pane);
     void updateButtons();
-    void requestResume(bool afterIt);
-    bool filterFromFields(browse::BrowseFilter& filter);
 
-    EventBrowserModel* model_;
-    HistoryFactory factory_;
-    QFutureWatcher<browse::Page> watcher_;
-    struct RowCheckResult {
-        std::optional<preview::PageRowCheck> check;
-        std::string error;
-    };
-    QFutureWatcher<RowCheckResult> checkWatcher_;
-    RowCheckFactory rowCheckFactory_;
-    QString checkedDownstream_;
-    browse::BrowseFilter shownFilter_;  // the filter of the page shown (what the row check counts)
-    std::shared_ptr<std::atomic<bool>> cancel_;
-    std::vector<binlog::BinlogFileSize> files_;
-    bool resumeEnabled_ = false;
-    browse::BrowsePoint applied_;
-
+    EventBrowserController* controller_;
     QLabel* source_ = nullptr;
     QLineEdit* from_ = nullptr;
     QPushButton* go_ = nullptr;
@@ -135,5 +112,3 @@ private:
 };
 
 }  // namespace syncscope::ui
-
-Q_DECLARE_METATYPE(syncscope::task::ResumeTarget)

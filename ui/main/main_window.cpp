@@ -1,6 +1,5 @@
 #include "ui/main/main_window.h"
 
-#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QFileDialog>
@@ -8,30 +7,30 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QProgressDialog>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
-#include <QTimer>
 #include <QToolBar>
 
-#include "ui/browse/event_browser_links.h"
+#include "ui/browse/event_browser_page.h"
 #include "ui/dialogs/new_task_dialog.h"
-#include "ui/dialogs/resume_from_dialog.h"
 #include "ui/engine/engine_adapter.h"
 #include "ui/fleet/fleet_model.h"
 #include "ui/fleet/multi_source_group.h"
-#include "ui/inspect/checkpoint_inspection_page.h"
-#include "ui/inspect/task_inspection_request.h"
-#include "ui/main/color_scheme.h"
+#include "ui/fleet/notification_center.h"
+#include "ui/main/browse_controller.h"
+#include "ui/main/fleet_controller.h"
+#include "ui/main/inspection_controller.h"
+#include "ui/main/preview_controller.h"
 #include "ui/main/source_picker.h"
+#include "ui/main/stop_on_close.h"
 #include "ui/main/task_actions.h"
 #include "ui/main/task_view.h"
+#include "ui/main/tray_status.h"
 #include "ui/main/user_guide.h"
-#include "ui/models/recent_tasks.h"
+#include "ui/main/view_preferences.h"
 #include "ui/models/ui_resources.h"
 #include "ui/overview/overview_page.h"
-#include "ui/pages/failed_event_panel.h"
 #include "ui/pages/verify_page.h"
 
 namespace syncscope::ui {
@@ -42,17 +41,7 @@ constexpr int kDefaultHeight = 800;
 constexpr int kStatusMessageMilliseconds = 8000;
 const char* const kGeometryKey = "window/geometry";
 const char* const kStateKey = "window/state";
-const char* const kRecentKey = "tasks/recent";
-const char* const kRefreshKey = "view/refreshHz";
-const char* const kColorSchemeKey = "view/colorScheme";
 const char* const kNewTaskFolderKey = "tasks/newTaskFolder";
-const char* const kInspectionGeometryKey = "inspect/geometry";
-constexpr int kInspectionWidth = 1280;
-constexpr int kInspectionHeight = 640;
-
-bool isActive(task::Stage stage) {
-    return stage == task::Stage::Running || stage == task::Stage::Paused;
-}
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
@@ -63,9 +52,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
     adapter_ = new EngineAdapter(this);
     actions_ = new TaskActions(this);
-
-    createFleet();
     taskView_ = new TaskView(this);
+    fleet_ = new FleetController(this, taskView_, adapter_);
+    overview_ = new OverviewPage(fleet_->model(), fleet_->notifications()->log(), this);
+    tray_ = new TrayStatus(fleet_->model(), fleet_->notifications(), this);
+    browse_ = new BrowseController(this, taskView_, adapter_, &fleet_->shown());
+    preview_ = new PreviewController(this, taskView_, adapter_, &fleet_->shown());
+    inspection_ = new InspectionController(this, taskView_->sourcePicker(), &fleet_->shown());
+    stopOnClose_ = new StopOnClose(this, adapter_);
+    preferences_ = new ViewPreferences(adapter_, this);
     stack_ = new QStackedWidget(this);
     stack_->addWidget(overview_);
     stack_->addWidget(taskView_);
@@ -78,6 +73,38 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     statusBar()->addPermanentWidget(commandState_);
     statusBar()->showMessage(tr("No task open"));
 
+    connectFleet();
+    connectTaskView();
+    restoreWindowState();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::connectFleet() {
+    connect(fleet_, &FleetController::taskViewRequested, this, [this] { stack_->setCurrentWidget(taskView_); });
+    connect(fleet_, &FleetController::overviewRequested, this, &MainWindow::showOverview);
+    connect(fleet_, &FleetController::titleChanged, this, &QWidget::setWindowTitle);
+    connect(fleet_, &FleetController::taskFilesOpened, recent_, &RecentTasksMenu::add);
+    connect(fleet_, &FleetController::shownChannelChanged, this, &MainWindow::updateActions);
+    connect(fleet_, &FleetController::statusMessage, statusBar(), &QStatusBar::showMessage);
+    connect(fleet_, &FleetController::refreshed, tray_, &TrayStatus::update);
+
+    connect(overview_, &OverviewPage::channelActivated, fleet_, &FleetController::openChannel);
+    connect(overview_, &OverviewPage::newTaskRequested, this, &MainWindow::showNewTaskDialog);
+    connect(overview_, &OverviewPage::openTaskRequested, this, &MainWindow::openTaskWithDialogs);
+    connect(overview_, &OverviewPage::addRemoteRequested, fleet_, &FleetController::addRemoteEngineWithDialog);
+    connect(overview_, &OverviewPage::addReplicaRequested, fleet_, &FleetController::addReplicaWithDialog);
+    connect(overview_, &OverviewPage::inspectRequested, inspection_, &InspectionController::inspectWithDialog);
+    connect(overview_, &OverviewPage::recentTaskRequested, this,
+            [this](const QString& taskPath, const QString& sourcePath) {
+                emit openTaskRequested({taskPath, sourcePath, QString()});
+            });
+    connect(overview_, &OverviewPage::batchRequested, fleet_, &FleetController::runBatch);
+    connect(overview_, &OverviewPage::removeRequested, fleet_, &FleetController::removeChannelWithConfirmation);
+    connect(overview_, &OverviewPage::notificationSettingsRequested, fleet_, &FleetController::editNotifications);
+}
+
+void MainWindow::connectTaskView() {
     connect(adapter_, &EngineAdapter::snapshotChanged, this, &MainWindow::onSnapshot);
     connect(adapter_, &EngineAdapter::noticesArrived, taskView_, &TaskView::appendNotices);
     connect(adapter_, &EngineAdapter::noticesArrived, this, [this](const std::vector<task::Notice>& notices) {
@@ -96,32 +123,31 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
     connect(adapter_, &EngineAdapter::commandFinished, this, &MainWindow::onCommandFinished);
     connect(taskView_, &TaskView::retryRequested, adapter_, &EngineAdapter::resume);
-    connect(taskView_, &TaskView::skipConfirmed, this, &MainWindow::skipWithPreview);
+    connect(taskView_, &TaskView::skipConfirmed, preview_, &PreviewController::skipWithPreview);
     // The source picked for a task with several sources: Verify reads it, and an open browser turns to it.
     connect(taskView_->sourcePicker(), &SourcePicker::sourceChosen, this, [this](const QString& file) {
-        taskView_->verifyPage()->setTask(files_.taskPath, file, taskView_->sourcePicker()->chosenTask());
-        if (browser_ && browser_->isVisible()) {
-            showEventBrowser();
-        }
+        taskView_->verifyPage()->setTask(fleet_->shown().files.taskPath, file, taskView_->sourcePicker()->chosenTask());
+        browse_->followSource();
     });
-    browserLinks_ =
-        new EventBrowserLinks(taskView_->ruler(), taskView_->tablesPage(), taskView_->failedEventPanel(), this);
-    connect(browserLinks_, &EventBrowserLinks::browseRequested, this,
-            [this](const browse::BrowsePoint& point, const QString& why) {
-                browseAt(QString::fromStdString(point.file), point.offset, why);
-            });
 
     connect(actions_->start(), &QAction::triggered, adapter_, &EngineAdapter::start);
     connect(actions_->pause(), &QAction::triggered, adapter_, &EngineAdapter::pause);
     connect(actions_->resume(), &QAction::triggered, adapter_, &EngineAdapter::resume);
     connect(actions_->stop(), &QAction::triggered, adapter_, &EngineAdapter::stop);
-    connect(actions_->resumeFrom(), &QAction::triggered, this, &MainWindow::showResumeFrom);
-    connect(actions_->skip(), &QAction::triggered, this, &MainWindow::skipWithConfirmation);
+    connect(actions_->resumeFrom(), &QAction::triggered, preview_, &PreviewController::showResumeFrom);
+    connect(actions_->skip(), &QAction::triggered, preview_, &PreviewController::askToSkip);
 
-    restoreWindowState();
+    connect(browse_, &BrowseController::resumeFromRequested, preview_, &PreviewController::resumeFromWithPreview);
+    connect(browse_, &BrowseController::statusMessage, statusBar(), &QStatusBar::showMessage);
+    connect(inspection_, &InspectionController::browseWindowRequested, browse_, &BrowseController::browseSkipWindow);
+    connect(inspection_, &InspectionController::statusMessage, statusBar(), &QStatusBar::showMessage);
+    connect(preview_, &PreviewController::resumeFromRefused, this, [this](const QString& text) {
+        commandState_->setText(text);
+        statusBar()->showMessage(text, kStatusMessageMilliseconds);
+        browse_->showRefusal(text);
+        emit resumeFromRefused(text);
+    });
 }
-
-MainWindow::~MainWindow() = default;
 
 void MainWindow::createMenus() {
     QMenu* fileMenu = menuBar()->addMenu(tr("&File"));
@@ -132,15 +158,17 @@ void MainWindow::createMenus() {
     QAction* open = fileMenu->addAction(tr("&Open task..."), this, &MainWindow::openTaskWithDialogs);
     open->setShortcut(QKeySequence::Open);
     open->setToolTip(tr("Open a DM task file and its source file"));
-    QAction* addRemote = fileMenu->addAction(tr("Add &remote engine..."), this, &MainWindow::addRemoteEngineWithDialog);
+    QAction* addRemote =
+        fileMenu->addAction(tr("Add &remote engine..."), fleet_, &FleetController::addRemoteEngineWithDialog);
     addRemote->setToolTip(tr("Watch and control a `syncscope-cli run --listen` on another machine"));
-    QAction* addReplica = fileMenu->addAction(tr("Add &MariaDB replica..."), this, &MainWindow::addReplicaWithDialog);
+    QAction* addReplica =
+        fileMenu->addAction(tr("Add &MariaDB replica..."), fleet_, &FleetController::addReplicaWithDialog);
     addReplica->setToolTip(tr("Watch and control a MariaDB replica's channels (SHOW ALL SLAVES STATUS)"));
     QAction* openWorkspaceAction = fileMenu->addAction(tr("Open &workspace..."), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open a workspace"), {},
                                                           tr("SyncScope workspace (*.syncscope.json *.json)"));
         if (!path.isEmpty()) {
-            openWorkspace(path);
+            fleet_->openWorkspace(path);
         }
     });
     openWorkspaceAction->setToolTip(tr("Add every channel of a saved workspace file"));
@@ -148,14 +176,13 @@ void MainWindow::createMenus() {
         const QString path = QFileDialog::getSaveFileName(this, tr("Save the workspace"), {},
                                                           tr("SyncScope workspace (*.syncscope.json)"));
         QString error;
-        if (!path.isEmpty() && !saveWorkspaceAs(path, &error)) {
+        if (!path.isEmpty() && !fleet_->saveWorkspaceAs(path, &error)) {
             QMessageBox::warning(this, tr("Cannot save the workspace"), error);
         }
     });
     saveWorkspaceAction->setToolTip(tr("Write the set of channels to a file, to open it on another desk"));
-    recentMenu_ = fileMenu->addMenu(tr("&Recent tasks"));
-    recentMenu_->setToolTipsVisible(true);
-    rebuildRecentMenu();
+    recent_ = new RecentTasksMenu(fileMenu->addMenu(tr("&Recent tasks")), overview_, this);
+    connect(recent_, &RecentTasksMenu::openRequested, this, &MainWindow::openTaskRequested);
     fileMenu->addSeparator();
     QAction* quit = fileMenu->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -166,35 +193,13 @@ void MainWindow::createMenus() {
     taskMenu->addActions({actions_->start(), actions_->pause(), actions_->resume(), actions_->stop()});
     taskMenu->addSeparator();
     taskMenu->addActions({actions_->resumeFrom(), actions_->skip()});
-    QAction* stopAt = taskMenu->addAction(tr("Stop at a &point..."), this, &MainWindow::askStopPoint);
+    QAction* stopAt = taskMenu->addAction(tr("Stop at a &point..."), browse_, &BrowseController::askStopPoint);
     stopAt->setToolTip(tr("Pause the task by itself at a binlog position, a GTID or a time (like START SLAVE UNTIL)"));
 
     QMenu* toolsMenu = menuBar()->addMenu(tr("T&ools"));
     toolsMenu->setToolTipsVisible(true);
-    QAction* inspect = toolsMenu->addAction(tr("&Inspect checkpoints..."), this, [this] {
-        CheckpointInspectionPage* page = showCheckpointInspection();
-        if (page->isBusy()) {
-            return;
-        }
-        // With a task open, its own checkpoint table, target and upstream are filled in.
-        std::optional<inspect::InspectionRequest> forTask;
-        if (!files_.taskPath.isEmpty()) {
-            try {
-                forTask = inspectionRequestForTask(files_.taskPath.toStdString(),
-                                                   taskView_->sourcePicker()->chosenFile().toStdString());
-            } catch (const std::exception& e) {
-                statusBar()->showMessage(tr("Cannot fill in the task's checkpoints: %1").arg(e.what()),
-                                         kStatusMessageMilliseconds);
-            }
-        }
-        QTimer::singleShot(0, page, [page, forTask] {
-            if (forTask) {
-                page->inspectWithDialog(*forTask);
-            } else {
-                page->inspectWithDialog();
-            }
-        });
-    });
+    QAction* inspect =
+        toolsMenu->addAction(tr("&Inspect checkpoints..."), inspection_, &InspectionController::inspectShownTask);
     inspect->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     inspect->setToolTip(
         tr("Read any downstream's checkpoint tables (ours or DM's) read-only and flag points a "
@@ -209,48 +214,15 @@ void MainWindow::createMenus() {
     QAction* overviewAction = viewMenu->addAction(tr("&Overview"), this, &MainWindow::showOverview);
     overviewAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     overviewAction->setToolTip(tr("Every channel of the workspace, one row each"));
-    QMenu* refreshMenu = viewMenu->addMenu(tr("&Refresh rate"));
-    refreshMenu->setToolTipsVisible(true);
-    auto* rates = new QActionGroup(this);
-    for (int hz = EngineAdapter::kMinRefreshHz; hz <= EngineAdapter::kMaxRefreshHz; hz += 2) {
-        QAction* rate = refreshMenu->addAction(tr("%1 per second").arg(hz));
-        rate->setCheckable(true);
-        rate->setToolTip(tr("Pull the engine's status %1 times a second").arg(hz));
-        rate->setChecked(hz == adapter_->refreshRate());
-        rates->addAction(rate);
-        connect(rate, &QAction::triggered, this, [this, hz] {
-            adapter_->setRefreshRate(hz);
-            QSettings().setValue(kRefreshKey, hz);
-        });
-    }
-
-    QMenu* colorsMenu = viewMenu->addMenu(tr("&Colours"));
-    colorsMenu->setToolTipsVisible(true);
-    auto* schemes = new QActionGroup(this);
-    const ColorScheme saved = colorSchemeFromName(QSettings().value(kColorSchemeKey).toString());
-    const std::pair<ColorScheme, QString> choices[] = {{ColorScheme::System, tr("&Desktop's palette")},
-                                                       {ColorScheme::Light, tr("&Light")},
-                                                       {ColorScheme::Dark, tr("D&ark")}};
-    for (const auto& [scheme, label] : choices) {
-        QAction* choice = colorsMenu->addAction(label);
-        choice->setCheckable(true);
-        choice->setChecked(scheme == saved);
-        choice->setToolTip(scheme == ColorScheme::System
-                               ? tr("Use the desktop's own colours")
-                               : tr("Draw SyncScope in %1 colours").arg(label).remove(QLatin1Char('&')));
-        schemes->addAction(choice);
-        connect(choice, &QAction::triggered, this, [scheme] {
-            QSettings().setValue(kColorSchemeKey, colorSchemeName(scheme));
-            applyColorScheme(scheme);
-        });
-    }
+    preferences_->addMenus(viewMenu);
 
     QMenu* helpMenu = menuBar()->addMenu(tr("&Help"));
     helpMenu->setToolTipsVisible(true);
     QAction* guide = helpMenu->addAction(tr("&User guide"), this, &MainWindow::showUserGuide);
     guide->setShortcut(QKeySequence::HelpContents);
     guide->setToolTip(tr("The manual: every page and mark of the GUI, and step-by-step recipes"));
-    QAction* about = helpMenu->addAction(tr("&About SyncScope"), this, &MainWindow::showAbout);
+    QAction* about = helpMenu->addAction(tr("&About SyncScope"), this,
+                                         [this] { QMessageBox::about(this, tr("About SyncScope"), aboutText()); });
     about->setToolTip(tr("Version, license and what SyncScope is for"));
 }
 
@@ -265,10 +237,6 @@ void MainWindow::createToolBar() {
     bar->addActions({actions_->start(), actions_->pause(), actions_->resume(), actions_->stop()});
     bar->addSeparator();
     bar->addActions({actions_->resumeFrom(), actions_->skip()});
-}
-
-void MainWindow::showAbout() {
-    QMessageBox::about(this, tr("About SyncScope"), aboutText());
 }
 
 UserGuideWindow* MainWindow::showUserGuide() {
@@ -289,48 +257,11 @@ UserGuideWindow* MainWindow::showUserGuide() {
 }
 
 void MainWindow::attachTask(std::shared_ptr<task::TaskControl> task, const TaskFiles& files) {
-    files_ = files;
-    if (!task) {
-        detachTask();
-        return;
-    }
-    ChannelSpec spec;
-    spec.kind = ChannelKind::LocalTask;
-    spec.taskPath = files.taskPath;
-    spec.sourcePath = files.sourcePath;
-    if (fleet_->rowOfTask(task.get()) < 0) {
-        fleet_->addGroup(localTaskGroup(spec, task));
-        fleet_->refresh();
-    }
-    taskView_->clear();
-    taskView_->setAuditPath(files.auditPath);
-    SourcePicker* picker = taskView_->sourcePicker();
-    picker->setTask(files.sourcePath, task);
-    taskView_->verifyPage()->setTask(files.taskPath, picker->chosenFile(), picker->chosenTask());
-    stack_->setCurrentWidget(taskView_);
-    shown_ = task;
-    adapter_->attachTask(std::move(task));
-    if (!files.taskPath.isEmpty()) {
-        addRecentTask(files);
-        setWindowTitle(tr("%1 - SyncScope").arg(QFileInfo(files.taskPath).fileName()));
-    }
-    updateActions();
+    fleet_->attachTask(std::move(task), files);
 }
 
 void MainWindow::detachTask() {
-    taskView_->verifyPage()->setTask({}, {}, nullptr);
-    taskView_->sourcePicker()->clear();
-    adapter_->detachTask();
-    if (shown_) {
-        const int row = fleet_->rowOfTask(shown_.get());
-        if (row >= 0 && fleet_->rowAt(row).kind == ChannelKind::LocalTask) {
-            fleet_->removeGroup(fleet_->rowAt(row).group);
-        }
-        shown_.reset();
-    }
-    taskView_->clear();
-    showOverview();
-    updateActions();
+    fleet_->detachTask();
 }
 
 void MainWindow::setLogRing(std::shared_ptr<LogRing> ring) {
@@ -339,13 +270,11 @@ void MainWindow::setLogRing(std::shared_ptr<LogRing> ring) {
 
 void MainWindow::onSnapshot(std::shared_ptr<const task::StatusSnapshot> snapshot) {
     taskView_->setSnapshot(snapshot);
-    if (browser_ && snapshot) {
-        browser_->setAppliedPoint(committedDownstream(*snapshot));
+    if (snapshot) {
+        browse_->followSnapshot(*snapshot);
     }
     updateActions();
-    if (closeWhenStopped_ && snapshot && !isActive(snapshot->stage)) {
-        close();
-    }
+    stopOnClose_->followSnapshot(snapshot.get());
 }
 
 void MainWindow::onCommandFinished(const QString& command, const task::CommandResult& result) {
@@ -373,17 +302,6 @@ void MainWindow::updateActions() {
     }
 }
 
-void MainWindow::showResumeFrom() {
-    ResumeFromDialog dialog(adapter_->lastSnapshot(), this);
-    if (dialog.exec() == QDialog::Accepted) {
-        resumeFromWithPreview(dialog.preview().target, tr("as chosen in Resume from"));
-    }
-}
-
-void MainWindow::skipWithConfirmation() {
-    taskView_->failedEventPanel()->askToSkip();
-}
-
 NewTaskDialog* MainWindow::showNewTaskDialog() {
     auto* dialog = new NewTaskDialog(this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
@@ -401,19 +319,15 @@ NewTaskDialog* MainWindow::showNewTaskDialog() {
 }
 
 CheckpointInspectionPage* MainWindow::showCheckpointInspection() {
-    if (!inspection_) {
-        inspection_ = new CheckpointInspectionPage(this);
-        inspection_->setWindowFlag(Qt::Window);
-        inspection_->setWindowTitle(tr("Checkpoint inspection - SyncScope"));
-        inspection_->resize(kInspectionWidth, kInspectionHeight);
-        inspection_->restoreGeometry(QSettings().value(kInspectionGeometryKey).toByteArray());
-        connect(inspection_, &CheckpointInspectionPage::browseWindowRequested, this,
-                [this](const SkipWindowBrowse& window) { openSkipWindow(showEventBrowser(), window); });
-    }
-    inspection_->show();
-    inspection_->raise();
-    inspection_->activateWindow();
-    return inspection_;
+    return inspection_->showInspection();
+}
+
+EventBrowserPage* MainWindow::showEventBrowser() {
+    return browse_->showEventBrowser();
+}
+
+EventBrowserLinks* MainWindow::browserLinks() const {
+    return browse_->links();
 }
 
 void MainWindow::openTaskWithDialogs() {
@@ -433,68 +347,75 @@ void MainWindow::openTaskWithDialogs() {
 }
 
 QStringList MainWindow::recentTasks() const {
-    return QSettings().value(kRecentKey).toStringList();
+    return recent_->entries();
 }
 
 void MainWindow::addRecentTask(const TaskFiles& files) {
-    QStringList recent = recentTasks();
-    const QString entry = recentTaskEntry(files.taskPath, files.sourcePath);
-    recent.removeAll(entry);
-    recent.prepend(entry);
-    while (recent.size() > kMaxRecentTasks) {
-        recent.removeLast();
-    }
-    QSettings().setValue(kRecentKey, recent);
-    rebuildRecentMenu();
+    recent_->add(files);
 }
 
-void MainWindow::rebuildRecentMenu() {
-    recentMenu_->clear();
-    const QStringList recent = recentTasks();
-    overview_->setRecentTasks(recent);
-    for (const RecentTask& task : recentTasksOf(recent)) {
-        QAction* action = recentMenu_->addAction(task.label);
-        action->setToolTip(task.toolTip);
-        connect(action, &QAction::triggered, this, [this, task] {
-            emit openTaskRequested({task.taskPath, task.sourcePath, QString()});
-        });
-    }
-    recentMenu_->setEnabled(!recent.isEmpty());
+FleetModel* MainWindow::fleet() const {
+    return fleet_->model();
+}
+
+NotificationCenter* MainWindow::notifications() const {
+    return fleet_->notifications();
+}
+
+QSystemTrayIcon* MainWindow::tray() const {
+    return tray_->icon();
+}
+
+void MainWindow::setLocalTaskOpener(LocalTaskOpener opener) {
+    fleet_->setLocalTaskOpener(std::move(opener));
+}
+
+int MainWindow::addChannel(const ChannelSpec& spec) {
+    return fleet_->addChannel(spec);
+}
+
+void MainWindow::openChannel(int row) {
+    fleet_->openChannel(row);
+}
+
+void MainWindow::showOverview() {
+    stack_->setCurrentWidget(overview_);
+    setWindowTitle(tr("SyncScope"));
+}
+
+bool MainWindow::overviewShown() const {
+    return stack_->currentWidget() == overview_;
+}
+
+void MainWindow::runBatch(BatchCommand command, const QList<int>& rows) {
+    fleet_->runBatch(command, rows);
+}
+
+void MainWindow::setBatchConfirmer(std::function<bool(const QString& text)> confirmer) {
+    fleet_->setBatchConfirmer(std::move(confirmer));
+}
+
+BatchRunner* MainWindow::batchRunner() const {
+    return fleet_->batchRunner();
+}
+
+void MainWindow::restoreWorkspace() {
+    fleet_->restoreWorkspace();
+}
+
+void MainWindow::refreshFleet() {
+    fleet_->refresh();
+}
+
+QTimer* MainWindow::fleetTimer() {
+    return fleet_->timer();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    const auto snapshot = adapter_->lastSnapshot();
     // Only a task of this process is stopped: closing the window never stops a remote engine or a replica.
-    const int shownRow = shown_ ? fleet_->rowOfTask(shown_.get()) : -1;
-    const bool localShown = shownRow < 0 || fleet_->rowAt(shownRow).kind == ChannelKind::LocalTask;
-    if (adapter_->hasTask() && localShown && snapshot && isActive(snapshot->stage)) {
-        // Stop gracefully (checkpoints flushed at a transaction boundary) and close when the engine says so.
+    if (!stopOnClose_->mayClose(fleet_->shownIsLocal())) {
         event->ignore();
-        if (!closeWhenStopped_) {
-            closeWhenStopped_ = true;
-            adapter_->stop();
-            stopping_ =
-                new QProgressDialog(tr("Stopping the task at a transaction boundary..."), tr("Close now"), 0, 0, this);
-            stopping_->setWindowTitle(tr("Stopping"));
-            stopping_->setToolTip(tr("Closing without waiting leaves the task's last checkpoints unflushed"));
-            stopping_->setMinimumDuration(0);
-            connect(stopping_, &QProgressDialog::canceled, this, [this] {
-                adapter_->detachTask();
-                close();
-            });
-            stopping_->show();
-            QTimer::singleShot(kStopTimeoutMilliseconds, this, [this] {
-                if (closeWhenStopped_ && stopping_) {
-                    stopping_->setLabelText(tr("The task has not stopped after %1 s; it may be waiting on the "
-                                               "network. Keep waiting or close now.")
-                                                .arg(kStopTimeoutMilliseconds / 1000));
-                }
-            });
-        }
         return;
-    }
-    if (stopping_) {
-        stopping_->hide();
     }
     saveWindowState();
     event->accept();
@@ -504,22 +425,14 @@ void MainWindow::saveWindowState() {
     QSettings settings;
     settings.setValue(kGeometryKey, saveGeometry());
     settings.setValue(kStateKey, saveState());
-    if (inspection_) {
-        settings.setValue(kInspectionGeometryKey, inspection_->saveGeometry());
-    }
+    inspection_->saveGeometry();
 }
 
 void MainWindow::restoreWindowState() {
     QSettings settings;
     restoreGeometry(settings.value(kGeometryKey).toByteArray());
     restoreState(settings.value(kStateKey).toByteArray());
-    const ColorScheme scheme = colorSchemeFromName(settings.value(kColorSchemeKey).toString());
-    if (scheme != ColorScheme::System) {
-        applyColorScheme(scheme);
-    }
-    if (settings.contains(kRefreshKey)) {
-        adapter_->setRefreshRate(settings.value(kRefreshKey).toInt());
-    }
+    preferences_->restore();
 }
 
 }  // namespace syncscope::ui

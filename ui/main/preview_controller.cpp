@@ -1,54 +1,64 @@
-// The main window's previews before a skip and a resume-from: the rows they leave out (or apply again)
-// checked against the downstream (ui/dialogs/window_preview_dialog.h), read with the engine's preview of the
-// task (engine/preview, which the CLI and the HTTP API use too). Apart from main_window.cpp so that each file
-// keeps one job.
+#include "ui/main/preview_controller.h"
+
 #include <QDir>
 #include <QFileInfo>
-#include <QLabel>
-#include <QStatusBar>
 
 #include "engine/binlog/location.h"
+#include "engine/common/error.h"
 #include "engine/preview/replay_sql_file.h"
 #include "engine/preview/task_window_preview.h"
-#include "ui/browse/event_browser_page.h"
+#include "ui/dialogs/resume_from_dialog.h"
 #include "ui/dialogs/window_preview_dialog.h"
 #include "ui/engine/engine_adapter.h"
-#include "ui/main/main_window.h"
 #include "ui/main/source_picker.h"
 #include "ui/main/task_files_setup.h"
 #include "ui/main/task_view.h"
+#include "ui/pages/failed_event_panel.h"
 
 namespace syncscope::ui {
 
-namespace {
-constexpr int kRefusalMessageMilliseconds = 8000;
-}  // namespace
+PreviewController::PreviewController(QWidget* window, TaskView* taskView, EngineAdapter* adapter,
+                                     const ShownChannel* shown)
+    : QObject(window), window_(window), taskView_(taskView), adapter_(adapter), shown_(shown) {}
 
-QString MainWindow::replaySqlPath(const std::string& taskName) const {
-    const QString folder = files_.auditPath.isEmpty() ? QDir::tempPath() : QFileInfo(files_.auditPath).absolutePath();
+void PreviewController::showResumeFrom() {
+    ResumeFromDialog dialog(adapter_->lastSnapshot(), window_);
+    if (dialog.exec() == QDialog::Accepted) {
+        resumeFromWithPreview(dialog.preview().target, tr("as chosen in Resume from"));
+    }
+}
+
+void PreviewController::askToSkip() {
+    taskView_->failedEventPanel()->askToSkip();
+}
+
+QString PreviewController::replaySqlPath(const std::string& taskName) const {
+    const QString& auditPath = shown_->files.auditPath;
+    const QString folder = auditPath.isEmpty() ? QDir::tempPath() : QFileInfo(auditPath).absolutePath();
     return QString::fromStdString(preview::replaySqlPath(folder.toStdString(), taskName));
 }
 
-WindowPreviewDialog* MainWindow::previewDialog(std::function<verify::WindowPreview(const std::atomic<bool>*)> job,
-                                               WindowPreviewAction action) {
-    auto* dialog = new WindowPreviewDialog(std::move(job), std::move(action), this);
+WindowPreviewDialog* PreviewController::previewDialog(
+    std::function<verify::WindowPreview(const std::atomic<bool>*)> job, WindowPreviewAction action) {
+    auto* dialog = new WindowPreviewDialog(std::move(job), std::move(action), window_);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setObjectName(QStringLiteral("windowPreviewDialog"));
     return dialog;
 }
 
-void MainWindow::skipWithPreview() {
+void PreviewController::skipWithPreview() {
     auto snapshot = adapter_->lastSnapshot();
+    const TaskFiles& files = shown_->files;
     // A replica channel or a remote engine has no task files here to preview with: the typed
     // confirmation, which showed the event, is the check (the replica or the engine audits the skip).
-    if (!snapshot || !snapshot->failedEvent || !snapshot->failedEvent->position.known() || files_.taskPath.isEmpty()) {
+    if (!snapshot || !snapshot->failedEvent || !snapshot->failedEvent->position.known() || files.taskPath.isEmpty()) {
         adapter_->skipFailedEvent();  // the task answers why there is nothing to skip
         return;
     }
     // The failed row belongs to the source that failed, whichever the picker shows.
     const QString failedFile = taskView_->sourcePicker()->failedFile();
-    TaskFilesSetup task = readTaskFilesSetup(
-        files_.taskPath, failedFile.isEmpty() ? taskView_->sourcePicker()->chosenFile() : failedFile);
+    TaskFilesSetup task =
+        readTaskFilesSetup(files.taskPath, failedFile.isEmpty() ? taskView_->sourcePicker()->chosenFile() : failedFile);
     const std::string taskName = task.known ? task.setup.taskName : snapshot->taskName;
     const task::PointView failed = snapshot->failedEvent->position;
     // The failed row's transaction, found in the binlog around the row, is the window.
@@ -68,20 +78,11 @@ void MainWindow::skipWithPreview() {
     WindowPreviewDialog* dialog = previewDialog(std::move(job), std::move(action));
     // The skip's own audit entry names the saved SQL (no separate entry).
     connect(dialog, &QDialog::accepted, adapter_,
-            [this, dialog] { adapter_->skipFailedEventWith(dialog->evidence()); });
+            [adapter = adapter_, dialog] { adapter->skipFailedEventWith(dialog->evidence()); });
     dialog->open();
 }
 
-void MainWindow::refuseResumeFrom(const QString& text) {
-    commandState_->setText(text);
-    statusBar()->showMessage(text, kRefusalMessageMilliseconds);
-    if (browser_) {
-        browser_->showRefusal(text);
-    }
-    emit resumeFromRefused(text);
-}
-
-void MainWindow::resumeFromWithPreview(const task::ResumeTarget& target, const QString& description) {
+void PreviewController::resumeFromWithPreview(const task::ResumeTarget& target, const QString& description) {
     auto snapshot = adapter_->lastSnapshot();
     const QString point = target.file.empty()
                               ? QString::fromStdString(target.gtid)
@@ -89,16 +90,16 @@ void MainWindow::resumeFromWithPreview(const task::ResumeTarget& target, const Q
     const QString where = target.file.empty() ? QStringLiteral("GTID %1").arg(point) : point;
     // The task takes a resume-from only when paused or stopped: say so before reading any binlog.
     if (snapshot && snapshot->stage != task::Stage::Paused && snapshot->stage != task::Stage::Stopped) {
-        refuseResumeFrom(tr("Resume from %1 refused, nothing changed: the task is %2; pause or stop it first")
-                             .arg(where, QString::fromLatin1(task::stageName(snapshot->stage))));
+        emit resumeFromRefused(tr("Resume from %1 refused, nothing changed: the task is %2; pause or stop it first")
+                                   .arg(where, QString::fromLatin1(task::stageName(snapshot->stage))));
         return;
     }
     const task::PointView global = snapshot ? snapshot->globalPersisted : task::PointView{};
-    if ((target.file == global.file && target.pos == global.pos) || files_.taskPath.isEmpty()) {
+    if ((target.file == global.file && target.pos == global.pos) || shown_->files.taskPath.isEmpty()) {
         adapter_->resumeFrom(target);  // nothing is skipped or applied again, or no task files to preview with
         return;
     }
-    TaskFilesSetup task = readTaskFilesSetup(files_.taskPath, taskView_->sourcePicker()->chosenFile());
+    TaskFilesSetup task = readTaskFilesSetup(shown_->files.taskPath, taskView_->sourcePicker()->chosenFile());
     bool skips = true;  // a GTID going nowhere comparable: save the rows rather than risk losing them
     std::string problem = task.problem;
     try {
@@ -137,7 +138,7 @@ void MainWindow::resumeFromWithPreview(const task::ResumeTarget& target, const Q
     WindowPreviewDialog* dialog = previewDialog(std::move(job), std::move(action));
     // The resume-from's own audit entry names the saved SQL (no separate entry), as a skip's does.
     connect(dialog, &QDialog::accepted, adapter_,
-            [this, dialog, target] { adapter_->resumeFromWith(target, dialog->evidence()); });
+            [adapter = adapter_, dialog, target] { adapter->resumeFromWith(target, dialog->evidence()); });
     dialog->open();
 }
 

@@ -1,8 +1,7 @@
-// The main window's event browser: the window, its history (the open task's upstream) and the
-// confirmed resume-from it asks for. Apart from main_window.cpp so that each file keeps one job.
+#include "ui/main/browse_controller.h"
+
 #include <QInputDialog>
 #include <QLineEdit>
-#include <QStatusBar>
 
 #include "engine/common/error.h"
 #include "engine/preview/stop_point_plan.h"
@@ -11,7 +10,6 @@
 #include "ui/browse/event_browser_page.h"
 #include "ui/dialogs/stop_point_dialog.h"
 #include "ui/engine/engine_adapter.h"
-#include "ui/main/main_window.h"
 #include "ui/main/source_picker.h"
 #include "ui/main/task_files_setup.h"
 #include "ui/main/task_view.h"
@@ -19,29 +17,42 @@
 namespace syncscope::ui {
 
 namespace {
+
 constexpr int kBrowserWidth = 1280;
 constexpr int kBrowserHeight = 760;
 constexpr int kMessageMilliseconds = 8000;
-}  // namespace
 
 // What is surely downstream: the applied point while a session runs, else the persisted global point
 // (a task stopped on an error, paused or stopped has no session to say more).
-task::PointView MainWindow::committedPoint(const task::StatusSnapshot& snapshot) {
+task::PointView committedPoint(const task::StatusSnapshot& snapshot) {
     return snapshot.applied.known() ? snapshot.applied : snapshot.globalPersisted;
 }
 
-browse::BrowsePoint MainWindow::committedDownstream(const task::StatusSnapshot& snapshot) {
+browse::BrowsePoint committedDownstream(const task::StatusSnapshot& snapshot) {
     const task::PointView point = committedPoint(snapshot);
     return {point.file, point.pos};
 }
 
-EventBrowserPage* MainWindow::showEventBrowser() {
+}  // namespace
+
+BrowseController::BrowseController(QWidget* window, TaskView* taskView, EngineAdapter* adapter,
+                                   const ShownChannel* shown)
+    : QObject(window),
+      window_(window),
+      taskView_(taskView),
+      adapter_(adapter),
+      shown_(shown),
+      links_(new EventBrowserLinks(taskView->ruler(), taskView->tablesPage(), taskView->failedEventPanel(), this)) {
+    connect(links_, &EventBrowserLinks::browseRequested, this, &BrowseController::browseAt);
+}
+
+EventBrowserPage* BrowseController::showEventBrowser() {
     if (!browser_) {
-        browser_ = new EventBrowserPage(this);
+        browser_ = new EventBrowserPage(window_);
         browser_->setWindowFlag(Qt::Window);
         browser_->setWindowTitle(tr("Binlog events - SyncScope"));
         browser_->resize(kBrowserWidth, kBrowserHeight);
-        connect(browser_, &EventBrowserPage::resumeFromRequested, this, &MainWindow::resumeFromBrowser);
+        connect(browser_, &EventBrowserPage::resumeFromRequested, this, &BrowseController::resumeFromRequested);
         connect(browser_, &EventBrowserPage::stopAtRequested, adapter_, &EngineAdapter::stopAt);
     }
     // A task with several sources: the source picked beside the task view's tabs.
@@ -51,10 +62,10 @@ EventBrowserPage* MainWindow::showEventBrowser() {
             QString description;
             auto factory = historyForSourceFile(sourceFile, &description);
             browser_->setHistorySource(std::move(factory), description);
-            if (!files_.taskPath.isEmpty()) {
+            if (!shown_->files.taskPath.isEmpty()) {
                 // The row check reads the task's files on the worker, as they are when it runs.
                 browser_->setRowCheckSource(
-                    [taskPath = files_.taskPath, sourcePath = sourceFile] {
+                    [taskPath = shown_->files.taskPath, sourcePath = sourceFile] {
                         TaskFilesSetup task = readTaskFilesSetup(taskPath, sourcePath);
                         if (!task.known) {
                             throw Error(task.problem);
@@ -64,7 +75,7 @@ EventBrowserPage* MainWindow::showEventBrowser() {
                     tr("the task's downstream"));
             }
         } catch (const std::exception& e) {
-            statusBar()->showMessage(tr("Cannot read the task's source file: %1").arg(e.what()), kMessageMilliseconds);
+            emit statusMessage(tr("Cannot read the task's source file: %1").arg(e.what()), kMessageMilliseconds);
         }
     }
     browser_->setResumeEnabled(adapter_->hasTask());
@@ -77,23 +88,45 @@ EventBrowserPage* MainWindow::showEventBrowser() {
     return browser_;
 }
 
-void MainWindow::browseAt(const QString& file, qulonglong pos, const QString& why) {
-    showEventBrowser()->openAt(browse::BrowsePoint{file.toStdString(), pos}, why);
+void BrowseController::browseAt(const browse::BrowsePoint& point, const QString& why) {
+    showEventBrowser()->openAt(point, why);
 }
 
-void MainWindow::askStopPoint() {
+void BrowseController::browseSkipWindow(const SkipWindowBrowse& window) {
+    openSkipWindow(showEventBrowser(), window);
+}
+
+void BrowseController::followSource() {
+    if (browser_ && browser_->isVisible()) {
+        showEventBrowser();
+    }
+}
+
+void BrowseController::followSnapshot(const task::StatusSnapshot& snapshot) {
+    if (browser_) {
+        browser_->setAppliedPoint(committedDownstream(snapshot));
+    }
+}
+
+void BrowseController::showRefusal(const QString& text) {
+    if (browser_) {
+        browser_->showRefusal(text);
+    }
+}
+
+void BrowseController::askStopPoint() {
     const auto snapshot = adapter_->lastSnapshot();
     const QString current = QString::fromStdString(snapshot ? snapshot->stopPoint : "");
     TaskFilesSetup task;
-    if (!files_.taskPath.isEmpty()) {
-        task = readTaskFilesSetup(files_.taskPath, taskView_->sourcePicker()->chosenFile());
+    if (!shown_->files.taskPath.isEmpty()) {
+        task = readTaskFilesSetup(shown_->files.taskPath, taskView_->sourcePicker()->chosenFile());
     }
     if (!task.known) {
         // A replica channel or a remote engine has no task files here to read the binlog with: the engine
         // still refuses a point it has passed.
         bool ok = false;
         QString point = QInputDialog::getText(
-            this, tr("Stop at a point"),
+            window_, tr("Stop at a point"),
             tr("The task pauses by itself at a transaction end: after FILE:POS, after a GTID, or before the first "
                "transaction at or after 'YYYY-MM-DD HH:MM:SS' (local time). Empty: no stop point."),
             QLineEdit::Normal, current, &ok);
@@ -108,15 +141,12 @@ void MainWindow::askStopPoint() {
                    const std::string& point, const std::atomic<bool>* cancel) {
         return preview::planStopPoint(upstream, applied, point, cancel);
     };
-    auto* dialog = new StopPointDialog(current, std::move(job), this);
+    auto* dialog = new StopPointDialog(current, std::move(job), window_);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setObjectName(QStringLiteral("stopPointDialog"));
-    connect(dialog, &QDialog::accepted, adapter_, [this, dialog] { adapter_->stopAt(dialog->checkedPoint()); });
+    connect(dialog, &QDialog::accepted, adapter_,
+            [adapter = adapter_, dialog] { adapter->stopAt(dialog->checkedPoint()); });
     dialog->open();
-}
-
-void MainWindow::resumeFromBrowser(const task::ResumeTarget& target, const QString& description) {
-    resumeFromWithPreview(target, description);
 }
 
 }  // namespace syncscope::ui
