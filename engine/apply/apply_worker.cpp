@@ -32,7 +32,7 @@ ApplyWorker::ApplyWorker(size_t index, WorkerSettings settings, std::unique_ptr<
     if (settings_.queueCapacity == 0) {
         settings_.queueCapacity = 1;
     }
-    settings_.maxBatchAge = std::max(settings_.maxBatchAge, settings_.idleFlush);  // never sooner than idle
+    settings_.maxBatchAge = std::max(settings_.maxBatchAge, settings_.idleCommit);  // never sooner than idle
     thread_ = std::thread([this] {
         applyEngineThreadPriority();
         run();
@@ -152,7 +152,7 @@ void ApplyWorker::run() {
         if (queue_.empty()) {
             if (stopping_) {
                 lock.unlock();
-                flush();
+                commitBatch();
                 lock.lock();
                 barrierDone_ = UINT64_MAX;  // nobody waits for a stopped worker
                 barrierPassed_.notify_all();
@@ -163,13 +163,13 @@ void ApplyWorker::run() {
             if (pending_.empty()) {
                 itemAvailable_.wait(lock, hasWork);
             } else {
-                auto deadline = std::min(lastTaken_ + settings_.idleFlush, pendingSince_ + settings_.maxBatchAge);
+                auto deadline = std::min(lastTaken_ + settings_.idleCommit, pendingSince_ + settings_.maxBatchAge);
                 idle = !itemAvailable_.wait_until(lock, deadline, hasWork);
             }
             waitingForWork_ = false;
             if (idle) {
                 lock.unlock();
-                flush();
+                commitBatch();
                 lock.lock();
             }
             continue;
@@ -182,7 +182,7 @@ void ApplyWorker::run() {
         }
         lock.unlock();
         if (!item.change) {
-            flush();
+            commitBatch();
             lock.lock();
             barrierDone_ = std::max(barrierDone_, item.sequence);
             barrierPassed_.notify_all();
@@ -197,13 +197,13 @@ void ApplyWorker::run() {
         pendingLastSequence_ = item.sequence;
         pendingCount_.store(pending_.size(), std::memory_order_relaxed);
         if (pending_.size() >= settings_.batch || now >= pendingSince_ + settings_.maxBatchAge) {
-            flush();
+            commitBatch();
         }
         lock.lock();
     }
 }
 
-void ApplyWorker::flush() {
+void ApplyWorker::commitBatch() {
     if (pending_.empty()) {
         return;
     }

@@ -42,10 +42,10 @@ struct WorkerSettings {
     // behind the task is, whatever the rows' size.
     size_t queueCapacity = 4096;
     size_t queueBytes = kDefaultQueueBytes;
-    // A partial batch is committed once no row has come for idleFlush, and at the latest maxBatchAge
-    // after its first row (never sooner than idleFlush): a worker that gets a row every few ms still
+    // A partial batch is committed once no row has come for idleCommit, and at the latest maxBatchAge
+    // after its first row (never sooner than idleCommit): a worker that gets a row every few ms still
     // fills its batches instead of committing a few rows at a time.
-    std::chrono::milliseconds idleFlush{10};
+    std::chrono::milliseconds idleCommit{10};
     std::chrono::milliseconds maxBatchAge{100};
     bool multipleRows = true;
     // With multipleRows: a batch's changes of one row fold into their net effect where exact (key_folding.h).
@@ -109,7 +109,7 @@ private:
     void waitForRoom(std::unique_lock<std::mutex>& lock);
     bool worthWaking() const;  // with queueMutex_ held
     void run();
-    void flush();
+    void commitBatch();
     bool commitPending();  // true when the batch committed
     // The pending batch, retried on lock conflicts; throws what the downstream said. `unmatched` gets
     // the rows of the committed attempt that found nothing, per table.

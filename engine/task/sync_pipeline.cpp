@@ -51,7 +51,7 @@ bool SyncPipeline::keepsReading(const std::atomic<bool>& interrupt) {
     if (!interrupt && !cancelled_) {
         return true;
     }
-    if (!groups_.inGroup() || reader_.wasCut()) {
+    if (!transactionTracker_.inGroup() || reader_.wasCut()) {
         return false;
     }
     auto now = std::chrono::steady_clock::now();
@@ -94,8 +94,8 @@ SessionOutcome SyncPipeline::run(const std::optional<SkipRequest>& skip, const s
     skip_ = skip;
     SessionOutcome outcome = stream(interrupt);
     settleLiveAtEnd();
-    if (flushes_) {
-        spdlog::info("task {}: checkpoint writes this session: {}", setup_.taskName, flushes_->stats().text());
+    if (flushCoordinator_) {
+        spdlog::info("task {}: checkpoint writes this session: {}", setup_.taskName, flushCoordinator_->stats().text());
     }
     return outcome;
 }
@@ -112,9 +112,9 @@ SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
         while (keepsReading(interrupt) && !stopPoint_.reached()) {
             decoder_.recycle(events_);
             std::optional<binlog::RawEvent> raw = reader_.next();
-            flushes_->checkWorkers();
+            flushCoordinator_->checkWorkers();
             if (!raw) {
-                if (!groups_.inGroup()) {
+                if (!transactionTracker_.inGroup()) {
                     checkReplayWindowEnd();
                     maybeFlush();  // an idle stream still persists what has committed
                 }
@@ -126,10 +126,10 @@ SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
                 if (reader_.handledBefore(event, currentFile_)) {
                     continue;
                 }
-                if (stopPoint_.stopsBefore(event, currentFile_, groups_.inGroup())) {
+                if (stopPoint_.stopsBefore(event, currentFile_, transactionTracker_.inGroup())) {
                     break;
                 }
-                if (!groups_.inGroup()) {
+                if (!transactionTracker_.inGroup()) {
                     // Open before the check: a cancel() that finds it closed cuts the stream, one that
                     // finds it open is seen here (both atomics are sequentially consistent).
                     groupOpen_ = true;
@@ -138,9 +138,9 @@ SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
                         break;
                     }
                 }
-                handle(event);
+                onEvent(event);
                 reader_.handled(event, currentFile_);
-                groupOpen_ = groups_.inGroup();
+                groupOpen_ = transactionTracker_.inGroup();
                 if (stopPoint_.reached()) {
                     break;
                 }
@@ -173,16 +173,16 @@ SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
 Location SyncPipeline::locationAt(const binlog::Event& event) const {
     std::string file = event.file.empty() ? currentFile_ : std::string(event.file);
     Location location(binlog::BinlogPosition(file, event.endPos));
-    location.setGtids(groups_.gtids());
+    location.setGtids(transactionTracker_.gtids());
     return location;
 }
 
-void SyncPipeline::handle(const binlog::Event& event) {
+void SyncPipeline::onEvent(const binlog::Event& event) {
     if (event.header.timestamp != 0) {
         lastEventTimestamp_ = event.header.timestamp;
     }
     if (event.as<binlog::HeartbeatEvent>() != nullptr) {
-        if (!groups_.inGroup()) {
+        if (!transactionTracker_.inGroup()) {
             checkReplayWindowEnd();
             maybeFlush();  // idle upstream: persist what has committed
         }
@@ -202,11 +202,11 @@ void SyncPipeline::handle(const binlog::Event& event) {
     }
     if (const auto* gtid = event.as<binlog::MariaDbGtidEvent>()) {
         closeDanglingGroup(event);
-        groups_.onMariaDbGtid(*gtid, startOf(event), timestampOf(event));
+        transactionTracker_.onMariaDbGtid(*gtid, startOf(event), timestampOf(event));
         onGroupOpened();
     } else if (const auto* mysqlGtid = event.as<binlog::MySqlGtidEvent>()) {
         closeDanglingGroup(event);
-        groups_.onMySqlGtid(*mysqlGtid, startOf(event), timestampOf(event));
+        transactionTracker_.onMySqlGtid(*mysqlGtid, startOf(event), timestampOf(event));
         onGroupOpened();
     } else if (const auto* query = event.as<binlog::QueryEvent>()) {
         onQuery(event, *query);
@@ -214,17 +214,17 @@ void SyncPipeline::handle(const binlog::Event& event) {
         onRows(event, *rows);
     } else if (event.as<binlog::XidEvent>() != nullptr) {
         endTransaction(event);
-    } else if (!groups_.inGroup() && carriesNothingToApply(event.type())) {
+    } else if (!transactionTracker_.inGroup() && carriesNothingToApply(event.type())) {
         // A binlog checkpoint, GTID list or stop event between groups: an upstream that goes idle after one
         // must not leave the checkpoint short of its end.
         passIdle(locationAt(event));
-    } else if (event.type() == binlog::EventType::XaPrepare && groups_.inGroup()) {
+    } else if (event.type() == binlog::EventType::XaPrepare && transactionTracker_.inGroup()) {
         // An XA branch's group ends at XA PREPARE; MySQL logs XA COMMIT ... ONE PHASE the same way,
         // with the first byte of the event's body set: that branch commits here.
         const auto* body = event.as<binlog::OtherEvent>();
         if (body != nullptr && !body->body.empty() && body->body.front() != 0 && !skippingTransaction_) {
             dispatchBranch(branchChanges_, branchTables_, locationAt(event));
-            groups_.markCommittedInOnePhase();
+            transactionTracker_.markCommittedInOnePhase();
         }
         endTransaction(event);
     }
@@ -236,11 +236,11 @@ void SyncPipeline::handle(const binlog::Event& event) {
 // next. Positions only move forward: the fake rotation a dump starts with never moves them back.
 void SyncPipeline::followRotation(const binlog::Event& formatDescription) {
     std::string file = formatDescription.file.empty() ? currentFile_ : std::string(formatDescription.file);
-    if (groups_.inGroup() || file.empty()) {
+    if (transactionTracker_.inGroup() || file.empty()) {
         return;
     }
     Location next(binlog::BinlogPosition(file, kFirstEventOffset));
-    next.setGtids(groups_.gtids());
+    next.setGtids(transactionTracker_.gtids());
     passIdle(next);
 }
 
@@ -274,16 +274,16 @@ uint32_t SyncPipeline::timestampOf(const binlog::Event& event) const {
 // A group still open when the next GTID comes was cut short upstream (a server crash) or opened by a
 // DDL that had no terminator: it ends here, so its GTID is never lost.
 void SyncPipeline::closeDanglingGroup(const binlog::Event& nextGtid) {
-    if (!groups_.inGroup()) {
+    if (!transactionTracker_.inGroup()) {
         return;
     }
     spdlog::warn("task {}: the event group at {} has no terminator before the GTID at {}; it ends there",
-                 setup_.taskName, groups_.group()->start.toString(), startOf(nextGtid).toString());
+                 setup_.taskName, transactionTracker_.group()->start.toString(), startOf(nextGtid).toString());
     endTransaction(nextGtid);
 }
 
 void SyncPipeline::onGroupOpened() {
-    const OpenGroup& group = *groups_.group();
+    const OpenGroup& group = *transactionTracker_.group();
     transactionStart_ = group.start;
     live_.groupOpened(group.timestamp);
     transactionStarts_.record(group.seq, group.start);
@@ -298,10 +298,10 @@ void SyncPipeline::onGroupOpened() {
 }
 
 void SyncPipeline::endTransaction(const binlog::Event& event) {
-    if (!groups_.inGroup()) {
+    if (!transactionTracker_.inGroup()) {
         return;  // a terminator without a group (the stream began inside one): nothing to end
     }
-    OpenGroup ended = groups_.end();
+    OpenGroup ended = transactionTracker_.end();
     Location end = locationAt(event);
     if (ended.kind == GroupKind::XaPrepare && !skippingTransaction_ && !branchChanges_.empty()) {
         // The branch's rows wait for its outcome; the checkpoint holds before its group from now on.
@@ -334,11 +334,11 @@ void SyncPipeline::endTransaction(const binlog::Event& event) {
 // Once the global point has passed the replay window (flush_coordinator.h), every replayed DDL the
 // downstream's definitions did not place stops the task, naming both definitions.
 void SyncPipeline::checkReplayWindowEnd() {
-    if (!replay_ || !replay_->isOpen() || groups_.inGroup()) {
+    if (!replay_ || !replay_->isOpen() || transactionTracker_.inGroup()) {
         return;
     }
     if (std::optional<std::string> stop =
-            replay_->endOnceGlobalPasses(tracker_.globalInMemory(), flushes_->safeModeUntil())) {
+            replay_->endOnceGlobalPasses(tracker_.globalInMemory(), flushCoordinator_->safeModeUntil())) {
         throw SessionFailure{failureOutcome(*stop, false)};
     }
 }
@@ -353,7 +353,7 @@ void SyncPipeline::takePoints(const HeldPointsRelease& release) {
 }
 
 DispatchAdmission SyncPipeline::admit(const Location& at) {
-    DispatchAdmission admission = flushes_->admit(at);
+    DispatchAdmission admission = flushCoordinator_->admit(at);
     inSafeMode_ = admission.inSafeModeWindow;
     return admission;
 }
@@ -361,7 +361,7 @@ DispatchAdmission SyncPipeline::admit(const Location& at) {
 void SyncPipeline::sendToWorkers(std::vector<apply::RowChange>& changes) {
     for (apply::RowChange& change : changes) {
         if (!workers_->dispatch(std::move(change))) {
-            flushes_->checkWorkers();
+            flushCoordinator_->checkWorkers();
         }
     }
     changes.clear();
@@ -385,8 +385,8 @@ void SyncPipeline::onRows(const binlog::Event& event, const binlog::RowsEvent& r
     if (tracker_.coveredByTablePoint(table, at)) {
         return;  // applied before the last flush of this table's point (docs/design.md invariant 4)
     }
-    const OpenGroup* group = groups_.group();
-    uint64_t groupSeq = group != nullptr ? group->seq : groups_.lastSeq();
+    const OpenGroup* group = transactionTracker_.group();
+    uint64_t groupSeq = group != nullptr ? group->seq : transactionTracker_.lastSeq();
     // The failed-event report names the row's own transaction, not the GTID state before it.
     apply::SourcePoint source{at.position().file(), at.position().offset(), group != nullptr ? group->gtidText : ""};
     if (group != nullptr && group->kind == GroupKind::XaPrepare) {
@@ -410,14 +410,14 @@ void SyncPipeline::onRows(const binlog::Event& event, const binlog::RowsEvent& r
 }
 
 void SyncPipeline::maybeFlush() {
-    if (flushes_) {
-        flushes_->atBoundary(groups_.lastSeq());
+    if (flushCoordinator_) {
+        flushCoordinator_->atBoundary(transactionTracker_.lastSeq());
     }
 }
 
 void SyncPipeline::flush(FlushReason reason, const Location& ddlAt) {
-    if (flushes_) {
-        flushes_->flushNow(reason, groups_.lastSeq(), ddlAt);
+    if (flushCoordinator_) {
+        flushCoordinator_->flushNow(reason, transactionTracker_.lastSeq(), ddlAt);
     }
 }
 
@@ -447,8 +447,8 @@ SyncPipeline::SafeModeView SyncPipeline::safeModeView() const {
     if (setup_.syncer.safeMode) {
         return {true, "the task sets safe-mode: true", {}};
     }
-    if (inSafeMode_ && flushes_) {
-        const Location& until = flushes_->safeModeUntil();
+    if (inSafeMode_ && flushCoordinator_) {
+        const Location& until = flushCoordinator_->safeModeUntil();
         return {true, "replaying events that may have been applied before an unclean stop",
                 PointView{until.position().file(), until.position().offset(), {}, {}}};
     }

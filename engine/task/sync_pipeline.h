@@ -86,7 +86,7 @@ private:
     bool keepsReading(const std::atomic<bool>& interrupt);
     binlog::Location prepare();
     void openSafeModeWindow(const binlog::Location& global, const binlog::Location& exitSafe);
-    void handle(const binlog::Event& event);
+    void onEvent(const binlog::Event& event);
     binlog::BinlogPosition startOf(const binlog::Event& event) const;
     uint32_t timestampOf(const binlog::Event& event) const;
     void closeDanglingGroup(const binlog::Event& nextGtid);
@@ -145,8 +145,8 @@ private:
 
     // Where the stream stands.
     std::string currentFile_;
-    TransactionTracker groups_{binlog::GtidState{}};  // event groups and the GTID state after the last one
-    binlog::BinlogPosition transactionStart_;         // of the open (or last) group
+    TransactionTracker transactionTracker_{binlog::GtidState{}};  // event groups and the GTID state after the last one
+    binlog::BinlogPosition transactionStart_;                     // of the open (or last) group
     bool skippingTransaction_ = false;
     std::optional<SkipRequest> skip_;
     TablePoints transactionTablePoints_;
@@ -157,10 +157,10 @@ private:
     std::vector<checkpoint::TableName> branchTables_;
 
     std::unique_ptr<CommitFrontier> commitFrontier_;
-    std::unique_ptr<FlushCoordinator> flushes_;         // when the checkpoint is written, and safe mode's window
-    bool inSafeMode_ = false;                           // the last event dispatched was inside the window
-    AppliedMarksFilter appliedMarks_{setup_.taskName};  // rows of tables without a key: exactly once
-    std::unique_ptr<ReplayWindow> replay_;              // the replay window's DDL verdicts and fitted rows
+    std::unique_ptr<FlushCoordinator> flushCoordinator_;  // when the checkpoint is written, and safe mode's window
+    bool inSafeMode_ = false;                             // the last event dispatched was inside the window
+    AppliedMarksFilter appliedMarks_{setup_.taskName};    // rows of tables without a key: exactly once
+    std::unique_ptr<ReplayWindow> replay_;                // the replay window's DDL verdicts and fitted rows
     std::unique_ptr<DdlRunner> ddl_;
     uint32_t lastEventTimestamp_ = 0;
 

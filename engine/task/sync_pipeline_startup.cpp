@@ -34,10 +34,10 @@ void SyncPipeline::openSafeModeWindow(const Location& global, const Location& ex
     if (unclean) {
         upstreamEnd = control_->upstreamEnd();
     }
-    flushes_->openSafeModeWindow(global, exitSafe, upstreamEnd);
+    flushCoordinator_->openSafeModeWindow(global, exitSafe, upstreamEnd);
     if (unclean) {
         spdlog::warn("task {}: the last stop was unclean: safe mode is on from the global point {} until {}",
-                     setup_.taskName, global.toString(), flushes_->safeModeUntil().toString());
+                     setup_.taskName, global.toString(), flushCoordinator_->safeModeUntil().toString());
     }
 }
 
@@ -46,7 +46,7 @@ Location SyncPipeline::prepare() {
     checkpoint::PersistedCheckpoint persisted;
     Location start = control_->start(persisted);
     tracker_.reset(persisted.globalPoint, persisted.tablePoints, persisted.exitSafePoint);
-    groups_ = TransactionTracker(start.gtids());
+    transactionTracker_ = TransactionTracker(start.gtids());
     currentFile_ = start.position().file();
 
     apply::WorkerPoolSettings pool = applyPoolSettings(setup_);
@@ -61,7 +61,7 @@ Location SyncPipeline::prepare() {
     flushing.interval = std::chrono::seconds(setup_.syncer.checkpointFlushIntervalSeconds);
     flushing.exitSafeStepBytes = setup_.exitSafeStepBytes;
     commitFrontier_ = std::make_unique<PoolCommitFrontier>(*workers_);
-    flushes_ = std::make_unique<FlushCoordinator>(
+    flushCoordinator_ = std::make_unique<FlushCoordinator>(
         flushing, tracker_, control_->checkpoints(), *commitFrontier_,
         [this](const apply::ApplyFailure& failure) { failWith(failure); },
         [this](const checkpoint::FlushPlan&, double milliseconds, uint64_t groupSeq) {

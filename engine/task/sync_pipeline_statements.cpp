@@ -16,8 +16,8 @@ void SyncPipeline::onQuery(const binlog::Event& event, const binlog::QueryEvent&
     using Kind = binlog::QueryEvent::Kind;
     switch (query.kind) {
         case Kind::Begin:
-            if (!groups_.inGroup()) {
-                groups_.onBegin(startOf(event), timestampOf(event));
+            if (!transactionTracker_.inGroup()) {
+                transactionTracker_.onBegin(startOf(event), timestampOf(event));
                 onGroupOpened();
             }
             return;
@@ -40,19 +40,19 @@ void SyncPipeline::onQuery(const binlog::Event& event, const binlog::QueryEvent&
 void SyncPipeline::onXaStatement(const binlog::Event& event, const binlog::QueryEvent& query) {
     if (std::string branch = xaStartBranch(query.query); !branch.empty()) {
         // MySQL logs XA START as a statement inside the branch's group.
-        if (!groups_.inGroup()) {
-            groups_.onBegin(startOf(event), timestampOf(event));
+        if (!transactionTracker_.inGroup()) {
+            transactionTracker_.onBegin(startOf(event), timestampOf(event));
             onGroupOpened();
         }
-        groups_.markXaBranch(std::move(branch));
+        transactionTracker_.markXaBranch(std::move(branch));
         return;
     }
     std::optional<XaOutcome> outcome = xaOutcomeOf(query.query);
     if (!outcome) {
         return;  // XA END: the branch goes on to its XA PREPARE
     }
-    if (!groups_.inGroup()) {
-        groups_.openForDdl(startOf(event), timestampOf(event));
+    if (!transactionTracker_.inGroup()) {
+        transactionTracker_.openForDdl(startOf(event), timestampOf(event));
         onGroupOpened();
     }
     HeldPointsRelease release;
@@ -85,7 +85,8 @@ void SyncPipeline::onXaStatement(const binlog::Event& event, const binlog::Query
 void SyncPipeline::dispatchBranch(std::vector<apply::RowChange>& changes,
                                   const std::vector<checkpoint::TableName>& tables, const Location& at) {
     DispatchAdmission admission = admit(at);
-    uint64_t groupSeq = groups_.group() != nullptr ? groups_.group()->seq : groups_.lastSeq();
+    uint64_t groupSeq =
+        transactionTracker_.group() != nullptr ? transactionTracker_.group()->seq : transactionTracker_.lastSeq();
     appliedMarks_.filterBranch(changes, {at.position().file(), at.position().offset(), ""}, admission.inSafeModeWindow);
     for (apply::RowChange& change : changes) {
         change.transactionSeq = groupSeq;
@@ -100,13 +101,13 @@ void SyncPipeline::dispatchBranch(std::vector<apply::RowChange>& changes,
 void SyncPipeline::failOnDdl(const binlog::Event& event, const binlog::QueryEvent& query, const Location& at,
                              const std::string& sql, int code, const std::string& message, bool retryable) {
     SessionFailure failure{failureOutcome(message, retryable)};
-    failure.outcome.failedTransactionStart = groups_.inGroup() ? transactionStart_ : startOf(event);
+    failure.outcome.failedTransactionStart = transactionTracker_.inGroup() ? transactionStart_ : startOf(event);
     failure.outcome.failedEvent = ddlFailedEvent(at, query, sql, code, message);
     throw failure;
 }
 
 void SyncPipeline::onDdl(const binlog::Event& event, const binlog::QueryEvent& query) {
-    bool ownGroup = groups_.ddlIsOwnGroup();
+    bool ownGroup = transactionTracker_.ddlIsOwnGroup();
     if (skippingTransaction_) {
         if (ownGroup) {
             endTransaction(event);
@@ -133,11 +134,11 @@ void SyncPipeline::onDdl(const binlog::Event& event, const binlog::QueryEvent& q
     }
     if (!ownGroup) {
         // CREATE TABLE ... SELECT: the group's rows follow; the group ends at its terminator.
-        groups_.markDdlInGroup();
+        transactionTracker_.markDdlInGroup();
         return;
     }
-    if (!groups_.inGroup()) {
-        groups_.openForDdl(startOf(event), timestampOf(event));
+    if (!transactionTracker_.inGroup()) {
+        transactionTracker_.openForDdl(startOf(event), timestampOf(event));
         onGroupOpened();
     }
     endTransaction(event);

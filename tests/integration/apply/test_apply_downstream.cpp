@@ -44,12 +44,12 @@ std::string hex(const std::string& bytes) {
     return out;
 }
 
-WorkerPoolSettings poolSettings(size_t workers, size_t batch, std::chrono::milliseconds idleFlush, bool multipleRows) {
+WorkerPoolSettings poolSettings(size_t workers, size_t batch, std::chrono::milliseconds idleCommit, bool multipleRows) {
     WorkerPoolSettings settings;
     settings.downstream = toSettings(test::downstreamRoot());
     settings.workerCount = workers;
     settings.worker.batch = batch;
-    settings.worker.idleFlush = idleFlush;
+    settings.worker.idleCommit = idleCommit;
     settings.worker.multipleRows = multipleRows;
     return settings;
 }

@@ -48,7 +48,7 @@ WorkerPoolSettings poolSettings(size_t workers, size_t batch = 100, bool multipl
     settings.downstream = toSettings(test::downstreamRoot());
     settings.workerCount = workers;
     settings.worker.batch = batch;
-    settings.worker.idleFlush = kShortIdle;
+    settings.worker.idleCommit = kShortIdle;
     settings.worker.multipleRows = multipleRows;
     return settings;
 }
