@@ -60,7 +60,7 @@ std::shared_ptr<const StatusSnapshot> StatusComposer::compose(TaskStateView stat
     snapshot->sourceId = setup_.sourceId;
 
     // Points first, then the read point, then the upstream brought up to it: every point is then at or
-    // before the upstream's position in this one view (issue 10.13).
+    // before the upstream's position in this one view.
     upstream = catchUpWithRead(std::move(upstream), furthestRead(live.read, state.ended));
     if (upstream.position) {
         snapshot->upstream = pointOf(binlog::Location(*upstream.position), upstream);

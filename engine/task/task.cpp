@@ -87,7 +87,6 @@ void Task::startThread(std::unique_lock<std::mutex>& lock) {
     }
     interrupt_ = false;
     thread_ = std::thread(&Task::threadMain, this);
-    lifecycle_.threadStarted = true;
 }
 
 CommandResult Task::start() {
@@ -102,12 +101,12 @@ CommandResult Task::pause() {
 
 CommandResult Task::resume() {
     std::unique_lock lock(mutex_);
-    return carryOut("resume", TaskCommands::resume(lifecycle_, tracker_.globalPersisted()), lock);
+    return carryOut("resume", TaskCommands::resume(lifecycle_, tracker_.globalPersisted(), thread_.joinable()), lock);
 }
 
 CommandResult Task::stop() {
     std::unique_lock lock(mutex_);
-    return carryOut("stop", TaskCommands::stop(lifecycle_, tracker_.globalPersisted()), lock);
+    return carryOut("stop", TaskCommands::stop(lifecycle_, tracker_.globalPersisted(), thread_.joinable()), lock);
 }
 
 CommandResult Task::skipFailedEvent(const SkipEvidence& evidence) {
@@ -156,8 +155,6 @@ void Task::waitUntilStopped() {
     if (thread_.joinable()) {
         lock.unlock();
         thread_.join();
-        lock.lock();
-        lifecycle_.threadStarted = false;
     }
 }
 

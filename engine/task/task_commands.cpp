@@ -92,8 +92,8 @@ CommandDecision TaskCommands::pause(Lifecycle& state, const binlog::Location& pe
     return decision;
 }
 
-CommandDecision TaskCommands::resume(Lifecycle& state, const binlog::Location& persisted) {
-    if ((state.stage != Stage::Paused && state.stage != Stage::Error) || !state.threadStarted) {
+CommandDecision TaskCommands::resume(Lifecycle& state, const binlog::Location& persisted, bool threadStarted) {
+    if ((state.stage != Stage::Paused && state.stage != Stage::Error) || !threadStarted) {
         return refused(state, "resume");
     }
     state.wanted = Wanted::Running;
@@ -105,8 +105,8 @@ CommandDecision TaskCommands::resume(Lifecycle& state, const binlog::Location& p
     return decision;
 }
 
-CommandDecision TaskCommands::stop(Lifecycle& state, const binlog::Location& persisted) {
-    if (!state.threadStarted || state.stage == Stage::Stopped || state.stage == Stage::New) {
+CommandDecision TaskCommands::stop(Lifecycle& state, const binlog::Location& persisted, bool threadStarted) {
+    if (!threadStarted || state.stage == Stage::Stopped || state.stage == Stage::New) {
         return refused(state, "stop");
     }
     state.wanted = Wanted::Stopped;

@@ -28,7 +28,6 @@ struct Lifecycle {
     std::string stageReason;
     std::string pausedAt;  // the stop point the last session ended at ("" when paused by the DBA)
     Wanted wanted = Wanted::Paused;
-    bool threadStarted = false;  // the task's thread exists (started, not yet joined)
     std::optional<SessionOutcome> lastFailure;
     std::optional<SkipRequest> pendingSkip;
     std::optional<ResumeTarget> pendingResumeFrom;
@@ -54,11 +53,12 @@ struct StopAtDecision {
 
 class TaskCommands {
 public:
-    // `persisted`: the persisted global point, as the answers and the audit name it.
+    // `persisted`: the persisted global point, as the answers and the audit name it. `threadStarted`: the
+    // task's thread exists (started and not yet joined).
     static CommandDecision start(Lifecycle& state, const binlog::Location& persisted);
     static CommandDecision pause(Lifecycle& state, const binlog::Location& persisted);
-    static CommandDecision resume(Lifecycle& state, const binlog::Location& persisted);
-    static CommandDecision stop(Lifecycle& state, const binlog::Location& persisted);
+    static CommandDecision resume(Lifecycle& state, const binlog::Location& persisted, bool threadStarted);
+    static CommandDecision stop(Lifecycle& state, const binlog::Location& persisted, bool threadStarted);
     static CommandDecision skip(Lifecycle& state, const SkipEvidence& evidence);
     // Whether the stage takes a resume-from: asked before the target is checked upstream (without the lock)
     // and again by resumeFrom.

@@ -16,10 +16,9 @@ binlog::Location at(const std::string& file, uint64_t pos) {
     return binlog::Location(binlog::BinlogPosition(file, pos));
 }
 
-Lifecycle inStage(Stage stage, bool threadStarted = true) {
+Lifecycle inStage(Stage stage) {
     Lifecycle state;
     state.stage = stage;
-    state.threadStarted = threadStarted;
     state.stageReason = "as set by the test";
     return state;
 }
@@ -47,7 +46,7 @@ Lifecycle failedOnARow(bool retryable = false, bool rowIdentified = true) {
 
 bool sameState(const Lifecycle& a, const Lifecycle& b) {
     return a.stage == b.stage && a.stageReason == b.stageReason && a.wanted == b.wanted &&
-           a.threadStarted == b.threadStarted && a.pendingSkip.has_value() == b.pendingSkip.has_value() &&
+           a.pendingSkip.has_value() == b.pendingSkip.has_value() &&
            a.pendingResumeFrom.has_value() == b.pendingResumeFrom.has_value() &&
            a.lastFailure.has_value() == b.lastFailure.has_value();
 }
@@ -59,11 +58,11 @@ class TaskCommandsTest : public QObject {
 
 private slots:
     void aNewTaskOnlyStarts() {
-        Lifecycle state = inStage(Stage::New, false);
+        Lifecycle state = inStage(Stage::New);
         const Lifecycle before = state;
-        for (CommandDecision refused :
-             {TaskCommands::pause(state, {}), TaskCommands::resume(state, {}), TaskCommands::stop(state, {}),
-              TaskCommands::skip(state, {}), TaskCommands::resumeFrom(state, ResumeTarget{"f", 4, ""}, {})}) {
+        for (CommandDecision refused : {TaskCommands::pause(state, {}), TaskCommands::resume(state, {}, false),
+                                        TaskCommands::stop(state, {}, false), TaskCommands::skip(state, {}),
+                                        TaskCommands::resumeFrom(state, ResumeTarget{"f", 4, ""}, {})}) {
             QVERIFY(!refused.result.accepted);
             QVERIFY2(refused.result.reason.find("while the task is New (as set by the test)") != std::string::npos,
                      refused.result.reason.c_str());
@@ -92,7 +91,7 @@ private slots:
             Lifecycle state = inStage(Stage::Running);
             state.wanted = Wanted::Running;
             CommandDecision decision = pausing ? TaskCommands::pause(state, at("mariadb-bin.000001", 400))
-                                               : TaskCommands::stop(state, at("mariadb-bin.000001", 400));
+                                               : TaskCommands::stop(state, at("mariadb-bin.000001", 400), true);
             QVERIFY(decision.result.accepted);
             QVERIFY(decision.interrupt && decision.wake && !decision.startThread);
             QVERIFY(state.wanted == (pausing ? Wanted::Paused : Wanted::Stopped));
@@ -110,18 +109,18 @@ private slots:
 
     void resumeNeedsAPausedOrFailedTaskWithItsThread() {
         Lifecycle paused = inStage(Stage::Paused);
-        CommandDecision resumed = TaskCommands::resume(paused, at("mariadb-bin.000001", 4));
+        CommandDecision resumed = TaskCommands::resume(paused, at("mariadb-bin.000001", 4), true);
         QVERIFY(resumed.result.accepted);
         QVERIFY(resumed.wake && resumed.resetRetries && !resumed.startThread);
         QCOMPARE(resumed.result.reason, std::string("resuming from the persisted global point mariadb-bin.000001:4"));
         QVERIFY(paused.wanted == Wanted::Running);
 
-        Lifecycle noThread = inStage(Stage::Paused, false);
-        QVERIFY(!TaskCommands::resume(noThread, {}).result.accepted);
+        Lifecycle noThread = inStage(Stage::Paused);
+        QVERIFY(!TaskCommands::resume(noThread, {}, false).result.accepted);
         Lifecycle running = inStage(Stage::Running);
-        QVERIFY(!TaskCommands::resume(running, {}).result.accepted);
+        QVERIFY(!TaskCommands::resume(running, {}, true).result.accepted);
         Lifecycle stopped = inStage(Stage::Stopped);
-        QVERIFY(!TaskCommands::stop(stopped, {}).result.accepted);
+        QVERIFY(!TaskCommands::stop(stopped, {}, true).result.accepted);
     }
 
     void aSkipTakesOnlyARowThatFailedForGood() {
