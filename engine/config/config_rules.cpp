@@ -112,12 +112,12 @@ filter::BlockAllowRules readBlockAllowRules(ConfigReader& reader, const YAML::No
     return rules;
 }
 
-filter::EventFilterRule readFilterRule(ConfigReader& reader, const YAML::Node& node, const std::string& path,
-                                       const std::string& name) {
-    reader.checkKeys(node, path, {"schema-pattern", "table-pattern", "events", "sql-pattern", "action"}, {}, "");
+namespace {
+
+// A filter's or route's schema-pattern (required) and table-pattern.
+template <typename Rule>
+void readTablePatterns(ConfigReader& reader, const YAML::Node& node, const std::string& path, Rule& rule) {
     const auto key = [&](std::string_view k) { return ConfigReader::join(path, k); };
-    filter::EventFilterRule rule;
-    rule.name = name;
     const YAML::Node schema = ConfigReader::child(node, "schema-pattern");
     if (!schema.IsDefined())
         reader.fail(node, key("schema-pattern"), "is required");
@@ -125,6 +125,17 @@ filter::EventFilterRule readFilterRule(ConfigReader& reader, const YAML::Node& n
     if (auto table = ConfigReader::child(node, "table-pattern"); table.IsDefined()) {
         rule.tablePattern = readPattern(reader, table, key("table-pattern"), false);
     }
+}
+
+}  // namespace
+
+filter::EventFilterRule readFilterRule(ConfigReader& reader, const YAML::Node& node, const std::string& path,
+                                       const std::string& name) {
+    reader.checkKeys(node, path, {"schema-pattern", "table-pattern", "events", "sql-pattern", "action"}, {}, "");
+    const auto key = [&](std::string_view k) { return ConfigReader::join(path, k); };
+    filter::EventFilterRule rule;
+    rule.name = name;
+    readTablePatterns(reader, node, path, rule);
     if (auto events = ConfigReader::child(node, "events"); events.IsDefined()) {
         const auto names = reader.readStringList(events, key("events"));
         for (size_t i = 0; i < names.size(); ++i) {
@@ -168,13 +179,7 @@ filter::RouteRule readRouteRule(ConfigReader& reader, const YAML::Node& node, co
     const auto key = [&](std::string_view k) { return ConfigReader::join(path, k); };
     filter::RouteRule rule;
     rule.name = name;
-    const YAML::Node schema = ConfigReader::child(node, "schema-pattern");
-    if (!schema.IsDefined())
-        reader.fail(node, key("schema-pattern"), "is required");
-    rule.schemaPattern = readPattern(reader, schema, key("schema-pattern"), true);
-    if (auto table = ConfigReader::child(node, "table-pattern"); table.IsDefined()) {
-        rule.tablePattern = readPattern(reader, table, key("table-pattern"), false);
-    }
+    readTablePatterns(reader, node, path, rule);
     const YAML::Node targetSchema = ConfigReader::child(node, "target-schema");
     if (!targetSchema.IsDefined())
         reader.fail(node, key("target-schema"), "is required");
