@@ -124,7 +124,9 @@ void EventBrowserController::openFrom(const QString& from, const FilterFields& f
 
 void EventBrowserController::start(browse::PageRequest request) {
     if (!factory_) {
-        emit statusChanged(tr("No binlog to browse: open a task first."));
+        emit statusChanged(
+            tr("No binlog to browse: the channel shown has no source file here; open the task's files to browse "
+               "its upstream."));
         emit pageShown(false);
         return;
     }

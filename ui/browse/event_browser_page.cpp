@@ -187,8 +187,11 @@ EventBrowserPage::EventBrowserPage(QWidget* parent) : QWidget(parent), controlle
 }
 
 void EventBrowserPage::setHistorySource(HistoryFactory factory, const QString& description) {
+    const bool none = !factory;
     controller_->setHistorySource(std::move(factory));
-    source_->setText(tr("Binlog of %1").arg(description));
+    source_->setText(none ? tr("No binlog to browse: the channel shown has no source file here; open the task's "
+                               "files to browse its upstream.")
+                          : tr("Binlog of %1").arg(description));
 }
 
 void EventBrowserPage::setRowCheckSource(RowCheckFactory factory, const QString& downstream) {

@@ -55,29 +55,34 @@ EventBrowserPage* BrowseController::showEventBrowser() {
         connect(browser_, &EventBrowserPage::resumeFromRequested, this, &BrowseController::resumeFromRequested);
         connect(browser_, &EventBrowserPage::stopAtRequested, adapter_, &EngineAdapter::stopAt);
     }
-    // A task with several sources: the source picked beside the task view's tabs.
+    // The shown channel's binlog: a task with several sources reads the source picked beside the task view's
+    // tabs. A channel with no local source file (a remote engine, a replica) leaves nothing to browse: the
+    // browser must not go on reading, checking or resuming with the channel shown before.
+    EventBrowserPage::HistoryFactory history;
+    QString description;
+    EventBrowserPage::RowCheckFactory rowCheck;
     const QString sourceFile = taskView_->sourcePicker()->chosenFile();
     if (!sourceFile.isEmpty()) {
         try {
-            QString description;
-            auto factory = historyForSourceFile(sourceFile, &description);
-            browser_->setHistorySource(std::move(factory), description);
+            history = historyForSourceFile(sourceFile, &description);
             if (!shown_->files.taskPath.isEmpty()) {
                 // The row check reads the task's files on the worker, as they are when it runs.
-                browser_->setRowCheckSource(
-                    [taskPath = shown_->files.taskPath, sourcePath = sourceFile] {
-                        TaskFilesSetup task = readTaskFilesSetup(taskPath, sourcePath);
-                        if (!task.known) {
-                            throw Error(task.problem);
-                        }
-                        return preview::windowRequestFor(task.setup);
-                    },
-                    tr("the task's downstream"));
+                rowCheck = [taskPath = shown_->files.taskPath, sourcePath = sourceFile] {
+                    TaskFilesSetup task = readTaskFilesSetup(taskPath, sourcePath);
+                    if (!task.known) {
+                        throw Error(task.problem);
+                    }
+                    return preview::windowRequestFor(task.setup);
+                };
             }
         } catch (const std::exception& e) {
-            emit statusMessage(tr("Cannot read the task's source file: %1").arg(e.what()), kMessageMilliseconds);
+            emit statusMessage(tr("Cannot read the task's source file %1: %2").arg(sourceFile, e.what()),
+                               kMessageMilliseconds);
         }
     }
+    browser_->setHistorySource(std::move(history), description);
+    const QString checked = rowCheck ? tr("the task's downstream") : QString();
+    browser_->setRowCheckSource(std::move(rowCheck), checked);
     browser_->setResumeEnabled(adapter_->hasTask());
     if (auto snapshot = adapter_->lastSnapshot()) {
         browser_->setAppliedPoint(committedDownstream(*snapshot));
@@ -102,8 +107,9 @@ void BrowseController::followSource() {
     }
 }
 
+// A hidden browser is brought up to date when it is shown again (showEventBrowser).
 void BrowseController::followSnapshot(const task::StatusSnapshot& snapshot) {
-    if (browser_) {
+    if (browser_ && browser_->isVisible()) {
         browser_->setAppliedPoint(committedDownstream(snapshot));
     }
 }

@@ -125,6 +125,8 @@ void MainWindow::connectTaskView() {
     connect(taskView_, &TaskView::retryRequested, adapter_, &EngineAdapter::resume);
     connect(taskView_, &TaskView::skipConfirmed, preview_, &PreviewController::skipWithPreview);
     // The source picked for a task with several sources: Verify reads it, and an open browser turns to it.
+    // Another channel shown: an open browser turns to its binlog, or to none.
+    connect(fleet_, &FleetController::shownChannelChanged, browse_, &BrowseController::followSource);
     connect(taskView_->sourcePicker(), &SourcePicker::sourceChosen, this, [this](const QString& file) {
         taskView_->verifyPage()->setTask(fleet_->shown().files.taskPath, file, taskView_->sourcePicker()->chosenTask());
         browse_->followSource();

@@ -21,11 +21,13 @@ void ViewPreferences::addMenus(QMenu* viewMenu) {
     QMenu* refreshMenu = viewMenu->addMenu(tr("&Refresh rate"));
     refreshMenu->setToolTipsVisible(true);
     auto* rates = new QActionGroup(refreshMenu);
+    // The saved rate, as restore() applies it (the menus are made before the window's state is restored).
+    const int current = QSettings().value(kRefreshKey, adapter_->refreshRate()).toInt();
     for (int hz = EngineAdapter::kMinRefreshHz; hz <= EngineAdapter::kMaxRefreshHz; hz += 2) {
         QAction* rate = refreshMenu->addAction(tr("%1 per second").arg(hz));
         rate->setCheckable(true);
         rate->setToolTip(tr("Pull the engine's status %1 times a second").arg(hz));
-        rate->setChecked(hz == adapter_->refreshRate());
+        rate->setChecked(hz == current);
         rates->addAction(rate);
         connect(rate, &QAction::triggered, this, [this, hz] {
             adapter_->setRefreshRate(hz);

@@ -201,6 +201,23 @@ private slots:
         QCOMPARE(window.taskView()->verifyPage()->sourceFile(), euFile_);
     }
 
+    void anOpenBrowserFollowsTheChannelShown() {
+        MainWindow window;
+        window.attachTask(std::make_shared<SimulatedTask>(kTables), {dir_.filePath("shop.yaml"), euFile_, {}});
+        settle(window);
+        EventBrowserPage* browser = window.showEventBrowser();
+        QVERIFY2(browser->sourceLabel()->text().contains(QString::number(kEuPort)),
+                 qPrintable(browser->sourceLabel()->text()));
+        // Another channel, with no source file here: the browser no longer reads (nor resumes with) the first's
+        // binlog.
+        window.attachTask(std::make_shared<SimulatedTask>(kTables));
+        settle(window);
+        QVERIFY2(browser->sourceLabel()->text().startsWith(QStringLiteral("No binlog to browse")),
+                 qPrintable(browser->sourceLabel()->text()));
+        QVERIFY(!browser->sourceLabel()->text().contains(QString::number(kEuPort)));
+        browser->close();
+    }
+
     void leavingTheTaskClearsThePicker() {
         auto task = std::make_shared<TwoSourceTask>();
         MainWindow window;
