@@ -56,7 +56,6 @@ public:
     void cancel();
     bool isBusy() const;
 
-    EventBrowserController* controller() const { return controller_; }
     EventBrowserModel* model() const { return controller_->model(); }
     QTreeView* tree() const { return tree_; }
     QTableWidget* rowsTable() const { return rows_; }
