@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <random>
@@ -113,6 +114,22 @@ std::string slowNote(const CaseOutcome& outcome, const RunOptions& options) {
            std::to_string(outcome.catchUpRows) + " rows at " + std::to_string(static_cast<int>(rate)) + " rows/s";
 }
 
+// A divergence's files are kept before the shrinker's runs overwrite them: the engine's logs and task files
+// and the upstream's binlog (the work folder's sibling "up/binlog", where scripts/fuzz-replication keeps it).
+void keepCaseFiles(const std::string& workDir, uint64_t seed) {
+    namespace fs = std::filesystem;
+    const fs::path kept = fs::path(workDir).string() + "-diverged-" + std::to_string(seed);
+    std::error_code error;
+    fs::remove_all(kept, error);
+    fs::copy(workDir, kept / "work", fs::copy_options::recursive, error);
+    const fs::path binlog = fs::path(workDir).parent_path() / "up" / "binlog";
+    if (fs::exists(binlog)) {
+        fs::copy(binlog, kept / "up-binlog", fs::copy_options::recursive, error);
+    }
+    std::cout << "  the case's files are kept in " << kept.string()
+              << (error ? " (some could not be copied: " + error.message() + ")" : std::string()) << std::endl;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -170,6 +187,7 @@ int main(int argc, char** argv) {
         ++failed;
         std::cout << "  DIVERGED: " << outcome.divergences.front().kind << ": " << outcome.divergences.front().detail
                   << std::endl;
+        keepCaseFiles(options.workDir, seed);
         ShrinkResult shrunk{keep, outcome, 0};
         if (args.shrinkSeconds > 0) {
             shrunk = shrinkCase(spec, outcome.divergences.front().kind, outcome, options, args.shrinkSeconds,
