@@ -1,13 +1,47 @@
 #include "engine/task/prepared_xa_store.h"
 
+#include <algorithm>
+
 namespace syncscope::task {
 
 size_t PreparedXaStore::waitingChanges() const {
-    size_t changes = 0;
+    size_t changes = reading_.changes.size();
     for (const auto& [key, branch] : branches_) {
         changes += branch.changes.size();
     }
     return changes;
+}
+
+void PreparedXaStore::readingTouches(const checkpoint::TableName& table) {
+    if (std::find(reading_.tables.begin(), reading_.tables.end(), table) == reading_.tables.end()) {
+        reading_.tables.push_back(table);
+    }
+}
+
+void PreparedXaStore::discardReading() {
+    reading_.changes.clear();
+    reading_.tables.clear();
+}
+
+size_t PreparedXaStore::prepareReading(const std::string& branch, uint64_t groupSeq,
+                                       const binlog::BinlogPosition& start, const binlog::Location& trackerGlobal) {
+    if (reading_.changes.empty()) {
+        discardReading();
+        return 0;
+    }
+    PreparedBranch prepared = takeReading();
+    prepared.groupSeq = groupSeq;
+    prepared.prepareStart = start;
+    prepared.globalBefore = globalBefore(trackerGlobal);
+    size_t rows = prepared.changes.size();
+    prepare(branch, std::move(prepared));
+    return rows;
+}
+
+PreparedBranch PreparedXaStore::takeReading() {
+    PreparedBranch taken = std::move(reading_);
+    reading_ = {};
+    return taken;
 }
 
 std::optional<binlog::BinlogPosition> PreparedXaStore::oldestStart() const {

@@ -1,8 +1,9 @@
-// XA branches prepared upstream whose outcome has not been read yet. Their row changes wait here: the
-// downstream gets them only when XA COMMIT is read, never at XA PREPARE, so an XA ROLLBACK leaves
-// nothing behind (docs/design.md invariant 9). While any branch waits, the checkpoint is held at the start
-// of the oldest one, so that a restart (a kill, a pause, an error) reads every waiting branch again;
-// the points that groups after it reach are kept aside and handed over once nothing older waits.
+// XA branches prepared upstream whose outcome has not been read yet, and the rows of the branch being read
+// (from XA START to XA PREPARE). Their row changes wait here: the downstream gets them only when XA COMMIT
+// is read, never at XA PREPARE, so an XA ROLLBACK leaves nothing behind (docs/design.md invariant 9). While any branch
+// waits, the checkpoint is held at the start of the oldest one, so that a restart (a kill, a pause, an error) reads
+// every waiting branch again; the points that groups after it reach are kept aside and handed over once nothing older
+// waits.
 #pragma once
 
 #include <cstdint>
@@ -41,7 +42,20 @@ public:
     // Whether the checkpoint is held (some branch waits).
     bool holding() const { return !branches_.empty(); }
     size_t waiting() const { return branches_.size(); }
+    // The row changes that wait: the prepared branches' and the branch being read.
     size_t waitingChanges() const;
+
+    // The branch being read: its rows are built into `readingChanges()`, its tables noted. A group that
+    // opens discards what a branch cut short left.
+    std::vector<apply::RowChange>& readingChanges() { return reading_.changes; }
+    void readingTouches(const checkpoint::TableName& table);
+    void discardReading();
+    // XA PREPARE ended the branch being read, the group `groupSeq` from `start`: it waits for its outcome
+    // (when it has rows; `trackerGlobal`: see globalBefore()). Returns how many rows wait.
+    size_t prepareReading(const std::string& branch, uint64_t groupSeq, const binlog::BinlogPosition& start,
+                          const binlog::Location& trackerGlobal);
+    // MySQL's XA COMMIT ... ONE PHASE: the branch being read commits where it ends.
+    PreparedBranch takeReading();
     // The oldest waiting branch's group start, for the status.
     std::optional<binlog::BinlogPosition> oldestStart() const;
 
@@ -63,6 +77,7 @@ private:
     std::map<uint64_t, std::string> byAge_;  // group seq -> branch
     binlog::Location heldGlobal_;
     TablePoints heldTables_;
+    PreparedBranch reading_;
 };
 
 }  // namespace syncscope::task

@@ -7,10 +7,12 @@
 #include "engine/apply/apply_failure.h"
 #include "engine/apply/error_class.h"
 #include "engine/apply/worker_pool.h"
+#include "engine/common/error.h"
 #include "engine/schema/cascade_family.h"
 #include "engine/schema/schema_tracker.h"
 #include "engine/source/binlog_server_source.h"
 #include "engine/source/upstream_connection.h"
+#include "engine/task/apply_pool_settings.h"
 #include "engine/task/ddl_statement.h"
 #include "engine/task/failed_event_view.h"
 #include "engine/task/pipeline_control.h"
@@ -223,7 +225,8 @@ void SyncPipeline::onEvent(const binlog::Event& event) {
         // with the first byte of the event's body set: that branch commits here.
         const auto* body = event.as<binlog::OtherEvent>();
         if (body != nullptr && !body->body.empty() && body->body.front() != 0 && !skippingTransaction_) {
-            dispatchBranch(branchChanges_, branchTables_, locationAt(event));
+            PreparedBranch branch = preparedXa_.takeReading();
+            feed_->branch(branch, groupSeq(), locationAt(event));
             transactionTracker_.markCommittedInOnePhase();
         }
         endTransaction(event);
@@ -287,9 +290,8 @@ void SyncPipeline::onGroupOpened() {
     transactionStart_ = group.start;
     live_.groupOpened(group.timestamp);
     transactionStarts_.record(group.seq, group.start);
-    transactionTablePoints_.clear();
-    branchChanges_.clear();
-    branchTables_.clear();
+    feed_->transactionOpened();
+    preparedXa_.discardReading();
     skippingTransaction_ = skip_ && skip_->transactionStart == transactionStart_;
     if (skippingTransaction_) {
         spdlog::warn("task {}: skipping the transaction at {} as the DBA asked", setup_.taskName,
@@ -303,22 +305,14 @@ void SyncPipeline::endTransaction(const binlog::Event& event) {
     }
     OpenGroup ended = transactionTracker_.end();
     Location end = locationAt(event);
-    if (ended.kind == GroupKind::XaPrepare && !skippingTransaction_ && !branchChanges_.empty()) {
+    if (ended.kind == GroupKind::XaPrepare && !skippingTransaction_ &&
+        preparedXa_.prepareReading(ended.branch, ended.seq, ended.start, tracker_.globalInMemory()) != 0) {
         // The branch's rows wait for its outcome; the checkpoint holds before its group from now on.
-        PreparedBranch branch;
-        branch.groupSeq = ended.seq;
-        branch.prepareStart = ended.start;
-        branch.changes = std::move(branchChanges_);
-        branch.tables = std::move(branchTables_);
-        branch.globalBefore = preparedXa_.globalBefore(tracker_.globalInMemory());
-        preparedXa_.prepare(ended.branch, std::move(branch));
         spdlog::info("task {}: XA branch {} prepared at {}: its rows wait for XA COMMIT", setup_.taskName, ended.branch,
                      ended.start.toString());
     }
-    branchChanges_.clear();
-    branchTables_.clear();
-    takePoints(preparedXa_.groupEnded(end, transactionTablePoints_));
-    transactionTablePoints_.clear();
+    preparedXa_.discardReading();
+    takePoints(preparedXa_.groupEnded(end, feed_->takeTablePoints()));
     stopPoint_.groupEnded(end);
     live_.groupEnded(workers_ ? workers_->lastDispatchedSequence() : 0,
                      PointView{end.position().file(), end.position().offset(), {}, {}},
@@ -352,21 +346,6 @@ void SyncPipeline::takePoints(const HeldPointsRelease& release) {
     }
 }
 
-DispatchAdmission SyncPipeline::admit(const Location& at) {
-    DispatchAdmission admission = flushCoordinator_->admit(at);
-    inSafeMode_ = admission.inSafeModeWindow;
-    return admission;
-}
-
-void SyncPipeline::sendToWorkers(std::vector<apply::RowChange>& changes) {
-    for (apply::RowChange& change : changes) {
-        if (!workers_->dispatch(std::move(change))) {
-            flushCoordinator_->checkWorkers();
-        }
-    }
-    changes.clear();
-}
-
 void SyncPipeline::onRows(const binlog::Event& event, const binlog::RowsEvent& rows) {
     if (skippingTransaction_) {
         return;
@@ -386,27 +365,20 @@ void SyncPipeline::onRows(const binlog::Event& event, const binlog::RowsEvent& r
         return;  // applied before the last flush of this table's point (docs/design.md invariant 4)
     }
     const OpenGroup* group = transactionTracker_.group();
-    uint64_t groupSeq = group != nullptr ? group->seq : transactionTracker_.lastSeq();
     // The failed-event report names the row's own transaction, not the GTID state before it.
     apply::SourcePoint source{at.position().file(), at.position().offset(), group != nullptr ? group->gtidText : ""};
     if (group != nullptr && group->kind == GroupKind::XaPrepare) {
         // Kept until the branch's outcome is read (safe mode is decided then).
-        rowChanges_->build(rows, std::move(source), groupSeq, false, branchChanges_);
-        if (std::find(branchTables_.begin(), branchTables_.end(), table) == branchTables_.end()) {
-            branchTables_.push_back(table);
-        }
+        rowChanges_->build(rows, std::move(source), groupSeq(), false, preparedXa_.readingChanges());
+        preparedXa_.readingTouches(table);
         return;
     }
-    DispatchAdmission admission = admit(at);
-    changes_.clear();
-    rowChanges_->build(rows, std::move(source), groupSeq, setup_.syncer.safeMode || admission.inSafeModeWindow,
-                       changes_);
-    if (admission.inReplayWindow) {
-        replay_->fitRows(changes_, at);
-    }
-    appliedMarks_.filter(changes_, at.position(), admission.inSafeModeWindow);
-    sendToWorkers(changes_);
-    transactionTablePoints_[table] = at;
+    feed_->rows(rows, std::move(source), groupSeq(), table, at);
+}
+
+uint64_t SyncPipeline::groupSeq() const {
+    const OpenGroup* group = transactionTracker_.group();
+    return group != nullptr ? group->seq : transactionTracker_.lastSeq();
 }
 
 void SyncPipeline::maybeFlush() {
@@ -440,14 +412,14 @@ void SyncPipeline::updateLive(const binlog::Event& event) {
     }
     SafeModeView mode = safeModeView();
     live_.copyCounters(mode.on, mode.reason, mode.until);
-    live_.heldRows(preparedXa_.waitingChanges() + branchChanges_.size());
+    live_.heldRows(preparedXa_.waitingChanges());
 }
 
 SyncPipeline::SafeModeView SyncPipeline::safeModeView() const {
     if (setup_.syncer.safeMode) {
         return {true, "the task sets safe-mode: true", {}};
     }
-    if (inSafeMode_ && flushCoordinator_) {
+    if (feed_ && feed_->inSafeMode()) {
         const Location& until = flushCoordinator_->safeModeUntil();
         return {true, "replaying events that may have been applied before an unclean stop",
                 PointView{until.position().file(), until.position().offset(), {}, {}}};
@@ -458,6 +430,191 @@ SyncPipeline::SafeModeView SyncPipeline::safeModeView() const {
 void SyncPipeline::settleLiveAtEnd() {
     SafeModeView mode = safeModeView();
     live_.settle(mode.on, mode.reason, mode.until);
+}
+
+// The start: the control port, the persisted checkpoint and the start point, the workers, the flush
+// coordinator with safe mode's window, and the schema tracker.
+
+// After an unclean stop the safe-mode window ends at the persisted exit-safe point, narrowed to the
+// upstream's end now (flush_coordinator.h); with safe-mode-duration 0s such a start is refused as in DM.
+void SyncPipeline::openSafeModeWindow(const Location& global, const Location& exitSafe) {
+    std::optional<Location> upstreamEnd;
+    bool unclean = exitSafe.compare(global) == PositionOrder::After;
+    if (unclean && setup_.syncer.safeModeDuration.count() == 0) {
+        throw Error(
+            "your `safe-mode-duration` in task.yaml is set to 0s, the task can't be re-processed without "
+            "safe mode currently: events up to the exit-safe point " +
+            exitSafe.toString() + " may have been applied before an unclean stop (global point " + global.toString() +
+            "); remove the setting for this restart");
+    }
+    if (unclean) {
+        upstreamEnd = control_->upstreamEnd();
+    }
+    flushCoordinator_->openSafeModeWindow(global, exitSafe, upstreamEnd);
+    if (unclean) {
+        spdlog::warn("task {}: the last stop was unclean: safe mode is on from the global point {} until {}",
+                     setup_.taskName, global.toString(), flushCoordinator_->safeModeUntil().toString());
+    }
+}
+
+Location SyncPipeline::prepare() {
+    control_ = ports_.openControl ? ports_.openControl(setup_) : openDownstreamControl(setup_);
+    checkpoint::PersistedCheckpoint persisted;
+    Location start = control_->start(persisted);
+    tracker_.reset(persisted.globalPoint, persisted.tablePoints, persisted.exitSafePoint);
+    transactionTracker_ = TransactionTracker(start.gtids());
+    currentFile_ = start.position().file();
+
+    apply::WorkerPoolSettings pool = applyPoolSettings(setup_);
+    if (setup_.syncer.multipleRows && !pool.worker.multipleRows) {
+        spdlog::info("task {}: one statement per row: the target session sets foreign_key_checks on", setup_.taskName);
+    }
+    pool.connect = ports_.connectWorker;
+    workers_ = std::make_unique<apply::WorkerPool>(pool);
+    live_.attach(workers_.get());
+
+    FlushCoordinatorSettings flushing;
+    flushing.interval = std::chrono::seconds(setup_.syncer.checkpointFlushIntervalSeconds);
+    flushing.exitSafeStepBytes = setup_.exitSafeStepBytes;
+    commitFrontier_ = std::make_unique<PoolCommitFrontier>(*workers_);
+    flushCoordinator_ = std::make_unique<FlushCoordinator>(
+        flushing, tracker_, control_->checkpoints(), *commitFrontier_,
+        [this](const apply::ApplyFailure& failure) { failWith(failure); },
+        [this](const checkpoint::FlushPlan&, double milliseconds, uint64_t groupSeq) {
+            // Changes dispatched before the flushed point are committed: their group starts are no longer needed.
+            transactionStarts_.forgetBefore(groupSeq);
+            live_.flushed(milliseconds);
+        });
+    openSafeModeWindow(persisted.globalPoint, persisted.exitSafePoint);
+
+    // The schema tracker runs on this (the reader's) thread, as does the control connection.
+    schemas_ = std::make_unique<schema::SchemaTracker>(
+        [this](const schema::TableName& target) { return control_->loadSchema(target); });
+    rowChanges_ = std::make_unique<RowChangeBuilder>(setup_, *schemas_);
+    replay_ = std::make_unique<ReplayWindow>(setup_, *control_);
+    ddl_ = std::make_unique<DdlRunner>(setup_.taskName, *control_, *schemas_, *replay_);
+    feed_ = std::make_unique<WorkerFeed>(setup_, *rowChanges_, *flushCoordinator_, *replay_, *workers_,
+                                         control_->appliedMarks(), persisted.globalPoint);
+    return start;
+}
+
+// The statements: transaction control, XA branches (held until their outcome is read) and DDL (run after a
+// barrier flush, with its possibly-applied window).
+
+void SyncPipeline::onQuery(const binlog::Event& event, const binlog::QueryEvent& query) {
+    using Kind = binlog::QueryEvent::Kind;
+    switch (query.kind) {
+        case Kind::Begin:
+            if (!transactionTracker_.inGroup()) {
+                transactionTracker_.onBegin(startOf(event), timestampOf(event));
+                onGroupOpened();
+            }
+            return;
+        case Kind::Commit:
+        case Kind::Rollback:
+            endTransaction(event);
+            return;
+        case Kind::Xa:
+            onXaStatement(event, query);
+            return;
+        case Kind::Savepoint:
+            return;
+        case Kind::Ddl:
+        case Kind::Other:
+            onDdl(event, query);
+            return;
+    }
+}
+
+void SyncPipeline::onXaStatement(const binlog::Event& event, const binlog::QueryEvent& query) {
+    if (std::string branch = xaStartBranch(query.query); !branch.empty()) {
+        // MySQL logs XA START as a statement inside the branch's group.
+        if (!transactionTracker_.inGroup()) {
+            transactionTracker_.onBegin(startOf(event), timestampOf(event));
+            onGroupOpened();
+        }
+        transactionTracker_.markXaBranch(std::move(branch));
+        return;
+    }
+    std::optional<XaOutcome> outcome = xaOutcomeOf(query.query);
+    if (!outcome) {
+        return;  // XA END: the branch goes on to its XA PREPARE
+    }
+    if (!transactionTracker_.inGroup()) {
+        transactionTracker_.openForDdl(startOf(event), timestampOf(event));
+        onGroupOpened();
+    }
+    HeldPointsRelease release;
+    std::optional<PreparedBranch> branch = preparedXa_.resolve(outcome->branch, release);
+    takePoints(release);
+    if (!branch) {
+        // Prepared before this session's start point (or all its rows were filtered out): nothing of it
+        // waits here. Our own checkpoints never start between a PREPARE and its outcome (they are held).
+        spdlog::warn(
+            "task {}: XA {} of branch {} at {}: its XA PREPARE was not read in this session (it lies "
+            "before the start point, or none of its rows passed the filters)",
+            setup_.taskName, outcome->commit ? "COMMIT" : "ROLLBACK", outcome->branch, startOf(event).toString());
+    } else if (outcome->commit && !skippingTransaction_) {
+        Location at = locationAt(event);
+        size_t rows = branch->changes.size();
+        feed_->branch(*branch, groupSeq(), at);
+        spdlog::info("task {}: XA COMMIT of branch {} at {}: {} rows applied", setup_.taskName, outcome->branch,
+                     at.toString(), rows);
+    } else if (outcome->commit) {
+        spdlog::warn("task {}: XA COMMIT of branch {} at {} skipped as the DBA asked: its {} rows are not applied",
+                     setup_.taskName, outcome->branch, startOf(event).toString(), branch->changes.size());
+    } else {
+        spdlog::info("task {}: XA ROLLBACK of branch {} at {}: its {} rows are dropped", setup_.taskName,
+                     outcome->branch, startOf(event).toString(), branch->changes.size());
+    }
+    endTransaction(event);
+}
+
+void SyncPipeline::failOnDdl(const binlog::Event& event, const binlog::QueryEvent& query, const Location& at,
+                             const std::string& sql, int code, const std::string& message, bool retryable) {
+    SessionFailure failure{failureOutcome(message, retryable)};
+    failure.outcome.failedTransactionStart = transactionTracker_.inGroup() ? transactionStart_ : startOf(event);
+    failure.outcome.failedEvent = ddlFailedEvent(at, query, sql, code, message);
+    throw failure;
+}
+
+void SyncPipeline::onDdl(const binlog::Event& event, const binlog::QueryEvent& query) {
+    bool ownGroup = transactionTracker_.ddlIsOwnGroup();
+    if (skippingTransaction_) {
+        if (ownGroup) {
+            endTransaction(event);
+        }
+        return;
+    }
+    DdlPlan plan = planDdl(setup_, query.schema, query.query);
+    Location at = locationAt(event);
+    if (plan.action == DdlPlan::Action::Error) {
+        failOnDdl(event, query, at, query.query, 0, plan.reason + " at " + at.toString() + ": " + query.query, false);
+    }
+    if (plan.action == DdlPlan::Action::Apply) {
+        // Every row before the DDL must be downstream before the table changes shape, and the points
+        // before it persisted, with the exit-safe point at this DDL: after a kill during it, this DDL lies
+        // in the next session's replay window (ddl_applier.h).
+        flush(FlushReason::BeforeDdl, at);
+        try {
+            ddl_->run(plan, at, feed_->admit(at).inReplayWindow);
+        } catch (const DdlFailed& failed) {
+            failOnDdl(event, query, at, failed.sql, failed.code, failed.message, failed.retryable);
+        }
+    } else {
+        spdlog::info("task {}: ignored DDL at {} ({}): {}", setup_.taskName, at.toString(), plan.reason, query.query);
+    }
+    if (!ownGroup) {
+        // CREATE TABLE ... SELECT: the group's rows follow; the group ends at its terminator.
+        transactionTracker_.markDdlInGroup();
+        return;
+    }
+    if (!transactionTracker_.inGroup()) {
+        transactionTracker_.openForDdl(startOf(event), timestampOf(event));
+        onGroupOpened();
+    }
+    endTransaction(event);
+    flush(FlushReason::AfterDdl);
 }
 
 }  // namespace syncscope::task

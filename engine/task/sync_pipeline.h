@@ -25,7 +25,6 @@
 #include "engine/binlog/location.h"
 #include "engine/checkpoint/checkpoint_tracker.h"
 #include "engine/task/applied_frontier.h"
-#include "engine/task/applied_marks_filter.h"
 #include "engine/task/binlog_stream.h"
 #include "engine/task/ddl_runner.h"
 #include "engine/task/flush_coordinator.h"
@@ -40,6 +39,7 @@
 #include "engine/task/task_setup.h"
 #include "engine/task/transaction_starts.h"
 #include "engine/task/transaction_tracker.h"
+#include "engine/task/worker_feed.h"
 
 namespace syncscope::apply {
 class WorkerPool;
@@ -102,13 +102,8 @@ private:
     void onDdl(const binlog::Event& event, const binlog::QueryEvent& query);
     [[noreturn]] void failOnDdl(const binlog::Event& event, const binlog::QueryEvent& query, const binlog::Location& at,
                                 const std::string& sql, int code, const std::string& message, bool retryable);
-    // The one question per dispatched event (FlushCoordinator::admit); remembers the safe-mode answer
-    // for the status view.
-    DispatchAdmission admit(const binlog::Location& at);
-    // Hands built changes to the workers (a full queue that hides a worker error fails the session).
-    void sendToWorkers(std::vector<apply::RowChange>& changes);
-    void dispatchBranch(std::vector<apply::RowChange>& changes, const std::vector<checkpoint::TableName>& tables,
-                        const binlog::Location& at);
+    // The open group's sequence (the last one's between groups): its changes carry it.
+    uint64_t groupSeq() const;
     void checkReplayWindowEnd();
     void maybeFlush();
     // A barrier flush; `ddlAt` (before a DDL) puts the exit-safe point exactly at that DDL.
@@ -135,7 +130,6 @@ private:
     std::unique_ptr<apply::WorkerPool> workers_;
     binlog::EventDecoder decoder_;
     std::vector<binlog::Event> events_;
-    std::vector<apply::RowChange> changes_;
 
     StreamReader reader_{setup_.taskName};  // the binlog stream, its cut, and passing over a reconnect's repeats
     std::atomic<bool> cancelled_{false};
@@ -149,19 +143,15 @@ private:
     binlog::BinlogPosition transactionStart_;                     // of the open (or last) group
     bool skippingTransaction_ = false;
     std::optional<SkipRequest> skip_;
-    TablePoints transactionTablePoints_;
     TransactionStarts transactionStarts_;  // since the last flush
-    // XA branches prepared and waiting for their outcome; the rows of the branch being read.
+    // XA branches prepared and waiting for their outcome, and the rows of the branch being read.
     PreparedXaStore preparedXa_;
-    std::vector<apply::RowChange> branchChanges_;
-    std::vector<checkpoint::TableName> branchTables_;
 
     std::unique_ptr<CommitFrontier> commitFrontier_;
     std::unique_ptr<FlushCoordinator> flushCoordinator_;  // when the checkpoint is written, and safe mode's window
-    bool inSafeMode_ = false;                             // the last event dispatched was inside the window
-    AppliedMarksFilter appliedMarks_{setup_.taskName};    // rows of tables without a key: exactly once
     std::unique_ptr<ReplayWindow> replay_;                // the replay window's DDL verdicts and fitted rows
     std::unique_ptr<DdlRunner> ddl_;
+    std::unique_ptr<WorkerFeed> feed_;  // the rows' dispatch to the workers, and the table points they reach
     uint32_t lastEventTimestamp_ = 0;
 
     StopPointCheck stopPoint_{setup_.stopPoint, setup_.taskName};  // the DBA's run --until / POST /api/v1/until

@@ -206,6 +206,57 @@ private slots:
         QVERIFY(store.holding());
     }
 
+    // The branch being read keeps its rows and tables in the store: at XA PREPARE they wait (holding the
+    // checkpoint at the global point before the branch's group); a branch without rows holds nothing.
+    void theBranchBeingReadWaitsFromItsPrepare() {
+        PreparedXaStore store;
+        store.readingChanges().resize(3);
+        store.readingTouches(table("a"));
+        store.readingTouches(table("a"));
+        store.readingTouches(table("b"));
+        QCOMPARE(store.waitingChanges(), size_t(3));  // counted while read, for the status's held rows
+        QVERIFY(!store.holding());
+        QCOMPARE(store.prepareReading("x1", 4, pos(400), loc(350)), size_t(3));
+        QVERIFY(store.holding());
+        QCOMPARE(store.waitingChanges(), size_t(3));
+        QVERIFY(store.readingChanges().empty());
+        QVERIFY(store.groupEnded(loc(500), {}).empty());
+        HeldPointsRelease release;
+        auto resolved = store.resolve("x1", release);
+        QVERIFY(resolved);
+        QCOMPARE(resolved->changes.size(), size_t(3));
+        QCOMPARE(resolved->tables.size(), size_t(2));  // each table once
+        QCOMPARE(resolved->groupSeq, uint64_t(4));
+        QCOMPARE(resolved->prepareStart, pos(400));
+        QCOMPARE(resolved->globalBefore, loc(350));
+        QCOMPARE(*release.global, loc(500));
+    }
+
+    void aBranchWithoutRowsHoldsNothing() {
+        PreparedXaStore store;
+        store.readingTouches(table("a"));
+        QCOMPARE(store.prepareReading("x1", 1, pos(100), loc(90)), size_t(0));
+        QVERIFY(!store.holding());
+        QVERIFY(!store.groupEnded(loc(200), {}).empty());  // the points pass through
+    }
+
+    // A group that opens discards what a branch cut short left; a one-phase commit takes the branch whole.
+    void theBranchBeingReadIsDiscardedOrTaken() {
+        PreparedXaStore store;
+        store.readingChanges().resize(2);
+        store.readingTouches(table("a"));
+        store.discardReading();
+        QCOMPARE(store.waitingChanges(), size_t(0));
+        store.readingChanges().resize(1);
+        store.readingTouches(table("b"));
+        PreparedBranch taken = store.takeReading();
+        QCOMPARE(taken.changes.size(), size_t(1));
+        QCOMPARE(taken.tables.size(), size_t(1));
+        QVERIFY(store.readingChanges().empty());
+        QCOMPARE(store.prepareReading("x1", 2, pos(100), loc(90)), size_t(0));  // nothing left of it
+        QVERIFY(!store.holding());
+    }
+
     void anUnknownBranchIsNotResolved() {
         PreparedXaStore store;
         HeldPointsRelease release;
