@@ -11,6 +11,7 @@
 #include "ui/dialogs/stop_point_dialog.h"
 #include "ui/engine/engine_adapter.h"
 #include "ui/main/source_picker.h"
+#include "ui/main/status_message.h"
 #include "ui/main/task_files_setup.h"
 #include "ui/main/task_view.h"
 
@@ -20,7 +21,6 @@ namespace {
 
 constexpr int kBrowserWidth = 1280;
 constexpr int kBrowserHeight = 760;
-constexpr int kMessageMilliseconds = 8000;
 
 // What is surely downstream: the applied point while a session runs, else the persisted global point
 // (a task stopped on an error, paused or stopped has no session to say more).
@@ -77,7 +77,7 @@ EventBrowserPage* BrowseController::showEventBrowser() {
             }
         } catch (const std::exception& e) {
             emit statusMessage(tr("Cannot read the task's source file %1: %2").arg(sourceFile, e.what()),
-                               kMessageMilliseconds);
+                               kStatusMessageMilliseconds);
         }
     }
     browser_->setHistorySource(std::move(history), description);

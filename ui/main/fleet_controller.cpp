@@ -12,6 +12,7 @@
 #include "ui/fleet/notification_center.h"
 #include "ui/fleet/workspace.h"
 #include "ui/main/source_picker.h"
+#include "ui/main/status_message.h"
 #include "ui/main/task_view.h"
 #include "ui/overview/channel_dialogs.h"
 #include "ui/pages/verify_page.h"
@@ -19,7 +20,6 @@
 namespace syncscope::ui {
 
 namespace {
-constexpr int kFleetStatusMilliseconds = 8000;
 constexpr int kMillisecondsPerSecond = 1000;
 }  // namespace
 
@@ -34,15 +34,15 @@ FleetController::FleetController(QWidget* window, TaskView* taskView, EngineAdap
     connect(model_, &FleetModel::groupsChanged, this, &FleetController::persistWorkspace);
     connect(notifications_, &NotificationCenter::notified, this, [this](const Notification& notification) {
         const QString text = notification.channel + QStringLiteral(": ") + notification.text;
-        emit statusMessage(notification.title + QStringLiteral(" - ") + text, kFleetStatusMilliseconds);
+        emit statusMessage(notification.title + QStringLiteral(" - ") + text, kStatusMessageMilliseconds);
     });
     connect(batch_, &BatchRunner::stepFinished, this,
             [this](const QString& channel, const task::CommandResult& result) {
                 emit statusMessage(tr("%1: %2").arg(channel, QString::fromStdString(result.reason)),
-                                   kFleetStatusMilliseconds);
+                                   kStatusMessageMilliseconds);
             });
     connect(batch_, &BatchRunner::finished, this, [this](int accepted, int refused) {
-        emit statusMessage(tr("Batch: %1 done, %2 refused").arg(accepted).arg(refused), kFleetStatusMilliseconds);
+        emit statusMessage(tr("Batch: %1 done, %2 refused").arg(accepted).arg(refused), kStatusMessageMilliseconds);
         refresh();
     });
     timer_.setTimerType(Qt::CoarseTimer);
@@ -126,7 +126,7 @@ void FleetController::openChannel(int row) {
     const FleetModel::Row& channel = model_->rowAt(row);
     if (!channel.task) {
         emit statusMessage(tr("%1 cannot be shown: %2").arg(channel.label, channel.lastError),
-                           kFleetStatusMilliseconds);
+                           kStatusMessageMilliseconds);
         return;
     }
     const ChannelSpec& spec = model_->group(channel.group).spec();
@@ -236,7 +236,7 @@ void FleetController::restoreWorkspace() {
         addChannel(spec);
     }
     if (!problems.isEmpty()) {
-        emit statusMessage(tr("Workspace: %1").arg(problems.join(QStringLiteral("; "))), kFleetStatusMilliseconds);
+        emit statusMessage(tr("Workspace: %1").arg(problems.join(QStringLiteral("; "))), kStatusMessageMilliseconds);
     }
     workspaceKept_ = true;
     persistWorkspace();

@@ -8,6 +8,7 @@
 #include "ui/inspect/checkpoint_inspection_page.h"
 #include "ui/inspect/task_inspection_request.h"
 #include "ui/main/source_picker.h"
+#include "ui/main/status_message.h"
 
 namespace syncscope::ui {
 
@@ -15,7 +16,6 @@ namespace {
 const char* const kInspectionGeometryKey = "inspect/geometry";
 constexpr int kInspectionWidth = 1280;
 constexpr int kInspectionHeight = 640;
-constexpr int kStatusMessageMilliseconds = 8000;
 }  // namespace
 
 InspectionController::InspectionController(QWidget* window, const SourcePicker* picker, const ShownChannel* shown)

@@ -23,6 +23,7 @@
 #include "ui/main/inspection_controller.h"
 #include "ui/main/preview_controller.h"
 #include "ui/main/source_picker.h"
+#include "ui/main/status_message.h"
 #include "ui/main/stop_on_close.h"
 #include "ui/main/task_actions.h"
 #include "ui/main/task_view.h"
@@ -38,7 +39,6 @@ namespace syncscope::ui {
 namespace {
 constexpr int kDefaultWidth = 1280;
 constexpr int kDefaultHeight = 800;
-constexpr int kStatusMessageMilliseconds = 8000;
 const char* const kGeometryKey = "window/geometry";
 const char* const kStateKey = "window/state";
 const char* const kNewTaskFolderKey = "tasks/newTaskFolder";
