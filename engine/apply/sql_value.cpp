@@ -19,68 +19,16 @@ bool printable(std::string_view s) {
 
 }  // namespace
 
-SqlValue::SqlValue(const SqlValue& other)
-    : kind_(other.kind_), integer_(other.integer_), real_(other.real_), string_(other.asString()) {}
-
-SqlValue& SqlValue::operator=(const SqlValue& other) {
-    if (this != &other) {
-        std::string copy(other.asString());  // before anything changes: other may borrow from our own bytes
-        kind_ = other.kind_;
-        integer_ = other.integer_;
-        real_ = other.real_;
-        string_ = std::move(copy);
-        borrowed_ = false;
-        view_ = {};
-    }
-    return *this;
-}
-
 SqlValue SqlValue::borrowedText(SqlValueKind kind, std::string_view bytes, std::string& buffer) {
+    const binlog::ValueKind stored = kind == SqlValueKind::Bytes ? binlog::ValueKind::Bytes : binlog::ValueKind::String;
     SqlValue value;
-    value.kind_ = kind;
     if (buffer.size() + bytes.size() > buffer.capacity()) {
-        value.string_.assign(bytes);  // appending would move the buffer under the values that borrow from it
+        value.value_.setText(stored, bytes);  // appending would move the buffer under the values that borrow from it
         return value;
     }
     size_t at = buffer.size();
     buffer.append(bytes);
-    value.borrowed_ = true;
-    value.view_ = std::string_view(buffer).substr(at, bytes.size());
-    return value;
-}
-
-SqlValue SqlValue::signedInt(int64_t v) {
-    SqlValue value;
-    value.kind_ = SqlValueKind::Signed;
-    value.integer_.s = v;
-    return value;
-}
-
-SqlValue SqlValue::unsignedInt(uint64_t v) {
-    SqlValue value;
-    value.kind_ = SqlValueKind::Unsigned;
-    value.integer_.u = v;
-    return value;
-}
-
-SqlValue SqlValue::real(double v) {
-    SqlValue value;
-    value.kind_ = SqlValueKind::Double;
-    value.real_ = v;
-    return value;
-}
-
-SqlValue SqlValue::text(std::string v) {
-    SqlValue value;
-    value.kind_ = SqlValueKind::Text;
-    value.string_ = std::move(v);
-    return value;
-}
-
-SqlValue SqlValue::bytes(std::string v) {
-    SqlValue value;
-    value.kind_ = SqlValueKind::Bytes;
-    value.string_ = std::move(v);
+    value.value_.setBorrowedText(stored, std::string_view(buffer).substr(at, bytes.size()));
     return value;
 }
 
@@ -174,17 +122,17 @@ SqlValue SqlValue::fromColumn(const binlog::ColumnValue& value, const binlog::Co
 }
 
 std::optional<std::string> SqlValue::text() const {
-    switch (kind_) {
+    switch (kind()) {
         case SqlValueKind::Null:
             return std::nullopt;
         case SqlValueKind::Signed:
-            return std::to_string(integer_.s);
+            return std::to_string(asSigned());
         case SqlValueKind::Unsigned:
-            return std::to_string(integer_.u);
+            return std::to_string(asUnsigned());
         case SqlValueKind::Double: {
             constexpr int kRoundTripDigits = 17;
             char buffer[64];
-            std::snprintf(buffer, sizeof buffer, "%.*g", kRoundTripDigits, real_);
+            std::snprintf(buffer, sizeof buffer, "%.*g", kRoundTripDigits, asDouble());
             return std::string(buffer);
         }
         case SqlValueKind::Text:
@@ -195,10 +143,11 @@ std::optional<std::string> SqlValue::text() const {
 }
 
 std::string SqlValue::display() const {
-    if (kind_ == SqlValueKind::Null) {
+    const SqlValueKind form = kind();
+    if (form == SqlValueKind::Null) {
         return "NULL";
     }
-    if (kind_ != SqlValueKind::Text && kind_ != SqlValueKind::Bytes) {
+    if (form != SqlValueKind::Text && form != SqlValueKind::Bytes) {
         return *text();
     }
     const std::string_view bytes = asString();
@@ -223,25 +172,6 @@ std::string SqlValue::display() const {
         out += "... (" + std::to_string(bytes.size()) + " bytes)";
     }
     return out;
-}
-
-bool SqlValue::operator==(const SqlValue& other) const {
-    if (kind_ != other.kind_) {
-        return false;
-    }
-    switch (kind_) {
-        case SqlValueKind::Null:
-            return true;
-        case SqlValueKind::Signed:
-        case SqlValueKind::Unsigned:
-            return integer_.u == other.integer_.u;
-        case SqlValueKind::Double:
-            return real_ == other.real_;
-        case SqlValueKind::Text:
-        case SqlValueKind::Bytes:
-            return asString() == other.asString();
-    }
-    return false;
 }
 
 }  // namespace syncscope::apply

@@ -1,15 +1,18 @@
 // One value as the downstream binds it to a prepared-statement parameter: the form decides the
 // Connector/C++ setter (integers exact, DECIMAL and temporals as text, binary data as bytes).
 //
-// Text and bytes are owned by the value, or borrowed from a buffer that outlives it: the sync pipeline
-// copies the text of one rows event's values into one buffer that its row changes share
-// (RowChange::origin), instead of one allocation per value. A copy of a borrowed value owns its bytes.
+// The value is a binlog::ColumnValue restricted to the six bind forms (Null, Int, UInt, Double, String for
+// text, Bytes): one tagged storage for both, short text kept inside the value, long text owned, or text
+// borrowed from a buffer that outlives it (the sync pipeline copies the text of one rows event's values
+// into one buffer that its row changes share, RowChange::origin, instead of one allocation per value).
+// A copy of a borrowed value owns its bytes.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "engine/binlog/column_def.h"
 #include "engine/binlog/column_value.h"
@@ -28,18 +31,17 @@ enum class SqlValueKind : uint8_t {
 class SqlValue {
 public:
     SqlValue() = default;
-    SqlValue(const SqlValue& other);
-    SqlValue& operator=(const SqlValue& other);
-    SqlValue(SqlValue&&) noexcept = default;
-    SqlValue& operator=(SqlValue&&) noexcept = default;
-    ~SqlValue() = default;
 
     static SqlValue null() { return {}; }
-    static SqlValue signedInt(int64_t v);
-    static SqlValue unsignedInt(uint64_t v);
-    static SqlValue real(double v);
-    static SqlValue text(std::string v);
-    static SqlValue bytes(std::string v);
+    static SqlValue signedInt(int64_t v) { return SqlValue(binlog::ColumnValue::signedInt(v)); }
+    static SqlValue unsignedInt(uint64_t v) { return SqlValue(binlog::ColumnValue::unsignedInt(v)); }
+    static SqlValue real(double v) { return SqlValue(binlog::ColumnValue::doubleValue(v)); }
+    static SqlValue text(std::string v) {
+        return SqlValue(binlog::ColumnValue::ownedText(binlog::ValueKind::String, std::move(v)));
+    }
+    static SqlValue bytes(std::string v) {
+        return SqlValue(binlog::ColumnValue::ownedText(binlog::ValueKind::Bytes, std::move(v)));
+    }
 
     // How a decoded binlog value is bound: ENUM and SET as their index / bit mask (exact whatever the
     // strings), FLOAT as the double it widens to (so WHERE finds the stored float), temporals as
@@ -51,13 +53,31 @@ public:
     // moving is owned instead) and keeps the buffer alive and unmoved as long as the value.
     static SqlValue fromColumn(const binlog::ColumnValue& value, const binlog::ColumnDef& column, std::string& buffer);
 
-    SqlValueKind kind() const { return kind_; }
-    bool isNull() const { return kind_ == SqlValueKind::Null; }
-    int64_t asSigned() const { return integer_.s; }
-    uint64_t asUnsigned() const { return integer_.u; }
-    double asDouble() const { return real_; }
-    std::string_view asString() const { return borrowed_ ? view_ : std::string_view(string_); }  // Text and Bytes
-    bool isBorrowed() const { return borrowed_; }
+    SqlValueKind kind() const {
+        switch (value_.kind()) {
+            case binlog::ValueKind::Int:
+                return SqlValueKind::Signed;
+            case binlog::ValueKind::UInt:
+                return SqlValueKind::Unsigned;
+            case binlog::ValueKind::Double:
+                return SqlValueKind::Double;
+            case binlog::ValueKind::String:
+                return SqlValueKind::Text;
+            case binlog::ValueKind::Bytes:
+                return SqlValueKind::Bytes;
+            default:
+                return SqlValueKind::Null;
+        }
+    }
+    bool isNull() const { return value_.isNull(); }
+    // The number's 8 bytes, read as the form asked (asUnsigned() of a Signed value is its two's complement,
+    // as key hashing wants); 0 for NULL, text and bytes.
+    int64_t asSigned() const { return static_cast<int64_t>(value_.scalarBits()); }
+    uint64_t asUnsigned() const { return value_.scalarBits(); }
+    double asDouble() const { return value_.kind() == binlog::ValueKind::Double ? value_.asDouble() : 0.0; }
+    // Text and Bytes; empty for the other forms.
+    std::string_view asString() const { return value_.hasBytes() ? value_.bytes() : std::string_view(); }
+    bool isBorrowed() const { return value_.isBorrowed(); }
 
     // The value's text for reports (nullopt for NULL): numbers in decimal, text and bytes verbatim.
     std::optional<std::string> text() const;
@@ -65,20 +85,13 @@ public:
     // and 0x... for bytes that are not printable. Long values are cut with their length said.
     std::string display() const;
 
-    bool operator==(const SqlValue& other) const;
+    bool operator==(const SqlValue& other) const { return value_ == other.value_; }
 
 private:
+    explicit SqlValue(binlog::ColumnValue value) : value_(std::move(value)) {}
     static SqlValue borrowedText(SqlValueKind kind, std::string_view bytes, std::string& buffer);
 
-    SqlValueKind kind_ = SqlValueKind::Null;
-    bool borrowed_ = false;  // Text and Bytes: view_ points into a buffer the value does not own
-    union {
-        int64_t s;
-        uint64_t u;
-    } integer_{0};
-    double real_ = 0;
-    std::string string_;
-    std::string_view view_;
+    binlog::ColumnValue value_;  // Null, Int, UInt, Double, String (bound as text) or Bytes
 };
 
 // Whether a collation id belongs to utf8mb3/utf8mb4 (or ASCII), whose bytes the utf8mb4 connection

@@ -243,13 +243,17 @@ ColumnValue ColumnValue::bytes(std::string_view data) {
     return withText(ValueKind::Bytes, data);
 }
 ColumnValue ColumnValue::json(std::string text) {
+    return ownedText(ValueKind::Json, std::move(text));
+}
+
+ColumnValue ColumnValue::ownedText(ValueKind kind, std::string text) {
     if (text.size() <= kInlineCapacity) {
-        return withText(ValueKind::Json, text);
+        return withText(kind, text);
     }
     ColumnValue v;
     new (&v.heap_) std::string(std::move(text));
     v.storage_ = Storage::Heap;
-    v.kind_ = ValueKind::Json;
+    v.kind_ = kind;
     return v;
 }
 ColumnValue ColumnValue::geometry(std::string_view data) {

@@ -104,6 +104,8 @@ public:
     static ColumnValue bytes(std::string_view data);
     static ColumnValue json(std::string text);
     static ColumnValue geometry(std::string_view data);
+    // `kind` is one of Decimal, String, Bytes, Json, Geometry: the value takes `text` (long text is not copied).
+    static ColumnValue ownedText(ValueKind kind, std::string text);
 
     // In-place setters: the value becomes the given one, keeping its heap capacity where it can, so
     // that a decoder reusing its values allocates nothing for fixed-size values and short text.
@@ -144,6 +146,8 @@ public:
     const TemporalValue& temporal() const;    // Date, Time, DateTime
     const TimestampValue& timestamp() const;  // Timestamp
     std::string_view bytes() const;           // Decimal, String, Bytes, Json, Geometry
+    // The 8 bytes of an integer or DOUBLE as stored, unchecked (0 for NULL): for hashing and binding.
+    uint64_t scalarBits() const noexcept { return storage_ == Storage::Scalar ? scalar_.u : 0; }
 
     // The canonical text, as MariaDB's SELECT returns it in a session with time_zone = '+00:00':
     // integers in decimal; FLOAT and DOUBLE in the shortest form that reads back to the same value

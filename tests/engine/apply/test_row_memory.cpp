@@ -81,6 +81,28 @@ private slots:
         QCOMPARE(std::string(tooLong.asString()), std::string("does not fit in what was reserved"));
     }
 
+    // A bound value is a decoded column value restricted to the bind forms: no second storage beside it
+    // (it was 72 bytes with its own string and view), short text inside the value, the number's bits for
+    // key hashing whatever its sign.
+    void aBoundValueCostsNoMoreThanADecodedOne() {
+        QVERIFY(sizeof(SqlValue) <= sizeof(binlog::ColumnValue));
+        SqlValue owned = SqlValue::text(std::string(100, 'a'));
+        QCOMPARE(owned.kind(), SqlValueKind::Text);
+        QCOMPARE(owned.asString().size(), size_t(100));
+        QVERIFY(!owned.isBorrowed());
+        QCOMPARE(SqlValue::bytes(std::string("\x00\x01", 2)).asString().size(), size_t(2));
+        QCOMPARE(SqlValue::bytes("b").kind(), SqlValueKind::Bytes);
+        QCOMPARE(SqlValue::signedInt(-1).asUnsigned(), ~uint64_t(0));
+        QCOMPARE(SqlValue::unsignedInt(7).asSigned(), int64_t(7));
+        QCOMPARE(SqlValue::real(2.5).asDouble(), 2.5);
+        QCOMPARE(SqlValue::null().asUnsigned(), uint64_t(0));
+        QVERIFY(SqlValue::null().asString().empty());
+        QVERIFY(SqlValue::signedInt(3).asString().empty());
+        QVERIFY(!(SqlValue::signedInt(3) == SqlValue::unsignedInt(3)));
+        QVERIFY(SqlValue::text("x") == SqlValue::text("x"));
+        QVERIFY(!(SqlValue::text("x") == SqlValue::bytes("x")));
+    }
+
     void aChangeWithoutOriginHasAnUnknownSource() {
         RowChange change;
         QVERIFY(change.source().file.empty());
