@@ -1,12 +1,11 @@
 #include "engine/remote/control_api_client.h"
 
 #include <httplib.h>
-#include <pthread.h>
-#include <signal.h>
 
 #include <filesystem>
 #include <memory>
 
+#include "engine/common/sigpipe_blocked.h"
 #include "engine/control/listen_address.h"
 #include "engine/control/token_file.h"
 
@@ -16,32 +15,6 @@ namespace {
 
 constexpr int kHttpUnauthorized = 401;
 const char* const kJsonType = "application/json";
-
-// A server that refuses a request (401) may close the connection while its body is still being written:
-// over TLS that write raises SIGPIPE, which would end the whole program (the CLI died with exit 13).
-// Blocked in this thread for the request; one raised meanwhile is taken before the mask is restored.
-class SigpipeBlocked {
-public:
-    SigpipeBlocked() {
-        sigemptyset(&pipe_);
-        sigaddset(&pipe_, SIGPIPE);
-        pthread_sigmask(SIG_BLOCK, &pipe_, &previous_);
-    }
-    ~SigpipeBlocked() {
-        if (sigismember(&previous_, SIGPIPE) == 0) {
-            timespec none{};
-            while (sigtimedwait(&pipe_, nullptr, &none) > 0) {
-            }
-        }
-        pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
-    }
-    SigpipeBlocked(const SigpipeBlocked&) = delete;
-    SigpipeBlocked& operator=(const SigpipeBlocked&) = delete;
-
-private:
-    sigset_t pipe_{};
-    sigset_t previous_{};
-};
 
 }  // namespace
 

@@ -1,0 +1,52 @@
+#include "engine/dmcluster/dm_task_channel.h"
+
+#include "engine/dmcluster/task_snapshot.h"
+
+namespace syncscope::dmcluster {
+
+DmTaskChannel::DmTaskChannel(std::shared_ptr<DmCluster> cluster, std::string taskName, std::string source)
+    : cluster_(std::move(cluster)), taskName_(std::move(taskName)), source_(std::move(source)) {}
+
+std::shared_ptr<const task::StatusSnapshot> DmTaskChannel::status() const {
+    ClusterState state = cluster_->latest();
+    std::lock_guard lock(mutex_);
+    // A poll moves `polls`; the same poll gives the same snapshot (the overview then skips its rescan).
+    if (!last_ || state.polls != lastPolls_ || state.polls == 0) {
+        last_ =
+            std::make_shared<const task::StatusSnapshot>(dmTaskSnapshot(state, taskName_, source_, cluster_->name()));
+        lastPolls_ = state.polls;
+    }
+    return last_;
+}
+
+std::vector<task::Notice> DmTaskChannel::drainNotices(size_t) {
+    return {};
+}
+
+task::CommandResult DmTaskChannel::start() {
+    return cluster_->startTask(taskName_, source_);
+}
+
+task::CommandResult DmTaskChannel::resume() {
+    return cluster_->startTask(taskName_, source_);
+}
+
+task::CommandResult DmTaskChannel::pause() {
+    return cluster_->stopTask(taskName_, source_);
+}
+
+task::CommandResult DmTaskChannel::stop() {
+    return cluster_->stopTask(taskName_, source_);
+}
+
+task::CommandResult DmTaskChannel::skipFailedEvent(const task::SkipEvidence&) {
+    return {false, "skip not sent: DM's OpenAPI has no skip; use dmctl binlog skip " + taskName_ + " on the cluster"};
+}
+
+task::CommandResult DmTaskChannel::resumeFrom(const task::ResumeTarget&) {
+    return {false,
+            "resume-from not sent: DM's OpenAPI cannot move a task's checkpoint; stop the task and start it "
+            "with a start_time, or use dmctl"};
+}
+
+}  // namespace syncscope::dmcluster
