@@ -39,41 +39,7 @@ SyncPipeline::~SyncPipeline() {
 }
 
 void SyncPipeline::cancel() {
-    // A first request while a transaction is being read lets the reader finish it (keepsReading); a
-    // second one, or one between transactions, cuts the stream at once, as does one while the stream is
-    // being reconnected (nothing can be read to finish the transaction until the upstream is back).
-    bool again = cancelled_.exchange(true);
-    if (groupOpen_ && !again && !reader_.reconnecting()) {
-        return;
-    }
-    reader_.cut();
-}
-
-bool SyncPipeline::keepsReading(const std::atomic<bool>& interrupt) {
-    if (!interrupt && !cancelled_) {
-        return true;
-    }
-    if (!transactionTracker_.inGroup() || reader_.wasCut()) {
-        return false;
-    }
-    auto now = std::chrono::steady_clock::now();
-    if (!finishGroupBy_) {
-        finishGroupBy_ = now + kFinishTransactionGrace;
-        spdlog::info(
-            "task {}: stopping after the transaction being read ends (from {}), so that the persisted "
-            "point covers it",
-            setup_.taskName, transactionStart_.toString());
-        return true;
-    }
-    if (now < *finishGroupBy_) {
-        return true;
-    }
-    spdlog::warn(
-        "task {}: the transaction from {} did not end within {} s of the stop; stopping inside it: the next "
-        "start reads it again from the persisted global point, in safe mode",
-        setup_.taskName, transactionStart_.toString(),
-        std::chrono::duration_cast<std::chrono::seconds>(kFinishTransactionGrace).count());
-    return false;
+    stopGrace_.request();
 }
 
 SessionLiveView SyncPipeline::live() const {
@@ -93,7 +59,7 @@ SessionOutcome SyncPipeline::failureOutcome(const std::string& message, bool ret
 }
 
 SessionOutcome SyncPipeline::run(const std::optional<SkipRequest>& skip, const std::atomic<bool>& interrupt) {
-    skip_ = skip;
+    skip_.ask(skip);
     SessionOutcome outcome = stream(interrupt);
     settleLiveAtEnd();
     if (flushCoordinator_) {
@@ -111,7 +77,8 @@ SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
         // Every event is handled (its rows converted into owned row changes) before the stream reads the
         // next one: row text may stay in the raw event's bytes, and the rows events' memory is reused.
         decoder_.setRowTextStorage(binlog::TextStorage::Borrow);
-        while (keepsReading(interrupt) && !stopPoint_.reached()) {
+        while (stopGrace_.keepsReading(interrupt, transactionTracker_.inGroup(), transactionStart_) &&
+               !stopPoint_.reached()) {
             decoder_.recycle(events_);
             std::optional<binlog::RawEvent> raw = reader_.next();
             flushCoordinator_->checkWorkers();
@@ -134,15 +101,13 @@ SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
                 if (!transactionTracker_.inGroup()) {
                     // Open before the check: a cancel() that finds it closed cuts the stream, one that
                     // finds it open is seen here (both atomics are sequentially consistent).
-                    groupOpen_ = true;
-                    if (interrupt || cancelled_) {
-                        groupOpen_ = false;
+                    if (!stopGrace_.mayOpenTransaction(interrupt)) {
                         break;
                     }
                 }
                 onEvent(event);
                 reader_.handled(event, currentFile_);
-                groupOpen_ = transactionTracker_.inGroup();
+                stopGrace_.transactionOpen(transactionTracker_.inGroup());
                 if (stopPoint_.reached()) {
                     break;
                 }
@@ -224,7 +189,7 @@ void SyncPipeline::onEvent(const binlog::Event& event) {
         // An XA branch's group ends at XA PREPARE; MySQL logs XA COMMIT ... ONE PHASE the same way,
         // with the first byte of the event's body set: that branch commits here.
         const auto* body = event.as<binlog::OtherEvent>();
-        if (body != nullptr && !body->body.empty() && body->body.front() != 0 && !skippingTransaction_) {
+        if (body != nullptr && !body->body.empty() && body->body.front() != 0 && !skip_.skipping()) {
             PreparedBranch branch = preparedXa_.takeReading();
             feed_->branch(branch, groupSeq(), locationAt(event));
             transactionTracker_.markCommittedInOnePhase();
@@ -292,11 +257,7 @@ void SyncPipeline::onGroupOpened() {
     transactionStarts_.record(group.seq, group.start);
     feed_->transactionOpened();
     preparedXa_.discardReading();
-    skippingTransaction_ = skip_ && skip_->transactionStart == transactionStart_;
-    if (skippingTransaction_) {
-        spdlog::warn("task {}: skipping the transaction at {} as the DBA asked", setup_.taskName,
-                     transactionStart_.toString());
-    }
+    skip_.transactionOpened(transactionStart_);
 }
 
 void SyncPipeline::endTransaction(const binlog::Event& event) {
@@ -305,7 +266,7 @@ void SyncPipeline::endTransaction(const binlog::Event& event) {
     }
     OpenGroup ended = transactionTracker_.end();
     Location end = locationAt(event);
-    if (ended.kind == GroupKind::XaPrepare && !skippingTransaction_ &&
+    if (ended.kind == GroupKind::XaPrepare && !skip_.skipping() &&
         preparedXa_.prepareReading(ended.branch, ended.seq, ended.start, tracker_.globalInMemory()) != 0) {
         // The branch's rows wait for its outcome; the checkpoint holds before its group from now on.
         spdlog::info("task {}: XA branch {} prepared at {}: its rows wait for XA COMMIT", setup_.taskName, ended.branch,
@@ -317,10 +278,7 @@ void SyncPipeline::endTransaction(const binlog::Event& event) {
     live_.groupEnded(workers_ ? workers_->lastDispatchedSequence() : 0,
                      PointView{end.position().file(), end.position().offset(), {}, {}},
                      ended.timestamp != 0 ? ended.timestamp : lastEventTimestamp_);
-    if (skippingTransaction_) {
-        skip_.reset();
-        skippingTransaction_ = false;
-    }
+    skip_.transactionEnded();
     checkReplayWindowEnd();
     maybeFlush();
 }
@@ -347,7 +305,7 @@ void SyncPipeline::takePoints(const HeldPointsRelease& release) {
 }
 
 void SyncPipeline::onRows(const binlog::Event& event, const binlog::RowsEvent& rows) {
-    if (skippingTransaction_) {
+    if (skip_.skipping()) {
         return;
     }
     RowsDecision decision = rowChanges_->decide(rows);
@@ -554,7 +512,7 @@ void SyncPipeline::onXaStatement(const binlog::Event& event, const binlog::Query
             "task {}: XA {} of branch {} at {}: its XA PREPARE was not read in this session (it lies "
             "before the start point, or none of its rows passed the filters)",
             setup_.taskName, outcome->commit ? "COMMIT" : "ROLLBACK", outcome->branch, startOf(event).toString());
-    } else if (outcome->commit && !skippingTransaction_) {
+    } else if (outcome->commit && !skip_.skipping()) {
         Location at = locationAt(event);
         size_t rows = branch->changes.size();
         feed_->branch(*branch, groupSeq(), at);
@@ -580,7 +538,7 @@ void SyncPipeline::failOnDdl(const binlog::Event& event, const binlog::QueryEven
 
 void SyncPipeline::onDdl(const binlog::Event& event, const binlog::QueryEvent& query) {
     bool ownGroup = transactionTracker_.ddlIsOwnGroup();
-    if (skippingTransaction_) {
+    if (skip_.skipping()) {
         if (ownGroup) {
             endTransaction(event);
         }

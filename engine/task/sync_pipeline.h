@@ -34,9 +34,11 @@
 #include "engine/task/replay_window.h"
 #include "engine/task/session_live_view.h"
 #include "engine/task/session_outcome.h"
+#include "engine/task/stop_grace.h"
 #include "engine/task/stop_point_check.h"
 #include "engine/task/stream_reader.h"
 #include "engine/task/task_setup.h"
+#include "engine/task/transaction_skip.h"
 #include "engine/task/transaction_starts.h"
 #include "engine/task/transaction_tracker.h"
 #include "engine/task/worker_feed.h"
@@ -80,10 +82,6 @@ public:
 
 private:
     SessionOutcome stream(const std::atomic<bool>& interrupt);
-    // Whether the reader goes on: always until a pause or stop; after one, only to the end of the transaction
-    // being read, so that the persisted point covers it and the next start replays nothing (a replay may
-    // double the rows of a table without a key). Bounded by kFinishTransactionGrace; a second request ends at once.
-    bool keepsReading(const std::atomic<bool>& interrupt);
     binlog::Location prepare();
     void openSafeModeWindow(const binlog::Location& global, const binlog::Location& exitSafe);
     void onEvent(const binlog::Event& event);
@@ -132,18 +130,14 @@ private:
     std::vector<binlog::Event> events_;
 
     StreamReader reader_{setup_.taskName};  // the binlog stream, its cut, and passing over a reconnect's repeats
-    std::atomic<bool> cancelled_{false};
-    // The reader is inside a transaction (or about to open one): cancel() leaves the stream open for it.
-    std::atomic<bool> groupOpen_{false};
-    std::optional<std::chrono::steady_clock::time_point> finishGroupBy_;
+    StopGrace stopGrace_{setup_.taskName, reader_};  // how a pause or stop ends the reading
 
     // Where the stream stands.
     std::string currentFile_;
     TransactionTracker transactionTracker_{binlog::GtidState{}};  // event groups and the GTID state after the last one
     binlog::BinlogPosition transactionStart_;                     // of the open (or last) group
-    bool skippingTransaction_ = false;
-    std::optional<SkipRequest> skip_;
-    TransactionStarts transactionStarts_;  // since the last flush
+    TransactionSkip skip_{setup_.taskName};                       // the DBA's skip of the failed transaction
+    TransactionStarts transactionStarts_;                         // since the last flush
     // XA branches prepared and waiting for their outcome, and the rows of the branch being read.
     PreparedXaStore preparedXa_;
 
