@@ -84,8 +84,7 @@ SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
             flushCoordinator_->checkWorkers();
             if (!raw) {
                 if (!transactionTracker_.inGroup()) {
-                    checkReplayWindowEnd();
-                    maybeFlush();  // an idle stream still persists what has committed
+                    atBoundary();  // an idle stream still persists what has committed
                 }
                 updateLive({});
                 continue;
@@ -150,8 +149,7 @@ void SyncPipeline::onEvent(const binlog::Event& event) {
     }
     if (event.as<binlog::HeartbeatEvent>() != nullptr) {
         if (!transactionTracker_.inGroup()) {
-            checkReplayWindowEnd();
-            maybeFlush();  // idle upstream: persist what has committed
+            atBoundary();  // idle upstream: persist what has committed
         }
         updateLive({});
         return;
@@ -279,19 +277,24 @@ void SyncPipeline::endTransaction(const binlog::Event& event) {
                      PointView{end.position().file(), end.position().offset(), {}, {}},
                      ended.timestamp != 0 ? ended.timestamp : lastEventTimestamp_);
     skip_.transactionEnded();
-    checkReplayWindowEnd();
-    maybeFlush();
+    atBoundary();
 }
 
-// Once the global point has passed the replay window (flush_coordinator.h), every replayed DDL the
-// downstream's definitions did not place stops the task, naming both definitions.
-void SyncPipeline::checkReplayWindowEnd() {
-    if (!replay_ || !replay_->isOpen() || transactionTracker_.inGroup()) {
+// Between transactions (a group's end, an idle stream, a heartbeat): once the global point has passed the
+// replay window (flush_coordinator.h), every replayed DDL the downstream's definitions did not place stops
+// the task, naming both definitions; then the flush coordinator writes what is due.
+void SyncPipeline::atBoundary() {
+    if (transactionTracker_.inGroup()) {
         return;
     }
-    if (std::optional<std::string> stop =
-            replay_->endOnceGlobalPasses(tracker_.globalInMemory(), flushCoordinator_->safeModeUntil())) {
-        throw SessionFailure{failureOutcome(*stop, false)};
+    if (replay_ && replay_->isOpen()) {
+        if (std::optional<std::string> stop =
+                replay_->endOnceGlobalPasses(tracker_.globalInMemory(), flushCoordinator_->safeModeUntil())) {
+            throw SessionFailure{failureOutcome(*stop, false)};
+        }
+    }
+    if (flushCoordinator_) {
+        flushCoordinator_->atBoundary(transactionTracker_.lastSeq());
     }
 }
 
@@ -337,12 +340,6 @@ void SyncPipeline::onRows(const binlog::Event& event, const binlog::RowsEvent& r
 uint64_t SyncPipeline::groupSeq() const {
     const OpenGroup* group = transactionTracker_.group();
     return group != nullptr ? group->seq : transactionTracker_.lastSeq();
-}
-
-void SyncPipeline::maybeFlush() {
-    if (flushCoordinator_) {
-        flushCoordinator_->atBoundary(transactionTracker_.lastSeq());
-    }
 }
 
 void SyncPipeline::flush(FlushReason reason, const Location& ddlAt) {

@@ -102,8 +102,7 @@ private:
                                 const std::string& sql, int code, const std::string& message, bool retryable);
     // The open group's sequence (the last one's between groups): its changes carry it.
     uint64_t groupSeq() const;
-    void checkReplayWindowEnd();
-    void maybeFlush();
+    void atBoundary();
     // A barrier flush; `ddlAt` (before a DDL) puts the exit-safe point exactly at that DDL.
     void flush(FlushReason reason, const binlog::Location& ddlAt = {});
     binlog::Location locationAt(const binlog::Event& event) const;
