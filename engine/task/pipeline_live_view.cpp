@@ -70,7 +70,7 @@ bool PipelineLiveView::countersDue() {
     return true;
 }
 
-void PipelineLiveView::copyCounters(bool safeMode, const std::string& safeModeReason, const PointView& safeModeUntil) {
+void PipelineLiveView::copyCounters(const SafeModeView& safeMode) {
     apply::WorkerPool* pool = pool_.load(std::memory_order_acquire);
     apply::ApplyCounters counters = pool != nullptr ? pool->counters() : apply::ApplyCounters{};
     std::lock_guard lock(mutex_);
@@ -86,9 +86,9 @@ void PipelineLiveView::copyCounters(bool safeMode, const std::string& safeModeRe
     for (const auto& [table, rows] : counters.rowsUnmatchedByTable) {
         live_.rowsUnmatchedPerTable.push_back({{table.schema, table.table}, rows});
     }
-    live_.safeMode = safeMode;
-    live_.safeModeReason = safeModeReason;
-    live_.safeModeUntil = safeModeUntil;
+    live_.safeMode = safeMode.on;
+    live_.safeModeReason = safeMode.reason;
+    live_.safeModeUntil = safeMode.until;
 }
 
 void PipelineLiveView::heldRows(uint64_t rows) {
@@ -102,8 +102,8 @@ void PipelineLiveView::flushed(double milliseconds) {
     live_.lastFlushMilliseconds = milliseconds;
 }
 
-void PipelineLiveView::settle(bool safeMode, const std::string& safeModeReason, const PointView& safeModeUntil) {
-    copyCounters(safeMode, safeModeReason, safeModeUntil);  // the session's final counts: the task adds them up
+void PipelineLiveView::settle(const SafeModeView& safeMode) {
+    copyCounters(safeMode);  // the session's final counts: the task adds them up
     std::lock_guard lock(mutex_);
     refreshAppliedLocked();
 }

@@ -18,6 +18,13 @@ class WorkerPool;
 
 namespace syncscope::task {
 
+// Whether the rows now go downstream in safe mode, why, and until where (the replay window's end).
+struct SafeModeView {
+    bool on = false;
+    std::string reason;
+    PointView until;
+};
+
 class PipelineLiveView {
 public:
     // The workers, once made (they live as long as the view's reader may ask).
@@ -35,13 +42,13 @@ public:
     // Whether the workers' counters are due for a copy (at most at the status rate: maps per table are
     // copied); when it says yes, the caller calls copyCounters.
     bool countersDue();
-    void copyCounters(bool safeMode, const std::string& safeModeReason, const PointView& safeModeUntil);
+    void copyCounters(const SafeModeView& safeMode);
     void flushed(double milliseconds);
     // Rows read and not yet handed to a worker (an XA branch's rows wait for its outcome).
     void heldRows(uint64_t rows);
     // The session's end: its last view says what stays unapplied, also when the end came faster than
     // the view's refresh.
-    void settle(bool safeMode, const std::string& safeModeReason, const PointView& safeModeUntil);
+    void settle(const SafeModeView& safeMode);
 
     SessionLiveView current() const;
 

@@ -365,26 +365,16 @@ void SyncPipeline::updateLive(const binlog::Event& event) {
     if (!live_.countersDue()) {
         return;
     }
-    SafeModeView mode = safeModeView();
-    live_.copyCounters(mode.on, mode.reason, mode.until);
+    live_.copyCounters(safeMode());
     live_.heldRows(preparedXa_.waitingChanges());
 }
 
-SyncPipeline::SafeModeView SyncPipeline::safeModeView() const {
-    if (setup_.syncer.safeMode) {
-        return {true, "the task sets safe-mode: true", {}};
-    }
-    if (feed_ && feed_->inSafeMode()) {
-        const Location& until = flushCoordinator_->safeModeUntil();
-        return {true, "replaying events that may have been applied before an unclean stop",
-                PointView{until.position().file(), until.position().offset(), {}, {}}};
-    }
-    return {};
+SafeModeView SyncPipeline::safeMode() const {
+    return feed_ ? feed_->safeMode() : taskSafeMode(setup_);
 }
 
 void SyncPipeline::settleLiveAtEnd() {
-    SafeModeView mode = safeModeView();
-    live_.settle(mode.on, mode.reason, mode.until);
+    live_.settle(safeMode());
 }
 
 // The start: the control port, the persisted checkpoint and the start point, the workers, the flush

@@ -106,12 +106,7 @@ private:
     // A barrier flush; `ddlAt` (before a DDL) puts the exit-safe point exactly at that DDL.
     void flush(FlushReason reason, const binlog::Location& ddlAt = {});
     binlog::Location locationAt(const binlog::Event& event) const;
-    struct SafeModeView {
-        bool on = false;
-        std::string reason;
-        PointView until;
-    };
-    SafeModeView safeModeView() const;
+    SafeModeView safeMode() const;
     void updateLive(const binlog::Event& event);
     void settleLiveAtEnd();
     [[noreturn]] void failWith(const apply::ApplyFailure& failure);

@@ -7,6 +7,31 @@
 
 namespace syncscope::task {
 
+namespace {
+
+const char* const kTaskSafeModeReason = "the task sets safe-mode: true";
+const char* const kWindowSafeModeReason = "replaying events that may have been applied before an unclean stop";
+
+}  // namespace
+
+SafeModeView taskSafeMode(const TaskSetup& setup) {
+    if (setup.syncer.safeMode) {
+        return {true, kTaskSafeModeReason, {}};
+    }
+    return {};
+}
+
+SafeModeView WorkerFeed::safeMode() const {
+    if (taskSafeMode_) {
+        return {true, kTaskSafeModeReason, {}};
+    }
+    if (inSafeMode_) {
+        const binlog::Location& until = flushes_.safeModeUntil();
+        return {true, kWindowSafeModeReason, PointView{until.position().file(), until.position().offset(), {}, {}}};
+    }
+    return {};
+}
+
 WorkerFeed::WorkerFeed(const TaskSetup& setup, RowChangeBuilder& builder, FlushCoordinator& flushes,
                        ReplayWindow& replay, apply::WorkerPool& workers, apply::AppliedMarks marks,
                        const binlog::Location& persistedGlobal)

@@ -18,6 +18,7 @@
 #include "engine/checkpoint/checkpoint_tracker.h"
 #include "engine/task/applied_marks_filter.h"
 #include "engine/task/flush_coordinator.h"
+#include "engine/task/pipeline_live_view.h"
 #include "engine/task/prepared_xa_store.h"
 
 namespace syncscope::apply {
@@ -29,6 +30,9 @@ namespace syncscope::task {
 class ReplayWindow;
 class RowChangeBuilder;
 struct TaskSetup;
+
+// The safe mode a task's rows go in when no event was admitted yet (the task's own setting).
+SafeModeView taskSafeMode(const TaskSetup& setup);
 
 class WorkerFeed {
 public:
@@ -47,8 +51,9 @@ public:
     // The table points the open transaction's rows reached; cleared when a transaction opens.
     TablePoints takeTablePoints() { return std::exchange(tablePoints_, {}); }
     void transactionOpened() { tablePoints_.clear(); }
-    // Whether the last event admitted lay inside safe mode's window (for the status view).
-    bool inSafeMode() const { return inSafeMode_; }
+    // Whether the rows now go in safe mode, and why (for the status view): the task's setting, or the last
+    // event admitted lay inside safe mode's window.
+    SafeModeView safeMode() const;
 
 private:
     // A full queue that hides a worker error fails the session (FlushCoordinator::checkWorkers).
