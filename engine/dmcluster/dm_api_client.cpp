@@ -119,22 +119,22 @@ DmApiClient::Outcome DmApiClient::requestOne(const MasterEndpoint& master, const
     httplib::Result result = method == "GET" ? client->Get(path.c_str()) : client->Post(path.c_str(), body, kJsonType);
     const std::string where = master.url() + path;
     if (!result) {
+        // Named by the master alone: what failed is the connection, whichever call it carried.
         const httplib::Error error = result.error();
-        std::string what = where + ": " + httplib::to_string(error);
+        std::string what = master.url() + ": ";
         if (error == httplib::Error::Connection || error == httplib::Error::ConnectionTimeout) {
-            what += " (no dm-master answers there)";
+            what += "cannot connect (no dm-master answers there)";
         } else if (master.tls && error == httplib::Error::SSLServerVerification) {
-            what += options_.caFile.empty()
-                        ? std::string(
-                              " (the master's certificate is not signed by a CA of the "
-                              "system's store: give the CA file)")
-                        : " (the master's certificate is not signed by the CA " + options_.caFile + ")";
+            what += options_.caFile.empty() ? std::string(
+                                                  "the master's certificate is not signed by a CA of the "
+                                                  "system's store: give the CA file")
+                                            : "the master's certificate is not signed by the CA " + options_.caFile;
         } else if (master.tls && error == httplib::Error::SSLConnection) {
-            what +=
-                " (no TLS handshake: a plain HTTP master? then use http://, or a client certificate is "
-                "required)";
+            what += "no TLS handshake (a plain HTTP master? then use http://; or it wants a client certificate)";
         } else if (master.tls && error == httplib::Error::SSLLoadingCerts) {
-            what += " (the CA, client certificate or key could not be loaded)";
+            what += "the CA, client certificate or key could not be loaded";
+        } else {
+            what += httplib::to_string(error) + " on " + path;
         }
         answer.error += (answer.error.empty() ? "" : "; ") + what;
         return Outcome::TryNext;
@@ -164,7 +164,9 @@ DmApiClient::Answer DmApiClient::request(const std::string& method, const std::s
             return answer;
         }
     }
-    answer.error = (masters_.size() == 1 ? "the dm-master did not answer: " : "no dm-master answered: ") + answer.error;
+    if (masters_.size() > 1) {
+        answer.error = "no dm-master answered: " + answer.error;
+    }
     return answer;
 }
 

@@ -56,6 +56,19 @@ void fillFromSubtask(task::StatusSnapshot& snapshot, const DmSubtask& subtask) {
         snapshot.upstream = pointOf(sync.masterBinlog);
         snapshot.read = pointOf(sync.syncerBinlog);
         snapshot.applied = pointOf(sync.syncerBinlog);
+        // DM gives no file sizes: the ruler's axis is the master's current file alone, up to its position, and
+        // a point in an earlier file has no place on it.
+        if (!sync.masterBinlog.file.empty()) {
+            snapshot.upstreamFiles = {{sync.masterBinlog.file, sync.masterBinlog.pos}};
+            for (task::PointView* point : {&snapshot.upstream, &snapshot.read, &snapshot.applied}) {
+                if (point->file == sync.masterBinlog.file) {
+                    point->axis = point->pos;
+                }
+            }
+            if (snapshot.applied.axis && *snapshot.applied.axis <= sync.masterBinlog.pos) {
+                snapshot.catchUp.behindBytes = sync.masterBinlog.pos - *snapshot.applied.axis;
+            }
+        }
         snapshot.eventsRead = static_cast<uint64_t>(std::max<int64_t>(0, sync.totalEvents));
         snapshot.recentRowsPerSecond = static_cast<double>(sync.recentTps);
         snapshot.totalRowsPerSecond = static_cast<double>(sync.totalTps);

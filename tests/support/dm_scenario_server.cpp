@@ -1,5 +1,10 @@
 #include "tests/support/dm_scenario_server.h"
 
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -38,6 +43,18 @@ bool DmScenarioServer::start(QString* error) {
     stop();
     process_ = std::make_unique<QProcess>();
     process_->setProcessChannelMode(QProcess::SeparateChannels);
+    // The server must not outlive the test (a test killed by its timeout), nor keep what the test inherited
+    // open: a build lock held through `flock ... ctest` would stay held by an orphaned server.
+    process_->setChildProcessModifier([] {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        const long last = sysconf(_SC_OPEN_MAX);
+        for (long fd = 3; fd < last; ++fd) {
+            const int flags = fcntl(static_cast<int>(fd), F_GETFD);
+            if (flags >= 0 && (flags & FD_CLOEXEC) == 0) {  // QProcess's own pipes close at exec anyway
+                close(static_cast<int>(fd));
+            }
+        }
+    });
     const QString cacheDir = QString::fromStdString(outputDir("dm-openapi"));
     QStringList arguments{QStringLiteral(SYNCSCOPE_SOURCE_DIR "/tests/support/dm_scenario_server.py"),
                           QStringLiteral("--scenario"),

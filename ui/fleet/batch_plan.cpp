@@ -11,6 +11,9 @@ QString commandText(BatchCommand command, ChannelKind kind) {
     if (kind == ChannelKind::NativeReplica) {
         return command == BatchCommand::Pause ? QObject::tr("STOP SLAVE") : QObject::tr("START SLAVE");
     }
+    if (kind == ChannelKind::DmCluster) {  // DM's OpenAPI has no pause: stop keeps the checkpoints
+        return command == BatchCommand::Pause ? QObject::tr("stop (DM)") : QObject::tr("start (DM)");
+    }
     return command == BatchCommand::Pause ? QObject::tr("pause") : QObject::tr("resume");
 }
 
@@ -44,7 +47,8 @@ BatchPlan planBatch(const FleetModel& model, BatchCommand command, const QList<i
         } else if (command == BatchCommand::Pause && stage != task::Stage::Running) {
             step.note = QObject::tr("left alone: not running");
         } else if (command == BatchCommand::Resume && stage != task::Stage::Paused && stage != task::Stage::Error &&
-                   !(channel.kind == ChannelKind::NativeReplica && stage == task::Stage::Stopped)) {
+                   !((channel.kind == ChannelKind::NativeReplica || channel.kind == ChannelKind::DmCluster) &&
+                     stage == task::Stage::Stopped)) {
             step.note = QObject::tr("left alone: neither paused nor failed");
         } else {
             step.runs = true;

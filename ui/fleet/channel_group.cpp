@@ -6,6 +6,7 @@
 #include "engine/remote/remote_task.h"
 #include "engine/replica/replica_channel.h"
 #include "engine/replica/replica_server.h"
+#include "ui/fleet/dm_cluster_group.h"
 #include "ui/fleet/multi_source_group.h"
 
 namespace syncscope::ui {
@@ -173,6 +174,8 @@ std::unique_ptr<ChannelGroup> openChannelGroup(const ChannelSpec& spec, const Lo
             return std::make_unique<RemoteEngineGroup>(spec);
         case ChannelKind::NativeReplica:
             return std::make_unique<ReplicaGroup>(spec);
+        case ChannelKind::DmCluster:
+            return dmClusterGroup(spec);
     }
     return nullptr;
 }

@@ -1,6 +1,7 @@
 // One entry of the workspace as the overview sees it: a local task (one channel), a remote engine (one
-// channel, over HTTP) or a replica server (one channel per replication connection, changing as the
-// server's configuration changes). Each channel is a TaskControl, so the task view shows any of them.
+// channel, over HTTP), a replica server (one channel per replication connection, changing as the
+// server's configuration changes) or a DM cluster (a channel per task and per subtask). Each channel is a TaskControl,
+// so the task view shows any of them.
 #pragma once
 
 #include <QDateTime>

@@ -3,6 +3,9 @@
 #include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
+
+#include "engine/dmcluster/dm_api_client.h"
 
 namespace syncscope::ui {
 
@@ -20,6 +23,8 @@ const char* kindKey(ChannelKind kind) {
             return "remote-engine";
         case ChannelKind::NativeReplica:
             return "mariadb-replica";
+        case ChannelKind::DmCluster:
+            return "dm-cluster";
     }
     return "local-task";
 }
@@ -34,6 +39,8 @@ QString kindName(ChannelKind kind) {
             return tr("remote engine");
         case ChannelKind::NativeReplica:
             return tr("MariaDB replica");
+        case ChannelKind::DmCluster:
+            return tr("DM cluster");
     }
     return {};
 }
@@ -42,12 +49,20 @@ QString ChannelSpec::key() const {
     if (kind == ChannelKind::LocalTask) {
         return QStringLiteral("local:%1|%2").arg(taskPath, sourcePath);
     }
+    if (kind == ChannelKind::DmCluster) {
+        return QStringLiteral("dm-cluster:%1").arg(masterUrls.join(QLatin1Char(',')));
+    }
     return QStringLiteral("%1:%2:%3").arg(QString::fromLatin1(kindKey(kind)), host).arg(port);
 }
 
 QString ChannelSpec::title() const {
     if (kind == ChannelKind::LocalTask) {
         return QFileInfo(taskPath).fileName();
+    }
+    if (kind == ChannelKind::DmCluster) {
+        QString first = masterUrls.value(0);
+        first.remove(QStringLiteral("http://")).remove(QStringLiteral("https://"));
+        return masterUrls.size() > 1 ? tr("DM %1 (+%2)").arg(first).arg(masterUrls.size() - 1) : tr("DM %1").arg(first);
     }
     const QString address = QStringLiteral("%1:%2").arg(host).arg(port);
     return kind == ChannelKind::NativeReplica ? tr("replica %1").arg(address) : address;
@@ -73,6 +88,11 @@ QJsonObject ChannelSpec::toJson() const {
     }
     put("ca_file", caFile);
     put("token_file", tokenFile);
+    if (!masterUrls.isEmpty()) {
+        json.insert(QStringLiteral("masters"), QJsonArray::fromStringList(masterUrls));
+    }
+    put("cert_file", certFile);
+    put("key_file", keyFile);
     put("user", user);
     put("password_file", passwordFile);
     put("audit_log", auditPath);
@@ -83,14 +103,16 @@ std::optional<ChannelSpec> ChannelSpec::fromJson(const QJsonObject& json, QStrin
     ChannelSpec spec;
     const QString kind = json.value(QStringLiteral("kind")).toString();
     bool known = false;
-    for (ChannelKind candidate : {ChannelKind::LocalTask, ChannelKind::RemoteEngine, ChannelKind::NativeReplica}) {
+    for (ChannelKind candidate :
+         {ChannelKind::LocalTask, ChannelKind::RemoteEngine, ChannelKind::NativeReplica, ChannelKind::DmCluster}) {
         if (kind == QLatin1String(kindKey(candidate))) {
             spec.kind = candidate;
             known = true;
         }
     }
     if (!known) {
-        *error = tr("unknown channel kind '%1' (expected local-task, remote-engine or mariadb-replica)").arg(kind);
+        *error = tr("unknown channel kind '%1' (expected local-task, remote-engine, mariadb-replica or dm-cluster)")
+                     .arg(kind);
         return std::nullopt;
     }
     spec.taskPath = json.value(QStringLiteral("task")).toString();
@@ -100,6 +122,11 @@ std::optional<ChannelSpec> ChannelSpec::fromJson(const QJsonObject& json, QStrin
     spec.tls = json.value(QStringLiteral("tls")).toBool();
     spec.caFile = json.value(QStringLiteral("ca_file")).toString();
     spec.tokenFile = json.value(QStringLiteral("token_file")).toString();
+    for (const auto& url : json.value(QStringLiteral("masters")).toArray()) {
+        spec.masterUrls << url.toString();
+    }
+    spec.certFile = json.value(QStringLiteral("cert_file")).toString();
+    spec.keyFile = json.value(QStringLiteral("key_file")).toString();
     spec.user = json.value(QStringLiteral("user")).toString();
     spec.passwordFile = json.value(QStringLiteral("password_file")).toString();
     spec.auditPath = json.value(QStringLiteral("audit_log")).toString();
@@ -110,7 +137,12 @@ std::optional<ChannelSpec> ChannelSpec::fromJson(const QJsonObject& json, QStrin
         *error = tr("a local task needs both its task file and its source file");
         return std::nullopt;
     }
-    if (spec.kind != ChannelKind::LocalTask && (spec.host.isEmpty() || spec.port <= 0)) {
+    if (spec.kind == ChannelKind::DmCluster && spec.masterUrls.isEmpty()) {
+        *error = tr("a DM cluster needs the address of at least one dm-master");
+        return std::nullopt;
+    }
+    if (spec.kind != ChannelKind::LocalTask && spec.kind != ChannelKind::DmCluster &&
+        (spec.host.isEmpty() || spec.port <= 0)) {
         *error = tr("%1 needs a host and a port").arg(kindName(spec.kind));
         return std::nullopt;
     }
@@ -144,12 +176,51 @@ QString unreadable(const QString& what, const QString& path) {
 
 }  // namespace
 
+dmcluster::DmClusterOptions ChannelSpec::dmClusterOptions() const {
+    dmcluster::DmClusterOptions options;
+    for (const QString& url : masterUrls) {
+        options.masterUrls.push_back(url.trimmed().toStdString());
+    }
+    options.caFile = caFile.toStdString();
+    options.certFile = certFile.toStdString();
+    options.keyFile = keyFile.toStdString();
+    options.auditLogPath = auditPath.toStdString();
+    return options;
+}
+
+QString ChannelSpec::dmClusterProblem() const {
+    try {
+        dmcluster::masterEndpoints(dmClusterOptions());
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+    const std::pair<QString, QString> files[] = {
+        {tr("CA file"), caFile}, {tr("client certificate"), certFile}, {tr("client key"), keyFile}};
+    for (const auto& [what, path] : files) {
+        if (!path.isEmpty()) {
+            if (QString problem = unreadable(what, path); !problem.isEmpty()) {
+                return problem;
+            }
+        }
+    }
+    if (certFile.isEmpty() != keyFile.isEmpty()) {
+        return tr("a client certificate needs its key and the other way round");
+    }
+    if (!user.isEmpty() && password.isEmpty() && !passwordFile.isEmpty()) {
+        return unreadable(tr("password file"), passwordFile);
+    }
+    return {};
+}
+
 QString ChannelSpec::inputProblem() const {
     if (kind == ChannelKind::LocalTask) {
         if (taskPath.isEmpty() || sourcePath.isEmpty()) {
             return tr("a local task needs its task file and its source file");
         }
         return {};
+    }
+    if (kind == ChannelKind::DmCluster) {
+        return dmClusterProblem();
     }
     if (host.trimmed().isEmpty()) {
         return tr("the host is empty");

@@ -3,8 +3,10 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QMessageBox>
 #include <QSettings>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include "ui/engine/engine_adapter.h"
 #include "ui/fleet/fleet_model.h"
@@ -111,7 +113,7 @@ int FleetController::addChannel(const ChannelSpec& spec) {
     if (existing >= 0) {
         return existing;
     }
-    if (spec.kind == ChannelKind::NativeReplica && !spec.auditPath.isEmpty()) {
+    if ((spec.kind == ChannelKind::NativeReplica || spec.kind == ChannelKind::DmCluster) && !spec.auditPath.isEmpty()) {
         QDir().mkpath(QFileInfo(spec.auditPath).absolutePath());
     }
     const int group = model_->addGroup(openChannelGroup(spec, opener_));
@@ -131,8 +133,8 @@ void FleetController::openChannel(int row) {
     }
     const ChannelSpec& spec = model_->group(channel.group).spec();
     // A subtask of a task with several sources is shown with its own source file.
-    shown_.files = {spec.taskPath, sourceFileOf(spec, channel.task.get()),
-                    spec.kind == ChannelKind::NativeReplica ? spec.auditPath : QString()};
+    const bool auditsHere = spec.kind == ChannelKind::NativeReplica || spec.kind == ChannelKind::DmCluster;
+    shown_.files = {spec.taskPath, sourceFileOf(spec, channel.task.get()), auditsHere ? spec.auditPath : QString()};
     showChannel(channel.task, spec.kind == ChannelKind::LocalTask ? shown_.files.sourcePath : QString());
     taskView_->loadHistoryOf(channel.task);  // a remote engine's charts start with its own last minutes
     shown_.task = channel.task;
@@ -212,6 +214,41 @@ void FleetController::addReplicaWithDialog() {
     if (dialog.exec() == QDialog::Accepted) {
         addChannel(dialog.spec());
     }
+}
+
+void FleetController::addDmClusterWithDialog() {
+    AddDmClusterDialog dialog(window_);
+    if (dialog.exec() == QDialog::Accepted) {
+        addChannel(dialog.spec());
+    }
+}
+
+void FleetController::runDmCommandWithConfirmation(int row, DmCommand command) {
+    if (row < 0 || row >= model_->rowCount()) {
+        return;
+    }
+    const DmCommandPlan plan = planDmCommand(model_->rowAt(row), command);
+    if (!plan.refusal.isEmpty()) {
+        emit statusMessage(tr("Nothing sent: %1").arg(plan.refusal), kStatusMessageMilliseconds);
+        return;
+    }
+    const bool confirmed = confirmBatch_
+                               ? confirmBatch_(plan.confirmation)
+                               : QMessageBox::question(window_, plan.title, plan.confirmation) == QMessageBox::Yes;
+    if (!confirmed) {
+        return;
+    }
+    const QString channel = model_->rowAt(row).label;
+    auto* watcher = new QFutureWatcher<task::CommandResult>(this);
+    connect(watcher, &QFutureWatcher<task::CommandResult>::finished, this, [this, watcher, channel] {
+        const task::CommandResult result = watcher->result();
+        watcher->deleteLater();
+        emit statusMessage(tr("%1: %2").arg(channel, QString::fromStdString(result.reason)),
+                           kStatusMessageMilliseconds);
+        refresh();
+    });
+    // The plan by value (it holds the channel), never `this`: the request may outlive the window.
+    watcher->setFuture(QtConcurrent::run([plan] { return runDmCommand(plan); }));
 }
 
 void FleetController::persistWorkspace() {

@@ -12,6 +12,7 @@
 #include "engine/task/task_control.h"
 #include "ui/fleet/batch_plan.h"
 #include "ui/fleet/channel_group.h"
+#include "ui/fleet/dm_command.h"
 #include "ui/main/shown_channel.h"
 #include "ui/main/task_files.h"
 
@@ -57,6 +58,10 @@ public:
     void runBatch(BatchCommand command, const QList<int>& rows);
     void addRemoteEngineWithDialog();
     void addReplicaWithDialog();
+    void addDmClusterWithDialog();
+    // A DM cluster's command on the row, after a confirmation that says what is sent (the batch confirmer
+    // answers in tests); run off the GUI thread, its result in the status bar.
+    void runDmCommandWithConfirmation(int row, DmCommand command);
     void refresh();  // the fleet timer calls it
     void restoreWorkspace();
     bool saveWorkspaceAs(const QString& path, QString* error);

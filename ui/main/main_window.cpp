@@ -94,6 +94,8 @@ void MainWindow::connectFleet() {
     connect(overview_, &OverviewPage::openTaskRequested, this, &MainWindow::openTaskWithDialogs);
     connect(overview_, &OverviewPage::addRemoteRequested, fleet_, &FleetController::addRemoteEngineWithDialog);
     connect(overview_, &OverviewPage::addReplicaRequested, fleet_, &FleetController::addReplicaWithDialog);
+    connect(overview_, &OverviewPage::addDmClusterRequested, fleet_, &FleetController::addDmClusterWithDialog);
+    connect(overview_, &OverviewPage::dmCommandRequested, fleet_, &FleetController::runDmCommandWithConfirmation);
     connect(overview_, &OverviewPage::inspectRequested, inspection_, &InspectionController::inspectWithDialog);
     connect(overview_, &OverviewPage::recentTaskRequested, this,
             [this](const QString& taskPath, const QString& sourcePath) {
@@ -166,6 +168,9 @@ void MainWindow::createMenus() {
     QAction* addReplica =
         fileMenu->addAction(tr("Add &MariaDB replica..."), fleet_, &FleetController::addReplicaWithDialog);
     addReplica->setToolTip(tr("Watch and control a MariaDB replica's channels (SHOW ALL SLAVES STATUS)"));
+    QAction* addDmCluster =
+        fileMenu->addAction(tr("Add &DM cluster..."), fleet_, &FleetController::addDmClusterWithDialog);
+    addDmCluster->setToolTip(tr("Watch and control a TiDB DM cluster's tasks through DM's OpenAPI"));
     QAction* openWorkspaceAction = fileMenu->addAction(tr("Open &workspace..."), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open a workspace"), {},
                                                           tr("SyncScope workspace (*.syncscope.json *.json)"));

@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSpinBox>
 
 namespace syncscope::ui {
@@ -149,6 +150,46 @@ ChannelSpec AddReplicaDialog::spec() const {
     spec.user = user_->text().trimmed();
     spec.password = password_->text();
     spec.passwordFile = passwordFile_->text().trimmed();
+    spec.auditPath = audit_->text().trimmed();
+    return spec;
+}
+
+AddDmClusterDialog::AddDmClusterDialog(QWidget* parent) : QDialog(parent) {
+    constexpr int kDialogWidth = 640;  // room for two or three masters' addresses
+    setWindowTitle(tr("Add DM cluster"));
+    setMinimumWidth(kDialogWidth);
+    auto* form = new QFormLayout(this);
+    masters_ = new QLineEdit(this);
+    masters_->setPlaceholderText(tr("http://dm-master-1:8261, http://dm-master-2:8261"));
+    masters_->setToolTip(
+        tr("The dm-masters' OpenAPI addresses (DM v6 and later, openapi: true), separated by commas "
+           "or spaces; tried in turn until one answers"));
+    ca_ = new QLineEdit(this);
+    ca_->setPlaceholderText(tr("PEM file of the CA that signed the masters' certificates (https)"));
+    cert_ = new QLineEdit(this);
+    cert_->setPlaceholderText(tr("client certificate, when the masters ask for one"));
+    key_ = new QLineEdit(this);
+    key_->setPlaceholderText(tr("its key"));
+    audit_ = new QLineEdit(this);
+    audit_->setText(
+        QDir(QString::fromStdString(defaultLogDirectory())).filePath(QStringLiteral("dm-cluster-audit.jsonl")));
+    audit_->setToolTip(tr("Every start, stop, enable and disable sent to the cluster is written here first"));
+    form->addRow(tr("dm-masters"), masters_);
+    form->addRow(tr("CA file"), ca_);
+    form->addRow(tr("Client certificate"), cert_);
+    form->addRow(tr("Client key"), key_);
+    form->addRow(tr("Audit log"), audit_);
+    problem_ = new QLabel(this);
+    checkOnEveryEdit(this, form, okCancel(this, form), problem_, [this] { return spec(); });
+}
+
+ChannelSpec AddDmClusterDialog::spec() const {
+    ChannelSpec spec;
+    spec.kind = ChannelKind::DmCluster;
+    spec.masterUrls = masters_->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts);
+    spec.caFile = ca_->text().trimmed();
+    spec.certFile = cert_->text().trimmed();
+    spec.keyFile = key_->text().trimmed();
     spec.auditPath = audit_->text().trimmed();
     return spec;
 }

@@ -1,6 +1,7 @@
 // The dialogs that add a workspace entry by address: a remote SyncScope engine (host, port, TLS with the
-// CA to trust, token file) and a MariaDB replica server (host, port, user, password or password file,
-// audit log for its commands). They only gather a ChannelSpec; the overview opens it.
+// CA to trust, token file), a MariaDB replica server (host, port, user, password or password file,
+// audit log for its commands) and a DM cluster (its dm-masters, TLS files, audit log for its commands). They only
+// gather a ChannelSpec; the overview opens it.
 #pragma once
 
 #include <QDialog>
@@ -73,6 +74,29 @@ private:
     QLineEdit* user_;
     QLineEdit* password_;
     QLineEdit* passwordFile_;
+    QLineEdit* audit_;
+    QLabel* problem_;
+};
+
+class AddDmClusterDialog : public QDialog {
+    Q_OBJECT
+
+public:
+    explicit AddDmClusterDialog(QWidget* parent = nullptr);
+    ChannelSpec spec() const;
+
+    QLineEdit* mastersEdit() const { return masters_; }
+    QLineEdit* caEdit() const { return ca_; }
+    QLineEdit* certEdit() const { return cert_; }
+    QLineEdit* keyEdit() const { return key_; }
+    QLineEdit* auditEdit() const { return audit_; }
+    QLabel* problemLabel() const { return problem_; }
+
+private:
+    QLineEdit* masters_;
+    QLineEdit* ca_;
+    QLineEdit* cert_;
+    QLineEdit* key_;
     QLineEdit* audit_;
     QLabel* problem_;
 };

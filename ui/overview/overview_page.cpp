@@ -53,8 +53,8 @@ QWidget* OverviewPage::makeStartArea() {
     auto* layout = new QVBoxLayout(area);
     layout->addStretch();
     auto* title = new QLabel(tr("<h2>SyncScope</h2><p>No channel is open.</p>"
-                                "<p>Watch DM tasks run here, SyncScope engines on other machines and MariaDB's "
-                                "own replicas, side by side.</p>"),
+                                "<p>Watch DM tasks run here, SyncScope engines on other machines, MariaDB's "
+                                "own replicas and DM clusters, side by side.</p>"),
                              area);
     title->setAlignment(Qt::AlignCenter);
     title->setWordWrap(true);
@@ -73,6 +73,8 @@ QWidget* OverviewPage::makeStartArea() {
               &OverviewPage::addRemoteRequested);
     addButton(tr("Add replica..."), tr("A MariaDB replica server: its channels from SHOW ALL SLAVES STATUS"),
               &OverviewPage::addReplicaRequested);
+    addButton(tr("Add DM cluster..."), tr("A TiDB DM cluster by its dm-masters: its tasks through DM's OpenAPI"),
+              &OverviewPage::addDmClusterRequested);
     addButton(tr("Inspect checkpoints..."), tr("Read any checkpoint table read-only and flag what a resume skips"),
               &OverviewPage::inspectRequested);
     auto* recentTitle = new QLabel(tr("Recent tasks"), area);
@@ -144,6 +146,14 @@ QWidget* OverviewPage::makeChannelArea(NotificationLogModel* log) {
         QMenu menu(this);
         menu.addAction(tr("Open"), this, [this, row] { emit channelActivated(row); });
         menu.addAction(tr("Notifications..."), this, [this, row] { emit notificationSettingsRequested(row); });
+        const QList<DmCommand> commands = dmCommandsOf(model_->rowAt(row));
+        if (!commands.isEmpty()) {
+            menu.addSeparator();
+        }
+        for (DmCommand command : commands) {
+            menu.addAction(dmCommandName(command, model_->rowAt(row)), this,
+                           [this, row, command] { emit dmCommandRequested(row, command); });
+        }
         menu.addSeparator();
         menu.addAction(tr("Remove from workspace..."), this, [this, row] { emit removeRequested(row); });
         menu.exec(table_->viewport()->mapToGlobal(at));

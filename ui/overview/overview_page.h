@@ -1,12 +1,13 @@
 // The start page: every channel of the workspace in one sortable, filterable table (double-click opens
 // the channel's view), batch pause/resume of the selected ones, and the log of notifications. With no
-// channel yet it shows the start area instead: New task, Open task, Add remote engine, Add replica,
-// Inspect checkpoints, and the recent tasks.
+// channel yet it shows the start area instead: New task, Open task, Add remote engine, Add replica, Add DM
+// cluster, Inspect checkpoints, and the recent tasks. A DM cluster's rows offer its commands in their menu.
 #pragma once
 
 #include <QWidget>
 
 #include "ui/fleet/batch_plan.h"
+#include "ui/fleet/dm_command.h"
 
 class QCheckBox;
 class QLineEdit;
@@ -45,11 +46,13 @@ signals:
     void openTaskRequested();
     void addRemoteRequested();
     void addReplicaRequested();
+    void addDmClusterRequested();
     void inspectRequested();
     void recentTaskRequested(const QString& taskPath, const QString& sourcePath);
     void batchRequested(syncscope::ui::BatchCommand command, const QList<int>& sourceRows);
     void removeRequested(int sourceRow);
     void notificationSettingsRequested(int sourceRow);
+    void dmCommandRequested(int sourceRow, syncscope::ui::DmCommand command);
 
 private:
     QWidget* makeStartArea();
