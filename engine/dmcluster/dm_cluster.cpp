@@ -79,7 +79,16 @@ std::string clockText(std::chrono::system_clock::time_point at) {
     return text;
 }
 
-DmCluster::DmCluster(DmClusterOptions options) : client_(std::move(options)), audit_(client_.options().auditLogPath) {}
+DmCluster::DmCluster(DmClusterOptions options, std::optional<DownstreamAccess> downstream)
+    : client_(std::move(options)), audit_(client_.options().auditLogPath) {
+    if (downstream) {
+        checkpoints_ = std::make_unique<DmCheckpointWatch>(std::move(*downstream), [this] { return latest(); });
+    }
+}
+
+std::optional<TaskCheckpoints> DmCluster::checkpoints(const std::string& taskName) const {
+    return checkpoints_ ? checkpoints_->of(taskName) : std::nullopt;
+}
 
 DmCluster::~DmCluster() = default;
 

@@ -14,6 +14,7 @@
 #include "engine/common/polling_thread.h"
 #include "engine/dmcluster/cluster_state.h"
 #include "engine/dmcluster/dm_api_client.h"
+#include "engine/dmcluster/dm_checkpoint_watch.h"
 #include "engine/task/audit_log.h"
 #include "engine/task/task_control.h"
 
@@ -22,12 +23,15 @@ namespace syncscope::dmcluster {
 class DmCluster {
 public:
     // Checks the options at once (throws DmClusterError naming the address or file); polls from then on.
-    explicit DmCluster(DmClusterOptions options);
+    // With `downstream`, the tasks' checkpoint tables are read too.
+    explicit DmCluster(DmClusterOptions options, std::optional<DownstreamAccess> downstream = std::nullopt);
     ~DmCluster();
     DmCluster(const DmCluster&) = delete;
     DmCluster& operator=(const DmCluster&) = delete;
 
     ClusterState latest() const;
+    // The task's checkpoint tables as last read; nullopt without downstream access or before the first read.
+    std::optional<TaskCheckpoints> checkpoints(const std::string& taskName) const;
     const DmClusterOptions& options() const { return client_.options(); }
     std::string name() const;  // the first master's URL
     void pollNow();
@@ -56,6 +60,7 @@ private:
     std::mutex commandMutex_;   // one command at a time
     mutable std::mutex mutex_;  // guards state_
     ClusterState state_;
+    std::unique_ptr<DmCheckpointWatch> checkpoints_;  // reads state_: stopped before it goes
     PollingThread poller_{client_.options().pollInterval, [this] { pollOnce(); }};  // last: started after the rest
 };
 

@@ -12,8 +12,8 @@ std::shared_ptr<const task::StatusSnapshot> DmTaskChannel::status() const {
     std::lock_guard lock(mutex_);
     // A poll moves `polls`; the same poll gives the same snapshot (the overview then skips its rescan).
     if (!last_ || state.polls != lastPolls_ || state.polls == 0) {
-        last_ =
-            std::make_shared<const task::StatusSnapshot>(dmTaskSnapshot(state, taskName_, source_, cluster_->name()));
+        last_ = std::make_shared<const task::StatusSnapshot>(
+            dmTaskSnapshot(state, cluster_->checkpoints(taskName_), taskName_, source_, cluster_->name()));
         lastPolls_ = state.polls;
     }
     return last_;

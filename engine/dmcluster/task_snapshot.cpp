@@ -76,6 +76,54 @@ void fillFromSubtask(task::StatusSnapshot& snapshot, const DmSubtask& subtask) {
     }
 }
 
+task::PointView pointOf(const inspect::CheckpointRow& row, bool exitSafe, const task::StatusSnapshot& snapshot) {
+    task::PointView point;
+    point.file = exitSafe ? row.exitSafeBinlogName : row.binlogName;
+    point.pos = (exitSafe ? row.exitSafeBinlogPos : row.binlogPos).value_or(0);
+    point.gtid = exitSafe ? row.exitSafeBinlogGtid : row.binlogGtid;
+    if (!snapshot.upstreamFiles.empty() && point.file == snapshot.upstreamFiles.front().name) {
+        point.axis = point.pos;
+    }
+    return point;
+}
+
+// The source's rows of the task's checkpoint table: the persisted global point, the exit-safe point and
+// each table's point, flagged where the inspection found it ahead of the global point.
+void fillCheckpoints(task::StatusSnapshot& snapshot, const TaskCheckpoints& checkpoints, const std::string& source) {
+    if (!checkpoints.error.empty()) {
+        snapshot.stageReason += "; checkpoint tables: " + checkpoints.error;
+    }
+    if (!checkpoints.table) {
+        return;
+    }
+    for (const auto& inspected : checkpoints.table->sources) {
+        if (inspected.sourceId != source) {
+            continue;
+        }
+        if (inspected.global) {
+            snapshot.globalPersisted = pointOf(inspected.global->row, false, snapshot);
+            snapshot.globalInMemory = snapshot.globalPersisted;
+            snapshot.exitSafe = pointOf(inspected.global->row, true, snapshot);
+        }
+        for (const auto& table : inspected.tables) {
+            task::TablePointView view;
+            view.schema = table.row.schema;
+            view.table = table.row.table;
+            view.persisted = pointOf(table.row, false, snapshot);
+            view.inMemory = view.persisted;
+            for (const auto& anomaly : table.anomalies) {
+                if (anomaly.kind == inspect::AnomalyKind::TableAheadOfGlobal) {
+                    view.aheadOfGlobal = true;
+                    if (anomaly.skipWindow && anomaly.skipWindow->bytes) {
+                        view.bytesFromGlobal = *anomaly.skipWindow->bytes;
+                    }
+                }
+            }
+            snapshot.tables.push_back(std::move(view));
+        }
+    }
+}
+
 void combine(task::StatusSnapshot& snapshot, const DmTask& task) {
     if (task.subtasks.empty()) {
         snapshot.stage = task::Stage::New;
@@ -131,7 +179,8 @@ std::string subtaskProblem(const DmSubtask& subtask) {
     return text;
 }
 
-task::StatusSnapshot dmTaskSnapshot(const ClusterState& state, const std::string& taskName, const std::string& source,
+task::StatusSnapshot dmTaskSnapshot(const ClusterState& state, const std::optional<TaskCheckpoints>& checkpoints,
+                                    const std::string& taskName, const std::string& source,
                                     const std::string& clusterName) {
     task::StatusSnapshot snapshot;
     snapshot.sequence = state.polls;
@@ -155,11 +204,17 @@ task::StatusSnapshot dmTaskSnapshot(const ClusterState& state, const std::string
     }
     if (source.empty()) {
         combine(snapshot, *task);
+        if (checkpoints && task->subtasks.size() == 1) {
+            fillCheckpoints(snapshot, *checkpoints, task->subtasks.front().source);
+        }
         return snapshot;
     }
     for (const auto& subtask : task->subtasks) {
         if (subtask.source == source) {
             fillFromSubtask(snapshot, subtask);
+            if (checkpoints) {
+                fillCheckpoints(snapshot, *checkpoints, source);
+            }
             return snapshot;
         }
     }

@@ -92,6 +92,7 @@ QJsonObject ChannelSpec::toJson() const {
         json.insert(QStringLiteral("masters"), QJsonArray::fromStringList(masterUrls));
     }
     put("cert_file", certFile);
+    put("downstream", downstreamAddress);
     put("key_file", keyFile);
     put("user", user);
     put("password_file", passwordFile);
@@ -127,6 +128,7 @@ std::optional<ChannelSpec> ChannelSpec::fromJson(const QJsonObject& json, QStrin
     }
     spec.certFile = json.value(QStringLiteral("cert_file")).toString();
     spec.keyFile = json.value(QStringLiteral("key_file")).toString();
+    spec.downstreamAddress = json.value(QStringLiteral("downstream")).toString();
     spec.user = json.value(QStringLiteral("user")).toString();
     spec.passwordFile = json.value(QStringLiteral("password_file")).toString();
     spec.auditPath = json.value(QStringLiteral("audit_log")).toString();
@@ -188,6 +190,38 @@ dmcluster::DmClusterOptions ChannelSpec::dmClusterOptions() const {
     return options;
 }
 
+namespace {
+
+constexpr int kMaxPort = 65535;
+
+// "HOST:PORT" into the settings; false when it is not one.
+bool readAddress(const QString& address, ServerSettings& server) {
+    const int colon = address.lastIndexOf(QLatin1Char(':'));
+    bool ok = false;
+    const int port = colon > 0 ? address.mid(colon + 1).toInt(&ok) : 0;
+    if (!ok || port <= 0 || port > kMaxPort) {
+        return false;
+    }
+    server.host = address.left(colon).toStdString();
+    server.port = port;
+    return true;
+}
+
+}  // namespace
+
+std::optional<dmcluster::DownstreamAccess> ChannelSpec::dmDownstreamAccess(QString* error) const {
+    if (user.trimmed().isEmpty()) {
+        return std::nullopt;
+    }
+    dmcluster::DownstreamAccess access;
+    access.server.user = user.trimmed().toStdString();
+    access.server.password = resolvedPassword(error).toStdString();
+    if (!downstreamAddress.trimmed().isEmpty()) {
+        access.overrideAddress = readAddress(downstreamAddress.trimmed(), access.server);
+    }
+    return access;
+}
+
 QString ChannelSpec::dmClusterProblem() const {
     try {
         dmcluster::masterEndpoints(dmClusterOptions());
@@ -205,6 +239,15 @@ QString ChannelSpec::dmClusterProblem() const {
     }
     if (certFile.isEmpty() != keyFile.isEmpty()) {
         return tr("a client certificate needs its key and the other way round");
+    }
+    if (!downstreamAddress.trimmed().isEmpty()) {
+        ServerSettings server;
+        if (!readAddress(downstreamAddress.trimmed(), server)) {
+            return tr("the downstream address '%1' is not HOST:PORT").arg(downstreamAddress);
+        }
+        if (user.trimmed().isEmpty()) {
+            return tr("a downstream address needs the user that reads the checkpoint tables");
+        }
     }
     if (!user.isEmpty() && password.isEmpty() && !passwordFile.isEmpty()) {
         return unreadable(tr("password file"), passwordFile);

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "engine/dmcluster/dm_api_client.h"
+#include "engine/dmcluster/dm_checkpoint_watch.h"
 
 namespace syncscope::ui {
 
@@ -31,10 +32,11 @@ struct ChannelSpec {
     QStringList masterUrls;  // DM cluster: its dm-master addresses, tried in turn
     QString certFile;        // DM cluster: client certificate and key, when its TLS asks for one
     QString keyFile;
-    QString user;          // replica (and, to decode failed events, its masters); DM cluster: the downstream's
-    QString passwordFile;  // first line is the password
-    QString password;      // typed in this session; never saved
-    QString auditPath;     // where replica and DM cluster commands are audited
+    QString user;  // replica (and, to decode failed events, its masters); DM cluster: its tasks' downstream
+    QString downstreamAddress;  // DM cluster: HOST:PORT of the downstream; empty: each task's target_config
+    QString passwordFile;       // first line is the password
+    QString password;           // typed in this session; never saved
+    QString auditPath;          // where replica and DM cluster commands are audited
     // Notifications for this channel.
     bool notify = true;
     double lagThresholdSeconds = kDefaultLagThresholdSeconds;
@@ -50,6 +52,9 @@ struct ChannelSpec {
     QString inputProblem() const;
     // A DM cluster's options as the engine takes them (the masters, TLS files, the audit log).
     dmcluster::DmClusterOptions dmClusterOptions() const;
+    // Where and as whom a DM cluster's checkpoint tables are read; nullopt without a user. A password file
+    // that cannot be read is named in `error`.
+    std::optional<dmcluster::DownstreamAccess> dmDownstreamAccess(QString* error) const;
     // The password to use: the typed one, else the password file's first line; empty when neither.
     QString resolvedPassword(QString* error) const;
 

@@ -17,8 +17,14 @@ QString tr(const char* text) {
 class DmClusterGroup : public ChannelGroup {
 public:
     explicit DmClusterGroup(ChannelSpec spec) : ChannelGroup(std::move(spec)) {
+        QString error;
+        std::optional<dmcluster::DownstreamAccess> downstream = this->spec().dmDownstreamAccess(&error);
+        if (!error.isEmpty()) {
+            problem_ = error;
+            return;
+        }
         try {
-            cluster_ = std::make_shared<dmcluster::DmCluster>(this->spec().dmClusterOptions());
+            cluster_ = std::make_shared<dmcluster::DmCluster>(this->spec().dmClusterOptions(), std::move(downstream));
         } catch (const std::exception& e) {
             problem_ = QString::fromStdString(e.what());
         }

@@ -171,6 +171,15 @@ AddDmClusterDialog::AddDmClusterDialog(QWidget* parent) : QDialog(parent) {
     key_ = new QLineEdit(this);
     key_->setPlaceholderText(tr("its key"));
     audit_ = new QLineEdit(this);
+    user_ = new QLineEdit(this);
+    user_->setPlaceholderText(tr("optional: a user that may read the tasks' dm_meta checkpoint tables"));
+    password_ = new QLineEdit(this);
+    password_->setEchoMode(QLineEdit::Password);
+    password_->setPlaceholderText(tr("kept for this session only"));
+    passwordFile_ = new QLineEdit(this);
+    passwordFile_->setPlaceholderText(tr("or a file whose first line is the password (saved in the workspace)"));
+    downstream_ = new QLineEdit(this);
+    downstream_->setPlaceholderText(tr("HOST:PORT, when the tasks' target address is not reachable from here"));
     audit_->setText(
         QDir(QString::fromStdString(defaultLogDirectory())).filePath(QStringLiteral("dm-cluster-audit.jsonl")));
     audit_->setToolTip(tr("Every start, stop, enable and disable sent to the cluster is written here first"));
@@ -178,6 +187,10 @@ AddDmClusterDialog::AddDmClusterDialog(QWidget* parent) : QDialog(parent) {
     form->addRow(tr("CA file"), ca_);
     form->addRow(tr("Client certificate"), cert_);
     form->addRow(tr("Client key"), key_);
+    form->addRow(tr("Downstream user"), user_);
+    form->addRow(tr("Password"), password_);
+    form->addRow(tr("Password file"), passwordFile_);
+    form->addRow(tr("Downstream address"), downstream_);
     form->addRow(tr("Audit log"), audit_);
     problem_ = new QLabel(this);
     checkOnEveryEdit(this, form, okCancel(this, form), problem_, [this] { return spec(); });
@@ -190,6 +203,10 @@ ChannelSpec AddDmClusterDialog::spec() const {
     spec.caFile = ca_->text().trimmed();
     spec.certFile = cert_->text().trimmed();
     spec.keyFile = key_->text().trimmed();
+    spec.user = user_->text().trimmed();
+    spec.password = password_->text();
+    spec.passwordFile = passwordFile_->text().trimmed();
+    spec.downstreamAddress = downstream_->text().trimmed();
     spec.auditPath = audit_->text().trimmed();
     return spec;
 }

@@ -1,6 +1,7 @@
 // The dialogs that add a workspace entry by address: a remote SyncScope engine (host, port, TLS with the
 // CA to trust, token file), a MariaDB replica server (host, port, user, password or password file,
-// audit log for its commands) and a DM cluster (its dm-masters, TLS files, audit log for its commands). They only
+// audit log for its commands) and a DM cluster (its dm-masters, TLS files, the downstream's user for the
+// checkpoint tables, audit log for its commands). They only
 // gather a ChannelSpec; the overview opens it.
 #pragma once
 
@@ -89,6 +90,10 @@ public:
     QLineEdit* caEdit() const { return ca_; }
     QLineEdit* certEdit() const { return cert_; }
     QLineEdit* keyEdit() const { return key_; }
+    QLineEdit* userEdit() const { return user_; }
+    QLineEdit* passwordEdit() const { return password_; }
+    QLineEdit* passwordFileEdit() const { return passwordFile_; }
+    QLineEdit* downstreamEdit() const { return downstream_; }
     QLineEdit* auditEdit() const { return audit_; }
     QLabel* problemLabel() const { return problem_; }
 
@@ -97,6 +102,10 @@ private:
     QLineEdit* ca_;
     QLineEdit* cert_;
     QLineEdit* key_;
+    QLineEdit* user_;
+    QLineEdit* password_;
+    QLineEdit* passwordFile_;
+    QLineEdit* downstream_;
     QLineEdit* audit_;
     QLabel* problem_;
 };

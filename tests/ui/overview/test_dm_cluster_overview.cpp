@@ -134,7 +134,20 @@ private slots:
         QVERIFY2(dialog.problemLabel()->text().contains(QStringLiteral("/nonexistent/ca.pem")),
                  qPrintable(dialog.problemLabel()->text()));
         dialog.caEdit()->clear();
+        dialog.downstreamEdit()->setText(QStringLiteral("tidb.example.com"));
+        QVERIFY(!ok->isEnabled());
+        QVERIFY2(dialog.problemLabel()->text().contains(QStringLiteral("'tidb.example.com' is not HOST:PORT")),
+                 qPrintable(dialog.problemLabel()->text()));
+        dialog.downstreamEdit()->setText(QStringLiteral("tidb.example.com:4000"));
+        QVERIFY2(dialog.problemLabel()->text().contains(QStringLiteral("needs the user")),
+                 qPrintable(dialog.problemLabel()->text()));
+        dialog.userEdit()->setText(QStringLiteral("dm_reader"));
+        dialog.passwordFileEdit()->setText(QStringLiteral("/nonexistent/password"));
+        QVERIFY2(dialog.problemLabel()->text().contains(QStringLiteral("/nonexistent/password")),
+                 qPrintable(dialog.problemLabel()->text()));
+        dialog.passwordFileEdit()->clear();
         QVERIFY2(ok->isEnabled(), qPrintable(dialog.problemLabel()->text()));
+        QCOMPARE(dialog.spec().downstreamAddress, QStringLiteral("tidb.example.com:4000"));
         QCOMPARE(dialog.spec().masterUrls,
                  (QStringList{QStringLiteral("http://10.0.0.1:8261"), QStringLiteral("10.0.0.2:8261")}));
         QCOMPARE(dialog.spec().title(), QStringLiteral("DM 10.0.0.1:8261 (+1)"));
