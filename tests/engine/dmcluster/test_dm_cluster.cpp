@@ -8,6 +8,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <httplib.h>
+
 #include <memory>
 
 #include "engine/dmcluster/dm_cluster.h"
@@ -327,6 +329,33 @@ private slots:
         const DmLocation location = parseLocation("(mysql-bin.000001, 1979)", "g", "f");
         QCOMPARE(location.file, std::string("mysql-bin.000001"));
         QCOMPARE(location.pos, uint64_t(1979));
+    }
+
+    // The check itself: a request DM's document does not allow is named, field by field, so a stand-in that
+    // passed everything could not go unnoticed.
+    void theStandInNamesWhatDmsDocumentDoesNotAllow() {
+        auto& server = serve(QStringLiteral("three_tasks.json"));
+        if (!server.validating()) {
+            QSKIP("DM's OpenAPI document is not at hand here (see the line above)");
+        }
+        expectedViolations_ << QStringLiteral("source_name_list[0]") << QStringLiteral("query parameter verbose")
+                            << QStringLiteral("no path /api/v1/nothing") << QStringLiteral("no POST")
+                            << QStringLiteral("does not answer");
+        httplib::Client client("127.0.0.1", server.port());
+        client.Post("/api/v1/tasks/shop/stop", R"({"source_name_list": [1]})", "application/json");
+        client.Get("/api/v1/tasks?verbose=true");
+        client.Get("/api/v1/nothing");
+        client.Post("/api/v1/cluster/masters", "{}", "application/json");
+        QStringList violations;
+        for (const auto& exchange : server.exchanges()) {
+            violations << exchange.violations;
+        }
+        const QString all = violations.join(QLatin1Char('\n'));
+        for (const char* named : {"POST /api/v1/tasks/{task-name}/stop request body: source_name_list[0]",
+                                  "query parameter verbose is not in the document", "no path /api/v1/nothing",
+                                  "the document has no POST for /api/v1/cluster/masters"}) {
+            QVERIFY2(all.contains(QLatin1String(named)), qPrintable(all));
+        }
     }
 
     void startAndStopSendTheRequestsDmDocumentsAndAreAudited() {
