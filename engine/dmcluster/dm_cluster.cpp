@@ -3,6 +3,7 @@
 #include <cctype>
 #include <ctime>
 #include <functional>
+#include <utility>
 
 #include "engine/dmcluster/openapi_reader.h"
 
@@ -100,7 +101,7 @@ void DmCluster::pollNow() {
     poller_.pollNow();
 }
 
-ClusterState DmCluster::latest() const {
+std::shared_ptr<const ClusterState> DmCluster::state() const {
     std::lock_guard lock(mutex_);
     return state_;
 }
@@ -116,17 +117,20 @@ void DmCluster::pollOnce() {
     } catch (const std::exception& e) {
         problem = e.what();
     }
+    std::shared_ptr<const ClusterState> replaced;  // freed after the lock: state() must not wait on a free
     std::lock_guard lock(mutex_);
-    ++state_.polls;
-    if (!problem.empty()) {
-        state_.error = problem;  // what was last seen stays, marked by the error and the time it was seen
-        ++state_.failedPolls;
-        return;
+    std::shared_ptr<ClusterState> next;
+    if (problem.empty()) {
+        next = std::make_shared<ClusterState>(std::move(fresh));
+        next->answeringMaster = client_.preferredMaster();  // the one that answered, as every call went there
+        next->lastSeen = std::chrono::system_clock::now();
+    } else {
+        next = std::make_shared<ClusterState>(*state_);  // what was last seen stays, marked by the error
+        next->error = problem;
+        ++next->failedPolls;
     }
-    fresh.polls = state_.polls;
-    fresh.answeringMaster = client_.preferredMaster();  // the one that answered, as every call went there
-    fresh.lastSeen = std::chrono::system_clock::now();
-    state_ = std::move(fresh);
+    next->polls = state_->polls + 1;
+    replaced = std::exchange(state_, std::move(next));
 }
 
 std::optional<std::string> DmCluster::taskRefusal(const std::string& action, const std::string& taskName,
@@ -204,12 +208,15 @@ void DmCluster::refreshTask(const std::string& taskName) {
     try {
         auto subtasks = fetch<std::vector<DmSubtask>>(client_, "/api/v1/tasks/" + pathSegment(taskName) + "/status",
                                                       readTaskStatus);
+        std::shared_ptr<const ClusterState> replaced;
         std::lock_guard lock(mutex_);
-        for (auto& task : state_.tasks) {
+        auto next = std::make_shared<ClusterState>(*state_);
+        for (auto& task : next->tasks) {
             if (task.name == taskName) {
                 task.subtasks = std::move(subtasks);
             }
         }
+        replaced = std::exchange(state_, std::move(next));
     } catch (const std::exception&) {
         // The next poll says what is wrong; the command itself was answered.
     }

@@ -29,7 +29,10 @@ public:
     DmCluster(const DmCluster&) = delete;
     DmCluster& operator=(const DmCluster&) = delete;
 
-    ClusterState latest() const;
+    // The last poll's state, shared rather than copied (the overview asks for it for every row on every tick);
+    // a new poll or a command's effect is a new object.
+    std::shared_ptr<const ClusterState> state() const;
+    ClusterState latest() const { return *state(); }
     // The task's checkpoint tables as last read; nullopt without downstream access or before the first read.
     std::optional<TaskCheckpoints> checkpoints(const std::string& taskName) const;
     const DmClusterOptions& options() const { return client_.options(); }
@@ -59,7 +62,7 @@ private:
     task::AuditLog audit_;
     std::mutex commandMutex_;   // one command at a time
     mutable std::mutex mutex_;  // guards state_
-    ClusterState state_;
+    std::shared_ptr<const ClusterState> state_ = std::make_shared<const ClusterState>();
     std::unique_ptr<DmCheckpointWatch> checkpoints_;  // reads state_: stopped before it goes
     PollingThread poller_{client_.options().pollInterval, [this] { pollOnce(); }};  // last: started after the rest
 };

@@ -8,13 +8,14 @@ DmTaskChannel::DmTaskChannel(std::shared_ptr<DmCluster> cluster, std::string tas
     : cluster_(std::move(cluster)), taskName_(std::move(taskName)), source_(std::move(source)) {}
 
 std::shared_ptr<const task::StatusSnapshot> DmTaskChannel::status() const {
-    ClusterState state = cluster_->latest();
+    std::shared_ptr<const ClusterState> state = cluster_->state();
     std::lock_guard lock(mutex_);
-    // A poll moves `polls`; the same poll gives the same snapshot (the overview then skips its rescan).
-    if (!last_ || state.polls != lastPolls_ || state.polls == 0) {
+    // The same state gives the same snapshot (the overview then skips its rescan); a poll or a command's effect
+    // is a new state.
+    if (!last_ || state != lastState_) {
         last_ = std::make_shared<const task::StatusSnapshot>(
-            dmTaskSnapshot(state, cluster_->checkpoints(taskName_), taskName_, source_, cluster_->name()));
-        lastPolls_ = state.polls;
+            dmTaskSnapshot(*state, cluster_->checkpoints(taskName_), taskName_, source_, cluster_->name()));
+        lastState_ = std::move(state);
     }
     return last_;
 }

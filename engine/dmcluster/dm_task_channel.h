@@ -38,7 +38,7 @@ private:
     std::string source_;
     mutable std::mutex mutex_;  // guards the cached snapshot
     mutable std::shared_ptr<const task::StatusSnapshot> last_;
-    mutable uint64_t lastPolls_ = 0;
+    mutable std::shared_ptr<const ClusterState> lastState_;  // the state it was made from
 };
 
 }  // namespace syncscope::dmcluster

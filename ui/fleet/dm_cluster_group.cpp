@@ -34,17 +34,17 @@ public:
         if (!cluster_) {
             return spec().masterUrls.join(QStringLiteral(", "));
         }
-        dmcluster::ClusterState state = cluster_->latest();
-        return QString::fromStdString(state.answeringMaster.empty() ? cluster_->name() : state.answeringMaster);
+        auto state = cluster_->state();
+        return QString::fromStdString(state->answeringMaster.empty() ? cluster_->name() : state->answeringMaster);
     }
 
     std::vector<ChannelHandle> channels() override {
         if (!cluster_) {
             return {{spec().title(), nullptr}};
         }
-        dmcluster::ClusterState state = cluster_->latest();
+        auto state = cluster_->state();
         std::vector<ChannelHandle> handles;
-        for (const auto& task : state.tasks) {
+        for (const auto& task : state->tasks) {
             const QString name = QString::fromStdString(task.name);
             handles.push_back({name, channel(task.name, {})});
             for (const auto& subtask : task.subtasks) {
@@ -65,7 +65,8 @@ public:
         if (!cluster_) {
             return {true, std::nullopt, problem_};
         }
-        dmcluster::ClusterState state = cluster_->latest();
+        const auto shared = cluster_->state();
+        const dmcluster::ClusterState& state = *shared;
         ChannelConnection view;
         view.lost = !state.error.empty() || !state.lastSeen;
         if (state.lastSeen) {
