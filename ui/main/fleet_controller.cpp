@@ -227,7 +227,9 @@ void FleetController::runDmCommandWithConfirmation(int row, DmCommand command) {
     if (row < 0 || row >= model_->rowCount()) {
         return;
     }
+    // Taken before the dialog: the fleet refreshes while it is open, and the rows may move.
     const DmCommandPlan plan = planDmCommand(model_->rowAt(row), command);
+    const QString channel = model_->rowAt(row).label;
     if (!plan.refusal.isEmpty()) {
         emit statusMessage(tr("Nothing sent: %1").arg(plan.refusal), kStatusMessageMilliseconds);
         return;
@@ -238,7 +240,6 @@ void FleetController::runDmCommandWithConfirmation(int row, DmCommand command) {
     if (!confirmed) {
         return;
     }
-    const QString channel = model_->rowAt(row).label;
     auto* watcher = new QFutureWatcher<task::CommandResult>(this);
     connect(watcher, &QFutureWatcher<task::CommandResult>::finished, this, [this, watcher, channel] {
         const task::CommandResult result = watcher->result();
