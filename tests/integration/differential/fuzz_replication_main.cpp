@@ -121,6 +121,7 @@ void keepCaseFiles(const std::string& workDir, uint64_t seed) {
     const fs::path kept = fs::path(workDir).string() + "-diverged-" + std::to_string(seed);
     std::error_code error;
     fs::remove_all(kept, error);
+    fs::create_directories(kept, error);
     fs::copy(workDir, kept / "work", fs::copy_options::recursive, error);
     const fs::path binlog = fs::path(workDir).parent_path() / "up" / "binlog";
     if (fs::exists(binlog)) {

@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -27,6 +28,13 @@ constexpr auto kHttpConnectTimeout = std::chrono::seconds(5);
 constexpr auto kHttpReadTimeout = std::chrono::seconds(10);
 constexpr int kGetAttempts = 3;
 const char* const kCliPath = SYNCSCOPE_BINARY_DIR "/bin/syncscope-cli";
+
+// The engine run: the build's, or SYNCSCOPE_ENGINE_CLI (a soak runs its own copy, so that a rebuild while it
+// runs never starts half a binary).
+QString cliPath() {
+    const char* chosen = std::getenv("SYNCSCOPE_ENGINE_CLI");
+    return QString::fromLocal8Bit(chosen != nullptr && *chosen != '\0' ? chosen : kCliPath);
+}
 
 QProcessEnvironment environmentWith(const QStringList& env) {
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
@@ -49,7 +57,7 @@ std::string readWholeFile(const std::string& path) {
 CliResult runCli(const QStringList& args, int timeoutMs, const QStringList& env) {
     QProcess process;
     process.setProcessEnvironment(environmentWith(env));
-    process.start(QString::fromLatin1(kCliPath), args);
+    process.start(cliPath(), args);
     CliResult result;
     if (!process.waitForFinished(timeoutMs)) {
         process.kill();
@@ -90,7 +98,7 @@ bool EngineProcess::start(const QStringList& extraArgs, const QStringList& env) 
             ::_exit(1);
         }
     });
-    process_.start(QString::fromLatin1(kCliPath), args + extraArgs);
+    process_.start(cliPath(), args + extraArgs);
     if (!process_.waitForStarted()) {
         return false;
     }
