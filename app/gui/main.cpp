@@ -12,6 +12,7 @@
 #include "engine/common/thread_priority.h"
 #include "engine/common/version.h"
 #include "ui/engine/malloc_arenas.h"
+#include "ui/main/fleet_controller.h"
 #include "ui/main/main_window.h"
 #include "ui/models/ui_resources.h"
 
@@ -85,7 +86,7 @@ int main(int argc, char** argv) {
 
     const bool screenshot = !options->screenshotPath.isEmpty();
     if (!screenshot) {
-        window.restoreWorkspace();  // the channels of the last session, on the overview
+        window.fleetController()->restoreWorkspace();  // the channels of the last session, on the overview
     }
     if (!options->taskPath.isEmpty()) {
         // Offscreen or for a screenshot nobody sees the window (nor a dialog): a task that cannot open ends

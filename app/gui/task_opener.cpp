@@ -19,6 +19,7 @@
 #include "ui/dialogs/precheck_dialog.h"
 #include "ui/engine/engine_adapter.h"
 #include "ui/fleet/multi_source_group.h"
+#include "ui/main/fleet_controller.h"
 
 namespace syncscope::gui {
 
@@ -120,7 +121,7 @@ bool openInto(ui::MainWindow& window, const ui::TaskFiles& files, bool start, bo
 void connectTaskOpening(ui::MainWindow& window) {
     QObject::connect(&window, &ui::MainWindow::openTaskRequested, &window,
                      [&window](const ui::TaskFiles& files) { (void)openInto(window, files, false, false); });
-    window.setLocalTaskOpener([](const ui::ChannelSpec& spec, QString* error) {
+    window.fleetController()->setLocalTaskOpener([](const ui::ChannelSpec& spec, QString* error) {
         OpenedTask opened = openTask({spec.taskPath, spec.sourcePath, {}});
         *error = opened.error;
         return opened.task;

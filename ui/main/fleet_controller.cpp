@@ -2,6 +2,7 @@
 
 #include <QDateTime>
 #include <QDir>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QMessageBox>
@@ -278,6 +279,23 @@ void FleetController::restoreWorkspace() {
     }
     workspaceKept_ = true;
     persistWorkspace();
+}
+
+void FleetController::openWorkspaceWithDialog() {
+    const QString path = QFileDialog::getOpenFileName(window_, tr("Open a workspace"), {},
+                                                      tr("SyncScope workspace (*.syncscope.json *.json)"));
+    if (!path.isEmpty()) {
+        openWorkspace(path);
+    }
+}
+
+void FleetController::saveWorkspaceWithDialog() {
+    const QString path = QFileDialog::getSaveFileName(window_, tr("Save the workspace"), {},
+                                                      tr("SyncScope workspace (*.syncscope.json)"));
+    QString error;
+    if (!path.isEmpty() && !saveWorkspaceAs(path, &error)) {
+        QMessageBox::warning(window_, tr("Cannot save the workspace"), error);
+    }
 }
 
 bool FleetController::saveWorkspaceAs(const QString& path, QString* error) {

@@ -66,6 +66,9 @@ public:
     void restoreWorkspace();
     bool saveWorkspaceAs(const QString& path, QString* error);
     void openWorkspace(const QString& path);
+    // File > Open workspace / Save workspace as: the file dialogs, then the above (a failed save is shown).
+    void openWorkspaceWithDialog();
+    void saveWorkspaceWithDialog();
 
 signals:
     // The task view is to be shown (an attached task's first snapshot is then drawn in a visible view).

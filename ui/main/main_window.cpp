@@ -171,22 +171,11 @@ void MainWindow::createMenus() {
     QAction* addDmCluster =
         fileMenu->addAction(tr("Add &DM cluster..."), fleet_, &FleetController::addDmClusterWithDialog);
     addDmCluster->setToolTip(tr("Watch and control a TiDB DM cluster's tasks through DM's OpenAPI"));
-    QAction* openWorkspaceAction = fileMenu->addAction(tr("Open &workspace..."), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open a workspace"), {},
-                                                          tr("SyncScope workspace (*.syncscope.json *.json)"));
-        if (!path.isEmpty()) {
-            fleet_->openWorkspace(path);
-        }
-    });
+    QAction* openWorkspaceAction =
+        fileMenu->addAction(tr("Open &workspace..."), fleet_, &FleetController::openWorkspaceWithDialog);
     openWorkspaceAction->setToolTip(tr("Add every channel of a saved workspace file"));
-    QAction* saveWorkspaceAction = fileMenu->addAction(tr("&Save workspace as..."), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save the workspace"), {},
-                                                          tr("SyncScope workspace (*.syncscope.json)"));
-        QString error;
-        if (!path.isEmpty() && !fleet_->saveWorkspaceAs(path, &error)) {
-            QMessageBox::warning(this, tr("Cannot save the workspace"), error);
-        }
-    });
+    QAction* saveWorkspaceAction =
+        fileMenu->addAction(tr("&Save workspace as..."), fleet_, &FleetController::saveWorkspaceWithDialog);
     saveWorkspaceAction->setToolTip(tr("Write the set of channels to a file, to open it on another desk"));
     recent_ = new RecentTasksMenu(fileMenu->addMenu(tr("&Recent tasks")), overview_, this);
     connect(recent_, &RecentTasksMenu::openRequested, this, &MainWindow::openTaskRequested);
@@ -353,36 +342,8 @@ void MainWindow::openTaskWithDialogs() {
     emit openTaskRequested(files);
 }
 
-QStringList MainWindow::recentTasks() const {
-    return recent_->entries();
-}
-
-void MainWindow::addRecentTask(const TaskFiles& files) {
-    recent_->add(files);
-}
-
-FleetModel* MainWindow::fleet() const {
-    return fleet_->model();
-}
-
-NotificationCenter* MainWindow::notifications() const {
-    return fleet_->notifications();
-}
-
 QSystemTrayIcon* MainWindow::tray() const {
     return tray_->icon();
-}
-
-void MainWindow::setLocalTaskOpener(LocalTaskOpener opener) {
-    fleet_->setLocalTaskOpener(std::move(opener));
-}
-
-int MainWindow::addChannel(const ChannelSpec& spec) {
-    return fleet_->addChannel(spec);
-}
-
-void MainWindow::openChannel(int row) {
-    fleet_->openChannel(row);
 }
 
 void MainWindow::showOverview() {
@@ -392,30 +353,6 @@ void MainWindow::showOverview() {
 
 bool MainWindow::overviewShown() const {
     return stack_->currentWidget() == overview_;
-}
-
-void MainWindow::runBatch(BatchCommand command, const QList<int>& rows) {
-    fleet_->runBatch(command, rows);
-}
-
-void MainWindow::setBatchConfirmer(std::function<bool(const QString& text)> confirmer) {
-    fleet_->setBatchConfirmer(std::move(confirmer));
-}
-
-BatchRunner* MainWindow::batchRunner() const {
-    return fleet_->batchRunner();
-}
-
-void MainWindow::restoreWorkspace() {
-    fleet_->restoreWorkspace();
-}
-
-void MainWindow::refreshFleet() {
-    fleet_->refresh();
-}
-
-QTimer* MainWindow::fleetTimer() {
-    return fleet_->timer();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -8,13 +8,10 @@
 
 #include <QMainWindow>
 #include <QTimer>
-#include <functional>
 #include <memory>
 
 #include "engine/common/log_ring.h"
 #include "engine/task/task_control.h"
-#include "ui/fleet/batch_plan.h"
-#include "ui/fleet/channel_group.h"
 #include "ui/main/recent_tasks_menu.h"
 #include "ui/main/task_files.h"
 
@@ -61,8 +58,9 @@ public:
     EngineAdapter* adapter() const { return adapter_; }
     TaskView* taskView() const { return taskView_; }
     TaskActions* actions() const { return actions_; }
-    QStringList recentTasks() const;
-    void addRecentTask(const TaskFiles& files);
+    // The controllers the window composes, for app/gui and the tests.
+    FleetController* fleetController() const { return fleet_; }
+    RecentTasksMenu* recentTasksMenu() const { return recent_; }
 
     // File > New task: opens the dialog (not modal); a saved task is opened through openTaskRequested.
     NewTaskDialog* showNewTaskDialog();
@@ -75,27 +73,11 @@ public:
     UserGuideWindow* showUserGuide();
     EventBrowserLinks* browserLinks() const;
 
-    // The fleet: every channel of the workspace on the overview (the start page).
-    FleetModel* fleet() const;
+    // The overview: every channel of the workspace (the start page; FleetController keeps them).
     OverviewPage* overview() const { return overview_; }
-    NotificationCenter* notifications() const;
     QSystemTrayIcon* tray() const;
-    void setLocalTaskOpener(LocalTaskOpener opener);
-    // Opens a workspace entry (or finds the one already open with the same key); its group index, or
-    // -1 when a local task cannot be opened (the reason is shown).
-    int addChannel(const ChannelSpec& spec);
-    // Shows one channel of the overview (a FleetModel row) in the task view.
-    void openChannel(int row);
     void showOverview();
     bool overviewShown() const;
-    // Pause or resume the rows after one confirmation; the confirmer answers in tests (default: a dialog).
-    void runBatch(BatchCommand command, const QList<int>& rows);
-    void setBatchConfirmer(std::function<bool(const QString& text)> confirmer);
-    BatchRunner* batchRunner() const;
-    // The workspace of the last session (QSettings), kept from now on as channels come and go.
-    void restoreWorkspace();
-    void refreshFleet();  // the fleet timer calls it; tests call it directly
-    QTimer* fleetTimer();
 
 signals:
     // File > Open task or a recent task: whoever builds tasks answers with attachTask().

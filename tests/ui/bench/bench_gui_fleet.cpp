@@ -39,6 +39,7 @@
 #include "ui/engine/engine_adapter.h"
 #include "ui/engine/malloc_arenas.h"
 #include "ui/fleet/fleet_model.h"
+#include "ui/main/fleet_controller.h"
 #include "ui/main/main_window.h"
 
 namespace {
@@ -152,13 +153,13 @@ Figures run(syncscope::bench::TimedApplication& app, int channels, syncscope::be
     syncscope::ui::MainWindow window;
     window.resize(1280, 800);
     window.show();
-    window.fleetTimer()->stop();  // this benchmark refreshes and times the overview itself
+    window.fleetController()->timer()->stop();  // this benchmark refreshes and times the overview itself
     for (int i = 0; i < channels; ++i) {
         if (i == 0 && applying) {
             syncscope::ui::ChannelSpec spec;
             spec.taskPath = QStringLiteral("/bench/applying.yaml");
             spec.sourcePath = QStringLiteral("/bench/applying-source.yaml");
-            window.fleet()->addGroup(syncscope::ui::localTaskGroup(spec, applying->task()));
+            window.fleetController()->model()->addGroup(syncscope::ui::localTaskGroup(spec, applying->task()));
             continue;
         }
         tasks.push_back(std::make_shared<PublishingTask>(i));
@@ -166,7 +167,7 @@ Figures run(syncscope::bench::TimedApplication& app, int channels, syncscope::be
             syncscope::ui::ChannelSpec spec;
             spec.taskPath = QStringLiteral("/bench/channel-%1.yaml").arg(i);
             spec.sourcePath = QStringLiteral("/bench/source-%1.yaml").arg(i);
-            window.fleet()->addGroup(syncscope::ui::localTaskGroup(spec, tasks.back()));
+            window.fleetController()->model()->addGroup(syncscope::ui::localTaskGroup(spec, tasks.back()));
         } else {
             servers.push_back(std::make_unique<syncscope::control::ControlServer>(
                 *tasks.back(), syncscope::control::ControlServerOptions{}));
@@ -174,11 +175,11 @@ Figures run(syncscope::bench::TimedApplication& app, int channels, syncscope::be
             spec.kind = syncscope::ui::ChannelKind::RemoteEngine;
             spec.host = QStringLiteral("127.0.0.1");
             spec.port = servers.back()->port();
-            window.addChannel(spec);
+            window.fleetController()->addChannel(spec);
         }
     }
-    window.refreshFleet();
-    window.openChannel(0);  // one channel's task view open as well (its own adapter at its own rate)
+    window.fleetController()->refresh();
+    window.fleetController()->openChannel(0);  // one channel's task view open as well (its own adapter at its own rate)
     window.showOverview();
     uint64_t appliedBefore = 0;
     if (applying) {
@@ -216,7 +217,7 @@ Figures run(syncscope::bench::TimedApplication& app, int channels, syncscope::be
     QObject::connect(&refresh, &QTimer::timeout, [&] {
         QElapsedTimer cost;
         cost.start();
-        window.refreshFleet();
+        window.fleetController()->refresh();
         const double ms = double(cost.nsecsElapsed()) / 1e6;
         ticks.push_back(ms);
         perSecond[size_t(std::min<qint64>(clock.elapsed() / 1000, kSeconds))] += ms;

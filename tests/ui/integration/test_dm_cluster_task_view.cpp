@@ -11,6 +11,7 @@
 #include "tests/support/test_env.h"
 #include "ui/engine/engine_adapter.h"
 #include "ui/fleet/fleet_model.h"
+#include "ui/main/fleet_controller.h"
 #include "ui/main/main_window.h"
 
 using namespace syncscope::ui;
@@ -61,22 +62,23 @@ private slots:
         window.resize(kWidth, kHeight);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.addChannel(spec);
+        window.fleetController()->addChannel(spec);
         int row = -1;
         QTRY_VERIFY_WITH_TIMEOUT(
             [&] {
-                window.refreshFleet();
-                for (int i = 0; i < window.fleet()->rowCount(); ++i) {
-                    if (window.fleet()->rowAt(i).label == QStringLiteral("shop / mysql-01 on worker-1")) {
+                window.fleetController()->refresh();
+                for (int i = 0; i < window.fleetController()->model()->rowCount(); ++i) {
+                    if (window.fleetController()->model()->rowAt(i).label ==
+                        QStringLiteral("shop / mysql-01 on worker-1")) {
                         row = i;
                     }
                 }
-                return row >= 0 && window.fleet()->rowAt(row).anomalies == 1;
+                return row >= 0 && window.fleetController()->model()->rowAt(row).anomalies == 1;
             }(),
             kWaitMs);
         QVERIFY(window.grab().save(screenshotPath("overview_dm_cluster_flagged.png")));
 
-        window.openChannel(row);
+        window.fleetController()->openChannel(row);
         QTRY_VERIFY_WITH_TIMEOUT(
             window.adapter()->lastSnapshot() && window.adapter()->lastSnapshot()->tables.size() == 2, kWaitMs);
         QTest::qWait(500);

@@ -23,6 +23,7 @@
 #include "ui/dialogs/skip_event_dialog.h"
 #include "ui/engine/engine_adapter.h"
 #include "ui/fleet/fleet_model.h"
+#include "ui/main/fleet_controller.h"
 #include "ui/main/main_window.h"
 #include "ui/main/task_actions.h"
 #include "ui/main/task_view.h"
@@ -179,7 +180,7 @@ private slots:
         window.resize(kWidth, kHeight);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.setLocalTaskOpener(
+        window.fleetController()->setLocalTaskOpener(
             [this](const ChannelSpec& spec, QString* error) -> std::shared_ptr<task::TaskControl> {
                 try {
                     return test::openRealTask(spec.taskPath.toStdString(), spec.sourcePath.toStdString(),
@@ -192,13 +193,13 @@ private slots:
         ChannelSpec localSpec;
         localSpec.taskPath = QString::fromStdString(local.task);
         localSpec.sourcePath = QString::fromStdString(local.source);
-        window.addChannel(localSpec);
-        window.addChannel(remoteSpec(certs_ + "/ca.pem", dir_.filePath(QStringLiteral("token"))));
+        window.fleetController()->addChannel(localSpec);
+        window.fleetController()->addChannel(remoteSpec(certs_ + "/ca.pem", dir_.filePath(QStringLiteral("token"))));
         // The same engine twice more, each a workspace entry of its own: with a wrong token, and trusting a
         // CA that did not sign the engine's certificate.
-        window.fleet()->addGroup(openChannelGroup(
+        window.fleetController()->model()->addGroup(openChannelGroup(
             remoteSpec(certs_ + "/ca.pem", writeFile(QStringLiteral("wrong-token"), "not-the-token-000000")), {}));
-        window.fleet()->addGroup(
+        window.fleetController()->model()->addGroup(
             openChannelGroup(remoteSpec(certs_ + "/other-ca.pem", dir_.filePath(QStringLiteral("token"))), {}));
         ChannelSpec replica;
         replica.kind = ChannelKind::NativeReplica;
@@ -207,15 +208,15 @@ private slots:
         replica.user = QString::fromStdString(test::replicaRoot().user);
         replica.password = QString::fromStdString(test::replicaRoot().password);
         replica.auditPath = dir_.filePath(QStringLiteral("replica-audit.jsonl"));
-        window.addChannel(replica);
+        window.fleetController()->addChannel(replica);
         ChannelSpec unreachable = replica;
         unreachable.port = test::freeLoopbackPort();
-        window.addChannel(unreachable);
+        window.fleetController()->addChannel(unreachable);
 
         // Start the local task; make the replica fail on a row.
-        const int localRow = rowLabelled(*window.fleet(), QStringLiteral("fleetlocal"));
+        const int localRow = rowLabelled(*window.fleetController()->model(), QStringLiteral("fleetlocal"));
         QVERIFY(localRow >= 0);
-        QVERIFY(window.fleet()->rowAt(localRow).task->start().accepted);
+        QVERIFY(window.fleetController()->model()->rowAt(localRow).task->start().accepted);
         replica_->execute("SET SESSION sql_log_bin = 0");
         replica_->execute("DELETE FROM fleetrepl.t WHERE id = 2");
         up_->execute("UPDATE fleetrepl.t SET v = 'changed' WHERE id = 2");
@@ -223,7 +224,7 @@ private slots:
         up_->execute("INSERT INTO fleetlocal.t VALUES (1, 'local')");
         up_->execute("INSERT INTO fleetremote.t VALUES (1, 'remote')");
 
-        FleetModel& fleet = *window.fleet();
+        FleetModel& fleet = *window.fleetController()->model();
         auto stageOf = [&](const QString& prefix) {
             const int row = rowLabelled(fleet, prefix);
             return row < 0 ? QString() : fleet.rowAt(row).stage;
@@ -242,7 +243,7 @@ private slots:
         };
         const bool settled = test::waitFor(
             [&] {
-                window.refreshFleet();
+                window.fleetController()->refresh();
                 const int replicaRow = rowLabelled(fleet, QStringLiteral("replica 127.0.0.1:%1").arg(replica.port));
                 return stageOf(QStringLiteral("fleetlocal")) == QStringLiteral("Running") &&
                        stageOf(QStringLiteral("fleetremote")) == QStringLiteral("Running") &&
@@ -267,7 +268,7 @@ private slots:
 
         // The failed replica channel, opened: its event decoded from the upstream's binlog, then skipped
         // through the GUI's confirmation (the DBA types the table's name).
-        window.openChannel(replicaRow);
+        window.fleetController()->openChannel(replicaRow);
         QVERIFY(!window.overviewShown());
         FailedEventPanel* panel = window.taskView()->failedEventPanel();
         QTRY_VERIFY_WITH_TIMEOUT(panel->hasEvent(), kWaitMs);
@@ -288,7 +289,7 @@ private slots:
                  qPrintable(describe(fleet)));
         QVERIFY(test::waitFor(
             [&] {
-                window.refreshFleet();
+                window.fleetController()->refresh();
                 return fleet.rowAt(replicaRow).stage == QStringLiteral("Running");
             },
             kWaitMs));
@@ -301,17 +302,17 @@ private slots:
         // The remote engine, paused and resumed from the GUI.
         window.showOverview();
         const int remoteRow = rowLabelled(fleet, QStringLiteral("fleetremote"));
-        window.openChannel(remoteRow);
+        window.fleetController()->openChannel(remoteRow);
         QTRY_VERIFY_WITH_TIMEOUT(window.actions()->pause()->isEnabled(), kWaitMs);
         window.actions()->pause()->trigger();
         QVERIFY(test::waitFor([&] {
-            window.refreshFleet();
+            window.fleetController()->refresh();
             return fleet.rowAt(remoteRow).stage == QStringLiteral("Paused");
         }));
-        window.setBatchConfirmer([](const QString&) { return true; });
-        window.runBatch(BatchCommand::Resume, {remoteRow});
+        window.fleetController()->setBatchConfirmer([](const QString&) { return true; });
+        window.fleetController()->runBatch(BatchCommand::Resume, {remoteRow});
         QVERIFY(test::waitFor([&] {
-            window.refreshFleet();
+            window.fleetController()->refresh();
             return fleet.rowAt(remoteRow).stage == QStringLiteral("Running");
         }));
 
@@ -319,7 +320,7 @@ private slots:
         remote_.terminate();
         QVERIFY(remote_.waitForFinished(kWaitMs));
         QVERIFY(test::waitFor([&] {
-            window.refreshFleet();
+            window.fleetController()->refresh();
             return fleet.rowAt(remoteRow).stage == QStringLiteral("Lost");
         }));
         QVERIFY2(fleet.rowAt(remoteRow).lastError.contains(QStringLiteral("last seen")),

@@ -76,7 +76,7 @@ private:
     }
 
     void openThroughRecentMenu(MainWindow& window, const test::TaskFiles& files) {
-        window.addRecentTask({QString::fromStdString(files.task), QString::fromStdString(files.source), {}});
+        window.recentTasksMenu()->add({QString::fromStdString(files.task), QString::fromStdString(files.source), {}});
         QMenu* recent = nullptr;
         for (QMenu* menu : window.menuBar()->findChildren<QMenu*>()) {
             if (menu->title().contains(QStringLiteral("Recent"))) {

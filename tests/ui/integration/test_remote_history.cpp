@@ -20,6 +20,7 @@
 #include "ui/engine/remote_history_loader.h"
 #include "ui/fleet/channel_spec.h"
 #include "ui/fleet/fleet_model.h"
+#include "ui/main/fleet_controller.h"
 #include "ui/main/main_window.h"
 #include "ui/main/task_view.h"
 #include "ui/models/history_recorder.h"
@@ -180,15 +181,15 @@ private slots:
         spec.kind = ChannelKind::RemoteEngine;
         spec.host = QStringLiteral("127.0.0.1");
         spec.port = port_;
-        window.addChannel(spec);
-        FleetModel& fleet = *window.fleet();
+        window.fleetController()->addChannel(spec);
+        FleetModel& fleet = *window.fleetController()->model();
         int row = -1;
         for (int i = 0; i < fleet.rowCount(); ++i) {
             row = fleet.rowAt(i).kind == ChannelKind::RemoteEngine ? i : row;
         }
         QVERIFY(row >= 0);
         QSignalSpy loaded(window.taskView()->historyLoader(), &RemoteHistoryLoader::loaded);
-        window.openChannel(row);
+        window.fleetController()->openChannel(row);
         QVERIFY(loaded.wait(kWaitMs));
         QVERIFY2(loaded.front().at(1).toString().isEmpty(), qPrintable(loaded.front().at(1).toString()));
         QVERIFY2(loaded.front().at(0).toInt() >= static_cast<int>(kSamplesBeforeTheGui) - 1,

@@ -154,16 +154,17 @@ private slots:
             window.show();
             QVERIFY(QTest::qWaitForWindowExposed(&window));
             for (int i = 0; i < MainWindow::kMaxRecentTasks + 3; ++i) {
-                window.addRecentTask({QStringLiteral("/tasks/t%1.yaml").arg(i), QStringLiteral("/tasks/s.yaml"), {}});
+                window.recentTasksMenu()->add(
+                    {QStringLiteral("/tasks/t%1.yaml").arg(i), QStringLiteral("/tasks/s.yaml"), {}});
             }
-            window.addRecentTask({QStringLiteral("/tasks/t2.yaml"), QStringLiteral("/tasks/s.yaml"), {}});
+            window.recentTasksMenu()->add({QStringLiteral("/tasks/t2.yaml"), QStringLiteral("/tasks/s.yaml"), {}});
             window.showCheckpointInspection()->resize(900, 500);
             window.close();  // no task running: closes at once and saves its state
         }
         QVERIFY(QSettings().contains(QStringLiteral("window/geometry")));
         MainWindow again;
         QCOMPARE(again.size(), QSize(1111, 777));
-        const QStringList recent = again.recentTasks();
+        const QStringList recent = again.recentTasksMenu()->entries();
         QCOMPARE(recent.size(), MainWindow::kMaxRecentTasks);
         QVERIFY(recent.first().startsWith(QStringLiteral("/tasks/t2.yaml")));  // reopened: first, once
         QCOMPARE(recent.filter(QStringLiteral("/tasks/t2.yaml")).size(), 1);

@@ -111,7 +111,7 @@ private slots:
         settle(window);
         QCOMPARE(task->stage(), Stage::Stopped);
         QVERIFY(actions->start()->isEnabled());
-        QVERIFY(window.recentTasks().first().startsWith(QStringLiteral("/tmp/orders.yaml")));
+        QVERIFY(window.recentTasksMenu()->entries().first().startsWith(QStringLiteral("/tmp/orders.yaml")));
     }
 
     // Behind the overview the task view keeps recording its history but holds the rest until it is shown again

@@ -26,6 +26,7 @@
 #include "ui/dialogs/new_task_dialog.h"
 #include "ui/fleet/fleet_model.h"
 #include "ui/fleet/multi_source_group.h"
+#include "ui/main/fleet_controller.h"
 #include "ui/main/main_window.h"
 
 using namespace syncscope;
@@ -164,14 +165,14 @@ private slots:
         QCOMPARE(sourcesTitle, QStringLiteral("Open the 2 source files of task msopen (orders-eu, orders-us), one per "
                                               "source"));
 
-        FleetModel& fleet = *window.fleet();
-        window.refreshFleet();
+        FleetModel& fleet = *window.fleetController()->model();
+        window.fleetController()->refresh();
         QVERIFY2(fleet.rowCount() == 3, qPrintable(describe(fleet) + window.statusBar()->currentMessage()));
         QVERIFY2(fleet.rowAt(0).label.startsWith(QStringLiteral("msopen.yaml (2 sources)")),
                  qPrintable(describe(fleet)));
         QVERIFY2(fleet.rowAt(2).label.contains(QStringLiteral("source orders-us")), qPrintable(describe(fleet)));
         // Kept for the next start with both files (a recent task reopens through the same opener).
-        const QString recent = window.recentTasks().value(0);
+        const QString recent = window.recentTasksMenu()->entries().value(0);
         QVERIFY2(recent.startsWith(QString::fromStdString(dir + "/msopen.yaml\n")) &&
                      sourceFileList(recent.section(QLatin1Char('\n'), 1)).size() == 2,
                  qPrintable(recent));
@@ -182,7 +183,7 @@ private slots:
         QVERIFY(test::waitFor([&] { return equal("mso_eu") && equal("mso_us"); }, kWaitMs));
         QVERIFY(test::waitFor(
             [&] {
-                window.refreshFleet();
+                window.fleetController()->refresh();
                 return fleet.rowAt(1).stage == QStringLiteral("Running") &&
                        fleet.rowAt(2).stage == QStringLiteral("Running");
             },
@@ -238,10 +239,10 @@ private slots:
         QCOMPARE(written.size(), 2);
         QCOMPARE(written.at(1), QString::fromStdString(usFile));
 
-        FleetModel& fleet = *window.fleet();
+        FleetModel& fleet = *window.fleetController()->model();
         QTRY_VERIFY_WITH_TIMEOUT(
             [&] {
-                window.refreshFleet();
+                window.fleetController()->refresh();
                 return fleet.rowCount() == 3;
             }(),
             kWaitMs);
@@ -261,7 +262,7 @@ private slots:
         insertRows("msn_us");
         QVERIFY2(test::waitFor(
                      [&] {
-                         window.refreshFleet();
+                         window.fleetController()->refresh();
                          return equal("msn_eu") && equal("msn_us");
                      },
                      kWaitMs),

@@ -18,6 +18,7 @@
 #include "ui/engine/engine_adapter.h"
 #include "ui/fleet/fleet_model.h"
 #include "ui/fleet/multi_source_group.h"
+#include "ui/main/fleet_controller.h"
 #include "ui/main/main_window.h"
 #include "ui/overview/overview_page.h"
 
@@ -133,8 +134,8 @@ private slots:
         // As the GUI attaches a task it opened (File > Open task, or `syncscope TASK --source A --source B`).
         window.attachTask(task, {QString::fromStdString(taskFile), sourceField(sources), QString()});
         window.showOverview();
-        window.refreshFleet();
-        FleetModel& fleet = *window.fleet();
+        window.fleetController()->refresh();
+        FleetModel& fleet = *window.fleetController()->model();
         QCOMPARE(fleet.rowCount(), 3);
         QVERIFY2(fleet.rowAt(0).label.startsWith(QStringLiteral("msgui.yaml (2 sources)")),
                  qPrintable(describe(fleet)));
@@ -152,7 +153,7 @@ private slots:
         QVERIFY(fleet.rowAt(2).task->pause().accepted);
         QVERIFY(test::waitFor(
             [&] {
-                window.refreshFleet();
+                window.fleetController()->refresh();
                 return fleet.rowAt(2).stage == QStringLiteral("Paused");
             },
             kWaitMs));
@@ -162,7 +163,7 @@ private slots:
         QVERIFY(test::waitFor([&] { return equal("msgui_eu"); }, kWaitMs));
         QVERIFY(test::waitFor(
             [&] {
-                window.refreshFleet();
+                window.fleetController()->refresh();
                 return fleet.rowAt(0).stage == QStringLiteral("Running") &&
                        fleet.rowAt(1).stage == QStringLiteral("Running") &&
                        fleet.rowAt(2).stage == QStringLiteral("Paused") && fleet.rowAt(0).snapshot &&
@@ -183,7 +184,7 @@ private slots:
         qInfo("screenshot: %s", qPrintable(shot));
 
         // Double-click on the source's row: the task view shows that subtask (its own source and points).
-        window.openChannel(2);
+        window.fleetController()->openChannel(2);
         QVERIFY(!window.overviewShown());
         QTRY_VERIFY_WITH_TIMEOUT(window.adapter()->lastSnapshot() &&
                                      window.adapter()->lastSnapshot()->sourceId == "orders-us" &&
@@ -198,7 +199,7 @@ private slots:
         QVERIFY(fleet.rowAt(0).task->pause().accepted);
         QVERIFY2(test::waitFor(
                      [&] {
-                         window.refreshFleet();
+                         window.fleetController()->refresh();
                          return fleet.rowAt(0).stage == QStringLiteral("Paused") &&
                                 fleet.rowAt(1).stage == QStringLiteral("Paused") &&
                                 fleet.rowAt(2).stage == QStringLiteral("Paused");

@@ -22,6 +22,7 @@
 #include "tests/support/test_env.h"
 #include "ui/fleet/fleet_model.h"
 #include "ui/fleet/multi_source_group.h"
+#include "ui/main/fleet_controller.h"
 #include "ui/main/main_window.h"
 #include "ui/overview/overview_page.h"
 
@@ -149,8 +150,8 @@ private slots:
             task, {QString::fromStdString(taskFile),
                    sourceField({QString::fromStdString(pairSource), QString::fromStdString(thirdSource)}), QString()});
         window.showOverview();
-        window.refreshFleet();
-        FleetModel& fleet = *window.fleet();
+        window.fleetController()->refresh();
+        FleetModel& fleet = *window.fleetController()->model();
         QCOMPARE(fleet.rowCount(), 3);
         QVERIFY2(fleet.rowAt(kPairRow).label.contains(kPairSource), qPrintable(describe(fleet)));
         QVERIFY2(fleet.rowAt(kThirdRow).label.contains(kThirdSource), qPrintable(describe(fleet)));
@@ -165,7 +166,7 @@ private slots:
         QVERIFY(test::waitFor([&] { return equal(*up_, kPairDatabase) && equal(*third_, kThirdDatabase); }, kWaitMs));
         QVERIFY2(test::waitFor(
                      [&] {
-                         window.refreshFleet();
+                         window.fleetController()->refresh();
                          return fleet.rowAt(kTaskRow).stage == QStringLiteral("Running") &&
                                 fleet.rowAt(kPairRow).stage == QStringLiteral("Running") &&
                                 fleet.rowAt(kThirdRow).stage == QStringLiteral("Running");
@@ -177,7 +178,7 @@ private slots:
         auto* page = window.findChild<OverviewPage*>();
         QVERIFY(page != nullptr);
         QString confirmation;
-        window.setBatchConfirmer([&confirmation](const QString& text) {
+        window.fleetController()->setBatchConfirmer([&confirmation](const QString& text) {
             confirmation = text;
             return true;
         });
@@ -185,7 +186,7 @@ private slots:
         QVERIFY2(confirmation.contains(kThirdSource) && !confirmation.contains(kPairSource), qPrintable(confirmation));
         QVERIFY2(test::waitFor(
                      [&] {
-                         window.refreshFleet();
+                         window.fleetController()->refresh();
                          return fleet.rowAt(kThirdRow).stage == QStringLiteral("Paused");
                      },
                      kWaitMs),
@@ -196,7 +197,7 @@ private slots:
         QVERIFY(test::waitFor([&] { return equal(*up_, kPairDatabase); }, kWaitMs));
         QVERIFY2(test::waitFor(
                      [&] {
-                         window.refreshFleet();
+                         window.fleetController()->refresh();
                          return fleet.rowAt(kTaskRow).stage == QStringLiteral("Running") &&
                                 fleet.rowAt(kPairRow).stage == QStringLiteral("Running") &&
                                 fleet.rowAt(kThirdRow).stage == QStringLiteral("Paused") &&

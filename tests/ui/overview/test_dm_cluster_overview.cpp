@@ -22,6 +22,7 @@
 #include "ui/engine/engine_adapter.h"
 #include "ui/fleet/dm_command.h"
 #include "ui/fleet/fleet_model.h"
+#include "ui/main/fleet_controller.h"
 #include "ui/main/main_window.h"
 #include "ui/overview/channel_dialogs.h"
 #include "ui/overview/overview_page.h"
@@ -81,11 +82,12 @@ private:
         window.resize(kWidth, kHeight);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.addChannel(clusterSpec());
+        window.fleetController()->addChannel(clusterSpec());
         QTRY_VERIFY_WITH_TIMEOUT(
             [&] {
-                window.refreshFleet();
-                return window.fleet()->rowCount() == 7 && !window.fleet()->rowAt(0).lost;
+                window.fleetController()->refresh();
+                return window.fleetController()->model()->rowCount() == 7 &&
+                       !window.fleetController()->model()->rowAt(0).lost;
             }(),
             kWaitMs);
     }
@@ -164,7 +166,7 @@ private slots:
         serve("error_and_ddl.json");
         MainWindow window;
         openCluster(window);
-        const FleetModel& fleet = *window.fleet();
+        const FleetModel& fleet = *window.fleetController()->model();
         QCOMPARE(fleet.rowAt(0).label, QStringLiteral("shop"));
         QCOMPARE(fleet.rowAt(1).label, QStringLiteral("shop / mysql-01 on worker-1"));
         QCOMPARE(fleet.rowAt(0).kind, ChannelKind::DmCluster);
@@ -185,7 +187,7 @@ private slots:
         QVERIFY(window.grab().save(screenshotPath("overview_dm_cluster.png")));
 
         // A subtask opens in the same task view as a local task.
-        window.openChannel(billing);
+        window.fleetController()->openChannel(billing);
         QVERIFY(!window.overviewShown());
         QTRY_VERIFY_WITH_TIMEOUT(window.adapter()->lastSnapshot() != nullptr, kWaitMs);
         QVERIFY(window.grab().save(screenshotPath("task_view_dm_subtask.png")));
@@ -198,11 +200,11 @@ private slots:
         openCluster(window);
         QString asked;
         bool answer = false;
-        window.setBatchConfirmer([&](const QString& text) {
+        window.fleetController()->setBatchConfirmer([&](const QString& text) {
             asked = text;
             return answer;
         });
-        const int row = rowLabelled(*window.fleet(), QStringLiteral("shop / mysql-01 on worker-1"));
+        const int row = rowLabelled(*window.fleetController()->model(), QStringLiteral("shop / mysql-01 on worker-1"));
         QVERIFY(row >= 0);
         auto posts = [this] {
             int count = 0;
@@ -223,8 +225,8 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(posts(), 1, kWaitMs);
         QTRY_VERIFY_WITH_TIMEOUT(
             [&] {
-                window.refreshFleet();
-                return window.fleet()->rowAt(row).stage == QStringLiteral("Stopped");
+                window.fleetController()->refresh();
+                return window.fleetController()->model()->rowAt(row).stage == QStringLiteral("Stopped");
             }(),
             kWaitMs);
         QFile audit(dir_.filePath(QStringLiteral("dm-audit.jsonl")));
@@ -246,16 +248,16 @@ private slots:
         server_->stop();
         QTRY_VERIFY_WITH_TIMEOUT(
             [&] {
-                window.refreshFleet();
-                return window.fleet()->rowAt(1).lost;
+                window.fleetController()->refresh();
+                return window.fleetController()->model()->rowAt(1).lost;
             }(),
             kWaitMs);
-        const FleetModel::Row& lost = window.fleet()->rowAt(1);
+        const FleetModel::Row& lost = window.fleetController()->model()->rowAt(1);
         QCOMPARE(lost.stage, QStringLiteral("Lost"));
         QVERIFY2(lost.lastError.contains(QStringLiteral("last seen")) &&
                      lost.lastError.contains(QStringLiteral("no dm-master answers there")),
                  qPrintable(lost.lastError));
-        QVERIFY(window.fleet()->index(1, FleetModel::LagColumn).data().toString().isEmpty());
+        QVERIFY(window.fleetController()->model()->index(1, FleetModel::LagColumn).data().toString().isEmpty());
         window.overview()->table()->sortByColumn(FleetModel::ChannelColumn, Qt::AscendingOrder);
         QTest::qWait(50);
         QVERIFY(window.grab().save(screenshotPath("overview_dm_cluster_lost.png")));

@@ -24,6 +24,7 @@
 #include "ui/fleet/fleet_model.h"
 #include "ui/fleet/notification_center.h"
 #include "ui/fleet/workspace.h"
+#include "ui/main/fleet_controller.h"
 #include "ui/main/main_window.h"
 #include "ui/main/task_view.h"
 #include "ui/overview/channel_dialogs.h"
@@ -63,7 +64,7 @@ private:
             auto task = std::make_shared<SimulatedTask>(4);
             task->start();
             tasks_.push_back(task);
-            window.fleet()->addGroup(localTaskGroup(localSpec(QString::fromLatin1(name)), task));
+            window.fleetController()->model()->addGroup(localTaskGroup(localSpec(QString::fromLatin1(name)), task));
         }
         tasks_[0]->advance(400000, 12000);
         tasks_[1]->advance(2000, 40);
@@ -75,12 +76,13 @@ private:
         lost.kind = ChannelKind::RemoteEngine;
         lost.host = QStringLiteral("127.0.0.1");
         lost.port = syncscope::test::freeLoopbackPort();
-        window.addChannel(lost);
+        window.fleetController()->addChannel(lost);
         QTRY_VERIFY_WITH_TIMEOUT(
             [&] {
-                window.refreshFleet();
-                return window.fleet()->rowCount() == 5 && window.fleet()->rowAt(4).lost &&
-                       !window.fleet()->rowAt(4).lastError.isEmpty();
+                window.fleetController()->refresh();
+                return window.fleetController()->model()->rowCount() == 5 &&
+                       window.fleetController()->model()->rowAt(4).lost &&
+                       !window.fleetController()->model()->rowAt(4).lastError.isEmpty();
             }(),
             10000);
     }
@@ -111,8 +113,8 @@ private slots:
         QVERIFY(!window.overview()->showingStartArea());
         QTableView* table = window.overview()->table();
         QCOMPARE(table->model()->rowCount(), 5);
-        QCOMPARE(window.fleet()->rowAt(4).stage, QStringLiteral("Lost"));
-        QCOMPARE(window.fleet()->worstHealth(), ChannelHealth::Failed);
+        QCOMPARE(window.fleetController()->model()->rowAt(4).stage, QStringLiteral("Lost"));
+        QCOMPARE(window.fleetController()->model()->worstHealth(), ChannelHealth::Failed);
         QVERIFY(window.tray()->toolTip().contains(QStringLiteral("failed or lost")));
         table->sortByColumn(FleetModel::StageColumn, Qt::DescendingOrder);
         QTest::qWait(50);
@@ -181,13 +183,13 @@ private slots:
         window.resize(kWidth, kHeight);
         openFleet(window);
         QStringList asked;
-        window.setBatchConfirmer([&asked](const QString& text) {
+        window.fleetController()->setBatchConfirmer([&asked](const QString& text) {
             asked << text;
             return true;
         });
         window.overview()->table()->selectAll();
         QVERIFY(window.overview()->pauseButton()->isEnabled());
-        QSignalSpy finished(window.batchRunner(), &BatchRunner::finished);
+        QSignalSpy finished(window.fleetController()->batchRunner(), &BatchRunner::finished);
         window.overview()->pauseButton()->click();
         QCOMPARE(asked.size(), 1);
         QVERIFY2(asked.front().contains(QStringLiteral("Pause 2 of the 5 selected")), qPrintable(asked.front()));
@@ -198,8 +200,8 @@ private slots:
         QCOMPARE(tasks_[2]->stage(), syncscope::task::Stage::Error);
 
         // Declined: nothing happens.
-        window.setBatchConfirmer([](const QString&) { return false; });
-        window.runBatch(BatchCommand::Resume, {0, 1});
+        window.fleetController()->setBatchConfirmer([](const QString&) { return false; });
+        window.fleetController()->runBatch(BatchCommand::Resume, {0, 1});
         QTest::qWait(100);
         QCOMPARE(tasks_[0]->stage(), syncscope::task::Stage::Paused);
     }
@@ -208,10 +210,11 @@ private slots:
         MainWindow window;
         openFleet(window);
         const QDateTime t0 = QDateTime::currentDateTime();
-        window.notifications()->observe(*window.fleet(), t0);
-        window.notifications()->observe(*window.fleet(), t0.addSecs(NotificationCenter::kHoldSeconds));
+        window.fleetController()->notifications()->observe(*window.fleetController()->model(), t0);
+        window.fleetController()->notifications()->observe(*window.fleetController()->model(),
+                                                           t0.addSecs(NotificationCenter::kHoldSeconds));
         // audit.yaml failed, billing.yaml flagged, the remote engine lost.
-        QCOMPARE(window.notifications()->log()->rowCount(), 3);
+        QCOMPARE(window.fleetController()->notifications()->log()->rowCount(), 3);
         QCOMPARE(window.overview()->notificationTable()->model()->rowCount(), 3);
     }
 
@@ -226,21 +229,21 @@ private slots:
         }
         MainWindow window;
         QStringList opened;
-        window.setLocalTaskOpener([&opened](const ChannelSpec& spec, QString*) {
+        window.fleetController()->setLocalTaskOpener([&opened](const ChannelSpec& spec, QString*) {
             opened << spec.taskPath;
             return std::make_shared<SimulatedTask>(2);
         });
-        window.restoreWorkspace();
-        window.refreshFleet();
+        window.fleetController()->restoreWorkspace();
+        window.fleetController()->refresh();
         QCOMPARE(opened, QStringList{QStringLiteral("/srv/dm/orders.yaml")});
-        QCOMPARE(window.fleet()->groupCount(), 2);
+        QCOMPARE(window.fleetController()->model()->groupCount(), 2);
         // A channel added now is kept for the next session.
         ChannelSpec replica;
         replica.kind = ChannelKind::NativeReplica;
         replica.host = QStringLiteral("127.0.0.1");
         replica.port = syncscope::test::freeLoopbackPort();
         replica.user = QStringLiteral("root");
-        window.addChannel(replica);
+        window.fleetController()->addChannel(replica);
         QSettings settings;
         QStringList problems;
         QCOMPARE(loadWorkspace(settings, &problems).size(), 3);
