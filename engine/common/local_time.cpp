@@ -88,4 +88,13 @@ std::string formatLocalTime(uint32_t timestamp) {
     return text.data();
 }
 
+std::string clockText(std::chrono::system_clock::time_point at) {
+    std::time_t seconds = std::chrono::system_clock::to_time_t(at);
+    std::tm local{};
+    localtime_r(&seconds, &local);
+    char text[32];
+    std::strftime(text, sizeof text, "%H:%M:%S", &local);
+    return text;
+}
+
 }  // namespace syncscope

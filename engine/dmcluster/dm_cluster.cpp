@@ -5,6 +5,7 @@
 #include <functional>
 #include <utility>
 
+#include "engine/common/local_time.h"
 #include "engine/dmcluster/openapi_reader.h"
 
 namespace syncscope::dmcluster {
@@ -70,15 +71,6 @@ std::string subtaskPosition(const ClusterState& state, const std::string& taskNa
 }
 
 }  // namespace
-
-std::string clockText(std::chrono::system_clock::time_point at) {
-    std::time_t seconds = std::chrono::system_clock::to_time_t(at);
-    std::tm local{};
-    localtime_r(&seconds, &local);
-    char text[32];
-    std::strftime(text, sizeof text, "%H:%M:%S", &local);
-    return text;
-}
 
 DmCluster::DmCluster(DmClusterOptions options, std::optional<DownstreamAccess> downstream)
     : client_(std::move(options)), audit_(client_.options().auditLogPath) {

@@ -67,7 +67,4 @@ private:
     PollingThread poller_{client_.options().pollInterval, [this] { pollOnce(); }};  // last: started after the rest
 };
 
-// "HH:MM:SS" in local time, as the lost channels say when they were last seen.
-std::string clockText(std::chrono::system_clock::time_point at);
-
 }  // namespace syncscope::dmcluster

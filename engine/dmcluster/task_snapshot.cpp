@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/common/local_time.h"
 #include "engine/dmcluster/dm_cluster.h"
 
 namespace syncscope::dmcluster {

@@ -6,6 +6,7 @@
 #include <ctime>
 #include <utility>
 
+#include "engine/common/local_time.h"
 #include "engine/control/status_json.h"
 #include "engine/control/status_json_reader.h"
 
@@ -16,15 +17,6 @@ namespace {
 constexpr int kHttpOk = 200;
 constexpr int kHttpNotFound = 404;
 constexpr size_t kMaxNotices = 256;
-
-std::string clockText(std::chrono::system_clock::time_point at) {
-    std::time_t seconds = std::chrono::system_clock::to_time_t(at);
-    std::tm local{};
-    localtime_r(&seconds, &local);
-    char text[32];
-    std::strftime(text, sizeof text, "%H:%M:%S", &local);
-    return text;
-}
 
 }  // namespace
 

@@ -12,6 +12,7 @@
 
 #include <memory>
 
+#include "engine/common/local_time.h"
 #include "engine/dmcluster/dm_cluster.h"
 #include "engine/dmcluster/dm_task_channel.h"
 #include "engine/dmcluster/openapi_reader.h"
