@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "engine/common/sigpipe_blocked.h"
+#include "engine/remote/http_client.h"
 
 namespace syncscope::dmcluster {
 
@@ -99,22 +100,9 @@ DmApiClient::DmApiClient(DmClusterOptions options) : options_(std::move(options)
 
 DmApiClient::Outcome DmApiClient::requestOne(const MasterEndpoint& master, const std::string& method,
                                              const std::string& path, const std::string& body, Answer& answer) const {
-    std::unique_ptr<httplib::ClientImpl> client;
-    if (master.tls) {
-        auto ssl = options_.certFile.empty() ? std::make_unique<httplib::SSLClient>(master.host, master.port)
-                                             : std::make_unique<httplib::SSLClient>(
-                                                   master.host, master.port, options_.certFile, options_.keyFile);
-        if (!options_.caFile.empty()) {
-            ssl->set_ca_cert_path(options_.caFile.c_str());
-        }
-        ssl->enable_server_certificate_verification(true);
-        client = std::move(ssl);
-    } else {
-        client = std::make_unique<httplib::ClientImpl>(master.host, master.port);
-    }
-    client->set_connection_timeout(options_.connectTimeoutSeconds, 0);
-    client->set_read_timeout(options_.timeoutSeconds, 0);
-    client->set_write_timeout(options_.timeoutSeconds, 0);
+    std::unique_ptr<httplib::ClientImpl> client =
+        remote::openHttpClient({master.host, master.port, master.tls, options_.caFile, options_.certFile,
+                                options_.keyFile, options_.connectTimeoutSeconds, options_.timeoutSeconds});
     SigpipeBlocked quietPipe;
     httplib::Result result = method == "GET" ? client->Get(path.c_str()) : client->Post(path.c_str(), body, kJsonType);
     const std::string where = master.url() + path;

@@ -215,27 +215,26 @@ void DmCluster::refreshTask(const std::string& taskName) {
 }
 
 task::CommandResult DmCluster::startTask(const std::string& taskName, const std::string& source) {
-    std::lock_guard commandLock(commandMutex_);
-    if (auto refusal = taskRefusal("start", taskName, source, "Running")) {
-        return {false, *refusal};
-    }
-    nlohmann::json body = nlohmann::json::object();
-    if (!source.empty()) {
-        body["source_name_list"] = {source};
-    }
-    return send("start", taskName, source, "/api/v1/tasks/" + pathSegment(taskName) + "/start", body.dump());
+    return taskCommand("start", "Running", taskName, source);
 }
 
 task::CommandResult DmCluster::stopTask(const std::string& taskName, const std::string& source) {
+    return taskCommand("stop", "Stopped", taskName, source);
+}
+
+// POST /api/v1/tasks/{task}/start|stop, for the whole task or one source's subtask, unless every subtask it
+// names is in `alreadyStage` already.
+task::CommandResult DmCluster::taskCommand(const std::string& action, const char* alreadyStage,
+                                           const std::string& taskName, const std::string& source) {
     std::lock_guard commandLock(commandMutex_);
-    if (auto refusal = taskRefusal("stop", taskName, source, "Stopped")) {
+    if (auto refusal = taskRefusal(action, taskName, source, alreadyStage)) {
         return {false, *refusal};
     }
     nlohmann::json body = nlohmann::json::object();
     if (!source.empty()) {
         body["source_name_list"] = {source};
     }
-    return send("stop", taskName, source, "/api/v1/tasks/" + pathSegment(taskName) + "/stop", body.dump());
+    return send(action, taskName, source, "/api/v1/tasks/" + pathSegment(taskName) + "/" + action, body.dump());
 }
 
 std::optional<std::string> DmCluster::sourceRefusal(const std::string& action, const std::string& source,

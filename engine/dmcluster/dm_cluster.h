@@ -49,6 +49,8 @@ public:
 
 private:
     void pollOnce();
+    task::CommandResult taskCommand(const std::string& action, const char* alreadyStage, const std::string& taskName,
+                                    const std::string& source);
     // Why the command cannot be sent now; nullopt when it can.
     std::optional<std::string> taskRefusal(const std::string& action, const std::string& taskName,
                                            const std::string& source, const char* alreadyStage) const;

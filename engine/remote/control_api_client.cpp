@@ -8,6 +8,7 @@
 #include "engine/common/sigpipe_blocked.h"
 #include "engine/control/listen_address.h"
 #include "engine/control/token_file.h"
+#include "engine/remote/http_client.h"
 
 namespace syncscope::remote {
 
@@ -70,20 +71,14 @@ ControlApiClient::ControlApiClient(RemoteEngineOptions options) : options_(std::
 
 ControlApiClient::Answer ControlApiClient::request(const std::string& method, const std::string& path,
                                                    const std::string& body) const {
-    std::unique_ptr<httplib::ClientImpl> client;
-    if (options_.tls) {
-        auto ssl = std::make_unique<httplib::SSLClient>(options_.host, options_.port);
-        if (!options_.caFile.empty()) {
-            ssl->set_ca_cert_path(options_.caFile.c_str());
-        }
-        ssl->enable_server_certificate_verification(true);
-        client = std::move(ssl);
-    } else {
-        client = std::make_unique<httplib::ClientImpl>(options_.host, options_.port);
-    }
-    client->set_connection_timeout(options_.connectTimeoutSeconds, 0);
-    client->set_read_timeout(options_.timeoutSeconds, 0);
-    client->set_write_timeout(options_.timeoutSeconds, 0);
+    std::unique_ptr<httplib::ClientImpl> client = openHttpClient({options_.host,
+                                                                  options_.port,
+                                                                  options_.tls,
+                                                                  options_.caFile,
+                                                                  {},
+                                                                  {},
+                                                                  options_.connectTimeoutSeconds,
+                                                                  options_.timeoutSeconds});
     if (!token_.empty()) {
         client->set_bearer_token_auth(token_.c_str());
     }
