@@ -213,24 +213,14 @@ void CheckpointTable::writeRows(std::span<const Row> rows) {
 
 void CheckpointTable::flush(const std::string& sourceId, const std::vector<TablePoint>& tablePoints,
                             const binlog::Location& globalPoint, const binlog::Location& exitSafePoint) {
-    checkSourceId(sourceId);
-    std::vector<Row> rows;
-    rows.reserve(tablePoints.size() + 1);
-    for (const TablePoint& point : tablePoints) {
-        rows.push_back(Row{sourceId, point.table.schema, point.table.table, &point.location, nullptr, false});
+    FlushPlan plan{globalPoint, exitSafePoint, tablePoints, {}};
+    flush(sourceId, plan);
+}
+
+void CheckpointTable::writeFlushRows(std::span<const Row> rows) {
+    for (size_t begin = 0; begin < rows.size(); begin += kRowsPerStatement) {
+        writeRows(rows.subspan(begin, std::min(kRowsPerStatement, rows.size() - begin)));
     }
-    // The global row last: a reader that sees it sees every table row of the same flush.
-    rows.push_back(Row{sourceId, {}, {}, &globalPoint, &exitSafePoint, true});
-    std::span<const Row> all(rows);
-    if (rows.size() <= kRowsPerStatement) {
-        writeRows(all);  // one statement: atomic by itself, one round trip (a flush a second stays cheap)
-        return;
-    }
-    inOneTransaction("the flush of source '" + sourceId + "' at " + globalPoint.toString(), [&] {
-        for (size_t begin = 0; begin < rows.size(); begin += kRowsPerStatement) {
-            writeRows(all.subspan(begin, std::min(kRowsPerStatement, rows.size() - begin)));
-        }
-    });
 }
 
 // Autocommit off makes the statements one transaction; any failure rolls all of them back.
@@ -283,8 +273,27 @@ void CheckpointTable::replaceWithGlobalPoint(const std::string& sourceId, const 
     });
 }
 
-void CheckpointTable::flush(const std::string& sourceId, const FlushPlan& plan) {
-    flush(sourceId, plan.tablePoints, plan.globalPoint, plan.exitSafePoint);
+void CheckpointTable::flush(const std::string& sourceId, const FlushPlan& plan,
+                            const std::function<void()>& alsoInTransaction) {
+    checkSourceId(sourceId);
+    std::vector<Row> rows;
+    rows.reserve(plan.tablePoints.size() + 1);
+    for (const TablePoint& point : plan.tablePoints) {
+        rows.push_back(Row{sourceId, point.table.schema, point.table.table, &point.location, nullptr, false});
+    }
+    // The global row last: a reader that sees it sees every table row of the same flush.
+    rows.push_back(Row{sourceId, {}, {}, &plan.globalPoint, &plan.exitSafePoint, true});
+    std::span<const Row> all(rows);
+    if (rows.size() <= kRowsPerStatement && !alsoInTransaction) {
+        writeRows(all);  // one statement: atomic by itself, one round trip (a flush a second stays cheap)
+        return;
+    }
+    inOneTransaction("the flush of source '" + sourceId + "' at " + plan.globalPoint.toString(), [&] {
+        if (alsoInTransaction) {
+            alsoInTransaction();
+        }
+        writeFlushRows(all);
+    });
 }
 
 void CheckpointTable::flushExitSafePoint(const std::string& sourceId, const binlog::Location& persistedGlobalPoint,

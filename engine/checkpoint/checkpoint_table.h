@@ -58,7 +58,9 @@ public:
     // Table rows are written with table_info "null" (DM then reads the structure from downstream).
     void flush(const std::string& sourceId, const std::vector<TablePoint>& tablePoints,
                const binlog::Location& globalPoint, const binlog::Location& exitSafePoint);
-    void flush(const std::string& sourceId, const FlushPlan& plan);
+    // `alsoInTransaction` (when set) runs first inside the flush's transaction: what must be persisted
+    // exactly with these points (the online schema changes' rows).
+    void flush(const std::string& sourceId, const FlushPlan& plan, const std::function<void()>& alsoInTransaction = {});
 
     // Rewrites only the global row: the already persisted global point with a new exit-safe point.
     void flushExitSafePoint(const std::string& sourceId, const binlog::Location& persistedGlobalPoint,
@@ -75,6 +77,7 @@ public:
 private:
     struct Row;
     void writeRows(std::span<const Row> rows);
+    void writeFlushRows(std::span<const Row> rows);
     void inOneTransaction(const std::string& what, const std::function<void()>& statements);
     void checkSourceId(const std::string& sourceId) const;
     [[noreturn]] void fail(const std::string& what, const std::string& sql, int code,

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/binlog/location.h"
+#include "engine/checkpoint/online_ddl_store.h"
 #include "engine/common/table_name.h"
 
 namespace syncscope::checkpoint {
@@ -27,6 +28,9 @@ struct FlushPlan {
     binlog::Location globalPoint;
     binlog::Location exitSafePoint;
     std::vector<TablePoint> tablePoints;
+    // The online schema changes' rows that changed since the last flush (online_ddl_store.h), written
+    // in the same transaction.
+    std::vector<OnlineDdlWrite> onlineDdl;
 };
 
 // A copy of every point for the status snapshot.

@@ -72,6 +72,11 @@ std::string TaskConfig::describe() const {
     std::ostringstream text;
     text << "task " << name << " (" << taskMode << "), checkpoints in " << metaSchema << "." << name
          << "_syncer_checkpoint\n";
+    if (onlineDdl) {
+        text << "online schema changes (pt-osc, gh-ost) followed: shadow tables "
+             << (shadowTableRules.empty() ? "DM's default" : listOrDash(shadowTableRules)) << ", trash tables "
+             << (trashTableRules.empty() ? "DM's default" : listOrDash(trashTableRules)) << "\n";
+    }
     text << "target " << targetDatabase.describe()
          << (targetDatabase.server.password.empty() ? " (no password)" : " (password set)") << "\n";
     for (const auto& instance : mysqlInstances) {
@@ -98,10 +103,11 @@ std::string TaskConfig::describe() const {
 
 bool TaskConfig::sameSettings(const TaskConfig& other) const {
     return name == other.name && taskMode == other.taskMode && metaSchema == other.metaSchema &&
-           caseSensitive == other.caseSensitive && targetDatabase == other.targetDatabase &&
-           mysqlInstances == other.mysqlInstances && blockAllowLists == other.blockAllowLists &&
-           filters == other.filters && routes == other.routes && syncers == other.syncers &&
-           mydumpers == other.mydumpers && loaders == other.loaders;
+           caseSensitive == other.caseSensitive && onlineDdl == other.onlineDdl &&
+           shadowTableRules == other.shadowTableRules && trashTableRules == other.trashTableRules &&
+           targetDatabase == other.targetDatabase && mysqlInstances == other.mysqlInstances &&
+           blockAllowLists == other.blockAllowLists && filters == other.filters && routes == other.routes &&
+           syncers == other.syncers && mydumpers == other.mydumpers && loaders == other.loaders;
 }
 
 }  // namespace syncscope::config

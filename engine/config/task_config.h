@@ -69,6 +69,11 @@ struct TaskConfig {
     std::string taskMode = kIncrementalMode;
     std::string metaSchema = kDefaultMetaSchema;
     bool caseSensitive = false;
+    // online-ddl (or the older online-ddl-scheme "pt"/"gh-ost"): pt-osc and gh-ost changes are followed as
+    // DM does (engine/filter/online_ddl_rules.h); the rules as written, anchored; empty: DM's defaults.
+    bool onlineDdl = false;
+    std::vector<std::string> shadowTableRules;
+    std::vector<std::string> trashTableRules;
     DatabaseConfig targetDatabase;
     std::vector<MysqlInstanceConfig> mysqlInstances;
     std::map<std::string, filter::BlockAllowRules> blockAllowLists;

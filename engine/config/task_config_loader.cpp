@@ -8,6 +8,7 @@
 #include "engine/config/config_rules.h"
 #include "engine/config/task_config.h"
 #include "engine/filter/filter_error.h"
+#include "engine/filter/online_ddl_rules.h"
 
 namespace syncscope::config {
 
@@ -21,6 +22,10 @@ const std::vector<std::string_view> kTopLevelKeys = {"name",
                                                      "task-mode",
                                                      "meta-schema",
                                                      "case-sensitive",
+                                                     "online-ddl",
+                                                     "online-ddl-scheme",
+                                                     "shadow-table-rules",
+                                                     "trash-table-rules",
                                                      "target-database",
                                                      "mysql-instances",
                                                      "block-allow-list",
@@ -43,10 +48,6 @@ const std::vector<std::string_view> kUnusedTopLevelKeys = {"is-sharding",
                                                            "timezone",
                                                            "collation_compatible",
                                                            "mariadb2tidb",
-                                                           "online-ddl",
-                                                           "shadow-table-rules",
-                                                           "trash-table-rules",
-                                                           "online-ddl-scheme",
                                                            "validators",
                                                            "clean-dump-file",
                                                            "ansi-quotes",
@@ -72,6 +73,41 @@ const std::vector<std::string_view> kInstanceKeys = {"source-id",
 const std::vector<std::string_view> kUnusedInstanceKeys = {"validator-config-name"};
 
 constexpr const char* kUnusedWhy = "a DM key that this version (incremental replication only) accepts and ignores";
+
+// online-ddl, DM's older online-ddl-scheme, and the v6 rules for custom tools' table names (DM's
+// subtask.go: "pt" and "gh-ost" turn online-ddl on, other schemes are an error; rules anchored).
+void readOnlineDdl(ConfigReader& reader, const YAML::Node& root, TaskConfig& task) {
+    if (auto value = ConfigReader::child(root, "online-ddl"); value.IsDefined()) {
+        task.onlineDdl = reader.readBool(value, "online-ddl");
+    }
+    if (auto value = ConfigReader::child(root, "online-ddl-scheme"); value.IsDefined()) {
+        std::string scheme = reader.readString(value, "online-ddl-scheme");
+        if (scheme == "pt" || scheme == "gh-ost") {
+            task.onlineDdl = true;
+            reader.warn(value, "online-ddl-scheme",
+                        "is deprecated in DM: write online-ddl: true instead (done so here)");
+        } else if (!scheme.empty()) {
+            reader.fail(value, "online-ddl-scheme", "'" + scheme + "' is not a scheme DM knows (\"pt\" or \"gh-ost\")");
+        }
+    }
+    for (const auto& [key, rules] : {std::pair{"shadow-table-rules", &task.shadowTableRules},
+                                     std::pair{"trash-table-rules", &task.trashTableRules}}) {
+        const YAML::Node node = ConfigReader::child(root, key);
+        if (!node.IsDefined()) {
+            continue;
+        }
+        for (const std::string& rule : reader.readStringList(node, key)) {
+            std::string anchoredRule = filter::OnlineDdlRules::anchored(rule);
+            if (std::string problem = filter::OnlineDdlRules::problemWith(anchoredRule); !problem.empty()) {
+                reader.fail(node, key, problem);
+            }
+            rules->push_back(anchoredRule);
+        }
+        if (!task.onlineDdl) {
+            reader.warn(node, key, "ignored: online-ddl is not true");
+        }
+    }
+}
 
 // DM keys that would change the rows written downstream: refusing them beats silently ignoring them.
 void refuseUnsupported(ConfigReader& reader, const YAML::Node& map, const std::string& path,
@@ -272,6 +308,7 @@ TaskConfig parseTaskConfig(const std::string& yamlText, const std::string& fileN
     if (auto value = ConfigReader::child(root, "case-sensitive"); value.IsDefined()) {
         task.caseSensitive = reader.readBool(value, "case-sensitive");
     }
+    readOnlineDdl(reader, root, task);
     if (auto value = ConfigReader::child(root, "enable-gtid"); value.IsDefined()) {
         (void)reader.readBool(value, "enable-gtid");
         reader.warn(value, "enable-gtid", "ignored: DM has no task-level enable-gtid; set it in the source file");

@@ -68,6 +68,17 @@ std::string toYaml(const TaskConfig& task) {
     out << YAML::Key << "meta-schema" << YAML::Value << YAML::DoubleQuoted << task.metaSchema;
     if (task.caseSensitive)
         out << YAML::Key << "case-sensitive" << YAML::Value << true;
+    if (task.onlineDdl)
+        out << YAML::Key << "online-ddl" << YAML::Value << true;
+    for (const auto& [key, rules] : {std::pair{"shadow-table-rules", &task.shadowTableRules},
+                                     std::pair{"trash-table-rules", &task.trashTableRules}}) {
+        if (rules->empty())
+            continue;
+        out << YAML::Key << key << YAML::Value << YAML::BeginSeq;
+        for (const std::string& rule : *rules)
+            out << YAML::DoubleQuoted << rule;
+        out << YAML::EndSeq;
+    }
     out << YAML::Key << "target-database" << YAML::Value << YAML::BeginMap;
     writeDatabaseConfig(out, task.targetDatabase);
     out << YAML::EndMap;

@@ -28,6 +28,21 @@ nlohmann::json rowImagesJson(const std::vector<task::RowImageView>& images) {
     return out;
 }
 
+nlohmann::json onlineChangesJson(const std::vector<task::OnlineChangeView>& changes) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& change : changes) {
+        // The shadow table lives in the real table's schema (the tools' and DM's rules name tables only).
+        list.push_back({{"schema", change.real.schema},
+                        {"table", change.real.table},
+                        {"shadow_table", change.shadow.table},
+                        {"tool", change.tool},
+                        {"ddls", change.ddls},
+                        {"rows_copied", change.rowsCopied},
+                        {"since", change.since}});
+    }
+    return list;
+}
+
 nlohmann::json failedEventJson(const task::FailedEvent& failed) {
     return {{"position", pointJson(failed.position)},
             {"schema", failed.schema},
@@ -133,6 +148,7 @@ nlohmann::json statusJson(const task::StatusSnapshot& status) {
         {"upstream_files", files},
         {"tables", tables},
         {"tables_ahead_of_global", tablesAhead},
+        {"online_schema_changes", onlineChangesJson(status.onlineChanges)},
         {"catch_up",
          {{"behind_bytes", status.catchUp.behindBytes},
           {"applied_bytes_per_second", status.catchUp.appliedBytesPerSecond},

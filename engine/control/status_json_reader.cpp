@@ -123,6 +123,16 @@ task::StatusSnapshot statusFromJson(const nlohmann::json& json) {
         view.lastChange = timeFrom(table.value("last_change", nlohmann::json()));
         s.tables.push_back(std::move(view));
     }
+    for (const auto& change : json.value("online_schema_changes", nlohmann::json::array())) {
+        task::OnlineChangeView view;
+        view.real = {valueOr<std::string>(change, "schema", ""), valueOr<std::string>(change, "table", "")};
+        view.shadow = {view.real.schema, valueOr<std::string>(change, "shadow_table", "")};
+        view.tool = valueOr<std::string>(change, "tool", "");
+        view.ddls = valueOr<std::vector<std::string>>(change, "ddls", {});
+        view.rowsCopied = valueOr<uint64_t>(change, "rows_copied", 0);
+        view.since = valueOr<std::string>(change, "since", "");
+        s.onlineChanges.push_back(std::move(view));
+    }
     s.eventsRead = valueOr<uint64_t>(json, "total_events", 0);
     s.rowsApplied = valueOr<uint64_t>(json, "total_rows", 0);
     s.recentRowsPerSecond = valueOr<double>(json, "recent_rps", 0);

@@ -28,6 +28,19 @@ bool DmRegex::search(std::string_view text) const {
     return re2::RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), *compiled_);
 }
 
+std::optional<std::string> DmRegex::firstGroup(std::string_view text) const {
+    std::string group;
+    if (compiled_->NumberOfCapturingGroups() < 1 ||
+        !re2::RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), *compiled_, &group)) {
+        return std::nullopt;
+    }
+    return group;
+}
+
+int DmRegex::groupCount() const {
+    return compiled_->NumberOfCapturingGroups();
+}
+
 std::string DmRegex::problemWith(const std::string& pattern) {
     try {
         compile(pattern, true);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -20,6 +21,10 @@ public:
 
     // True when the pattern matches anywhere in the text (Go's MatchString; anchor with ^ and $).
     bool search(std::string_view text) const;
+    // The first capturing group of a match anywhere in the text; nullopt when it does not match.
+    std::optional<std::string> firstGroup(std::string_view text) const;
+    // How many capturing groups the pattern has.
+    int groupCount() const;
 
     const std::string& pattern() const { return pattern_; }
 

@@ -65,6 +65,7 @@ std::shared_ptr<const task::StatusSnapshot> wholeTaskStatus(
         }
         allCaughtUp = allCaughtUp && s.catchUp.behindBytes == 0;
         whole->readQueueDepth += s.readQueueDepth;
+        whole->onlineChanges.insert(whole->onlineChanges.end(), s.onlineChanges.begin(), s.onlineChanges.end());
         whole->workerQueueBytes += s.workerQueueBytes;
         if (s.safeMode) {
             whole->safeMode = true;

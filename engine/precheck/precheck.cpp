@@ -9,6 +9,7 @@
 #include "engine/filter/block_allow_list.h"
 #include "engine/filter/table_router.h"
 #include "engine/precheck/downstream_checks.h"
+#include "engine/precheck/online_ddl_tables.h"
 #include "engine/precheck/server_facts.h"
 #include "engine/precheck/sql_session.h"
 #include "engine/precheck/table_rules.h"
@@ -125,6 +126,11 @@ PrecheckReport runPrecheck(const task::TaskSetup& setup, const PrecheckOptions& 
                                         FixTarget::TaskFile,
                                         {}});
                 }
+            }
+            auto onlineFindings = checkOnlineDdlTables(mappings, setup.onlineDdl.get());
+            findings.insert(findings.end(), onlineFindings.begin(), onlineFindings.end());
+            if (setup.onlineDdl) {
+                mappings = withoutToolTables(mappings, *setup.onlineDdl);  // never replicated
             }
             report.tablesChecked = mappings.size();
             if (mappings.empty()) {

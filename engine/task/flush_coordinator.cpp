@@ -36,7 +36,11 @@ Location latest(const Location& a, const Location& b) {
 }  // namespace
 
 void TableCheckpointWriter::write(const checkpoint::FlushPlan& plan) {
-    table_.flush(sourceId_, plan);
+    if (plan.onlineDdl.empty() || online_ == nullptr) {
+        table_.flush(sourceId_, plan);
+        return;
+    }
+    table_.flush(sourceId_, plan, [&] { online_->write(sourceId_, plan.onlineDdl); });
 }
 
 void TableCheckpointWriter::writeExitSafePoint(const Location& persistedGlobal, const Location& mark) {
@@ -187,7 +191,11 @@ void FlushCoordinator::flushNow(FlushReason reason, uint64_t groupSeq, const Loc
     }
     // The global point in memory is the end of the last complete group; table points of a group cut
     // short were never moved (they move at the group's end).
-    persist(tracker_.planFlush(exitSafe), reason, groupSeq);
+    checkpoint::FlushPlan plan = tracker_.planFlush(exitSafe);
+    if (barrierRows_) {
+        plan.onlineDdl = barrierRows_();
+    }
+    persist(std::move(plan), reason, groupSeq);
 }
 
 void FlushCoordinator::persist(checkpoint::FlushPlan plan, FlushReason reason, uint64_t groupSeq) {

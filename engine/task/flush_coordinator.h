@@ -51,14 +51,17 @@ public:
 // The real ones.
 class TableCheckpointWriter : public CheckpointWriter {
 public:
-    TableCheckpointWriter(checkpoint::CheckpointTable& table, std::string sourceId)
-        : table_(table), sourceId_(std::move(sourceId)) {}
+    // `online` (may be null) writes the online schema changes' rows inside the flush's transaction.
+    TableCheckpointWriter(checkpoint::CheckpointTable& table, std::string sourceId,
+                          checkpoint::OnlineDdlStore* online = nullptr)
+        : table_(table), sourceId_(std::move(sourceId)), online_(online) {}
     void write(const checkpoint::FlushPlan& plan) override;
     void writeExitSafePoint(const binlog::Location& persistedGlobal, const binlog::Location& mark) override;
 
 private:
     checkpoint::CheckpointTable& table_;
     std::string sourceId_;
+    checkpoint::OnlineDdlStore* online_;
 };
 
 class PoolCommitFrontier : public CommitFrontier {
@@ -147,6 +150,10 @@ public:
     void flushNow(FlushReason reason, uint64_t groupSeq, const binlog::Location& ddlAt = {});
     // The first worker error, if any, goes to OnWorkerFailure (which does not return).
     void checkWorkers();
+    // What every barrier flush writes in its transaction besides the points (the online schema changes'
+    // rows that changed since the last one).
+    using BarrierRows = std::function<std::vector<checkpoint::OnlineDdlWrite>()>;
+    void alsoAtEachBarrier(BarrierRows rows) { barrierRows_ = std::move(rows); }
 
 private:
     void raiseExitSafeMark(const binlog::BinlogPosition& position);
@@ -173,6 +180,7 @@ private:
     binlog::Location lastDispatched_;
     std::chrono::steady_clock::time_point lastFlush_ = std::chrono::steady_clock::now();
     std::optional<PendingFlush> pending_;
+    BarrierRows barrierRows_;
     FlushStats stats_;
 };
 

@@ -8,6 +8,7 @@
 #include "engine/apply/downstream_connection.h"
 #include "engine/checkpoint/applied_marks_store.h"
 #include "engine/schema/downstream_schema_loader.h"
+#include "engine/task/online_ddl_start_check.h"
 #include "engine/task/replayed_ddl_judge.h"
 #include "engine/task/start_point.h"
 
@@ -21,7 +22,8 @@ public:
         : setup_(setup),
           connection_(apply::connectDownstream(setup.downstream)),
           table_(*connection_, setup.metaSchema, setup.taskName),
-          writer_(table_, setup.sourceId),
+          online_(*connection_, setup.metaSchema, setup.taskName),
+          writer_(table_, setup.sourceId, &online_),
           marks_(*connection_, setup.metaSchema, setup.taskName),
           schemas_(*connection_) {}
 
@@ -29,10 +31,18 @@ public:
         table_.ensureTable();
         marks_.ensureTable();
         dropLeftProbes();
-        return chooseStartPoint(setup_, table_, persisted);
+        binlog::Location start = chooseStartPoint(setup_, table_, persisted);
+        if (setup_.onlineDdl) {
+            online_.ensureTable();
+            onlineEntries_ = online_.load(setup_.sourceId);
+            OnlineDdlStartCheck(setup_).check(start, onlineEntries_);
+        }
+        return start;
     }
 
     apply::AppliedMarks appliedMarks() override { return marks_.load(setup_.sourceId); }
+
+    std::vector<checkpoint::OnlineDdlEntry> onlineDdlEntries() override { return onlineEntries_; }
 
     CheckpointWriter& checkpoints() override { return writer_; }
 
@@ -108,6 +118,8 @@ private:
     const TaskSetup& setup_;
     std::unique_ptr<sql::Connection> connection_;
     checkpoint::CheckpointTable table_;
+    checkpoint::OnlineDdlStore online_;
+    std::vector<checkpoint::OnlineDdlEntry> onlineEntries_;
     TableCheckpointWriter writer_;
     checkpoint::AppliedMarksStore marks_;
     schema::DownstreamSchemaLoader schemas_;

@@ -30,6 +30,8 @@ public:
     virtual binlog::Location start(checkpoint::PersistedCheckpoint& persisted) = 0;
     // The applied marks of the task's source (engine/apply/applied_marks.h), read after start().
     virtual apply::AppliedMarks appliedMarks() = 0;
+    // The online schema changes followed (online-ddl), as persisted with the checkpoint; read after start().
+    virtual std::vector<checkpoint::OnlineDdlEntry> onlineDdlEntries() { return {}; }
     // Writes every flush and exit-safe mark of the session.
     virtual CheckpointWriter& checkpoints() = 0;
     // Runs a DDL downstream (ddl_applier.h). Inside a replay window (`replayedAt` names where it was read)

@@ -108,6 +108,11 @@ void PipelineLiveView::settle(const SafeModeView& safeMode) {
     refreshAppliedLocked();
 }
 
+void PipelineLiveView::onlineChanges(std::vector<OnlineChangeView> changes) {
+    std::lock_guard lock(mutex_);
+    live_.onlineChanges = std::move(changes);
+}
+
 SessionLiveView PipelineLiveView::current() const {
     std::lock_guard lock(mutex_);
     refreshAppliedLocked();

@@ -44,6 +44,8 @@ public:
     bool countersDue();
     void copyCounters(const SafeModeView& safeMode);
     void flushed(double milliseconds);
+    // The online schema changes followed (online-ddl), when they changed.
+    void onlineChanges(std::vector<OnlineChangeView> changes);
     // Rows read and not yet handed to a worker (an XA branch's rows wait for its outcome).
     void heldRows(uint64_t rows);
     // The session's end: its last view says what stays unapplied, also when the end came faster than

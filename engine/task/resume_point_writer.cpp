@@ -6,6 +6,7 @@
 #include "engine/binlog/location.h"
 #include "engine/checkpoint/applied_marks_store.h"
 #include "engine/checkpoint/checkpoint_table.h"
+#include "engine/checkpoint/online_ddl_store.h"
 #include "engine/source/upstream_connection.h"
 
 #include <algorithm>
@@ -115,6 +116,7 @@ void removeTaskMeta(const TaskSetup& setup) {
     checkpoint::CheckpointTable table(*connection, setup.metaSchema, setup.taskName);
     table.removeMeta(setup.sourceId);
     checkpoint::AppliedMarksStore(*connection, setup.metaSchema, setup.taskName).remove(setup.sourceId);
+    checkpoint::OnlineDdlStore(*connection, setup.metaSchema, setup.taskName).remove(setup.sourceId);
 }
 
 }  // namespace syncscope::task

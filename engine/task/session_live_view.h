@@ -32,7 +32,8 @@ struct SessionLiveView {
     double lastFlushMilliseconds = 0;
     std::vector<std::pair<checkpoint::TableName, uint64_t>> rowsPerTable;
     std::vector<std::pair<checkpoint::TableName, uint64_t>> rowsUnmatchedPerTable;  // found no downstream row
-    StreamConnectionView stream;  // reading, or reconnecting in place after a cut
+    StreamConnectionView stream;                  // reading, or reconnecting in place after a cut
+    std::vector<OnlineChangeView> onlineChanges;  // online-ddl: the tools' changes being followed
 };
 
 }  // namespace syncscope::task

@@ -137,6 +137,7 @@ std::shared_ptr<const StatusSnapshot> StatusComposer::compose(TaskStateView stat
     snapshot->safeMode = live.safeMode || setup_.syncer.safeMode;
     snapshot->safeModeReason = setup_.syncer.safeMode ? "the task sets safe-mode: true" : live.safeModeReason;
     snapshot->safeModeUntil = live.safeModeUntil;
+    snapshot->onlineChanges = live.onlineChanges;
     if (!state.previousGlobalPoint.isEmpty()) {
         snapshot->globalBeforeResumeFrom = PointView{state.previousGlobalPoint.position().file(),
                                                      state.previousGlobalPoint.position().offset(),

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/apply/commit_slots.h"
+#include "engine/common/table_name.h"
 #include "engine/load/load_progress.h"
 #include "engine/task/stream_connection_view.h"
 
@@ -74,6 +75,19 @@ struct TablePointView {
     std::optional<Clock::time_point> lastChange;
 };
 
+// A running online schema change (online-ddl): the tool's shadow table, the DDLs recorded on it (run on the
+// real table at the swap), and the rows of its copy read in this session.
+struct OnlineChangeView {
+    TableName real;
+    TableName shadow;
+    std::string tool;               // "pt-online-schema-change", "gh-ost", "a custom tool"
+    std::vector<std::string> ddls;  // recorded so far, in order
+    uint64_t rowsCopied = 0;        // the shadow's row changes read in this session
+    std::string since;              // where its shadow was created or first altered ("" when read from the store)
+
+    bool operator==(const OnlineChangeView&) const = default;
+};
+
 struct RowImageView {
     std::vector<std::optional<std::string>> values;  // canonical text, nullopt for NULL
 };
@@ -119,6 +133,7 @@ struct StatusSnapshot {
     PointView exitSafe;                         // safe mode stays on until the stream passes this point
     std::vector<BinlogFileSize> upstreamFiles;  // SHOW BINARY LOGS: the axis of the ruler
     std::vector<TablePointView> tables;
+    std::vector<OnlineChangeView> onlineChanges;  // online-ddl: the tools' changes being followed
 
     uint64_t eventsRead = 0;
     uint64_t rowsApplied = 0;

@@ -8,6 +8,7 @@
 #include "engine/apply/error_class.h"
 #include "engine/apply/worker_pool.h"
 #include "engine/common/error.h"
+#include "engine/filter/ddl_classifier.h"
 #include "engine/schema/cascade_family.h"
 #include "engine/schema/schema_tracker.h"
 #include "engine/source/binlog_server_source.h"
@@ -311,6 +312,9 @@ void SyncPipeline::onRows(const binlog::Event& event, const binlog::RowsEvent& r
     if (skip_.skipping()) {
         return;
     }
+    if (online_ && online_->ignoresRowsOf({rows.table->schema, rows.table->table}, rows.rowCount())) {
+        return;  // a shadow or trash table of an online schema change tool (online-ddl)
+    }
     RowsDecision decision = rowChanges_->decide(rows);
     if (decision.kind == RowsDecision::Kind::Ignore) {
         return;
@@ -367,6 +371,14 @@ void SyncPipeline::updateLive(const binlog::Event& event) {
     }
     live_.copyCounters(safeMode());
     live_.heldRows(preparedXa_.waitingChanges());
+    publishOnlineChanges();
+}
+
+void SyncPipeline::publishOnlineChanges() {
+    if (online_ && online_->viewVersion() != onlineViewVersion_) {
+        onlineViewVersion_ = online_->viewVersion();
+        live_.onlineChanges(online_->view());
+    }
 }
 
 SafeModeView SyncPipeline::safeMode() const {
@@ -374,6 +386,7 @@ SafeModeView SyncPipeline::safeMode() const {
 }
 
 void SyncPipeline::settleLiveAtEnd() {
+    publishOnlineChanges();
     live_.settle(safeMode());
 }
 
@@ -431,6 +444,13 @@ Location SyncPipeline::prepare() {
             live_.flushed(milliseconds);
         });
     openSafeModeWindow(persisted.globalPoint, persisted.exitSafePoint);
+    if (setup_.onlineDdl) {
+        online_ = std::make_unique<OnlineDdlTracker>(setup_.onlineDdl, setup_.taskName);
+        online_->load(control_->onlineDdlEntries());
+        // The recorded DDLs change only at a DDL, which ends with a barrier flush: they are persisted
+        // with exactly the points they belong to.
+        flushCoordinator_->alsoAtEachBarrier([this] { return online_->takeWrites(); });
+    }
 
     // The schema tracker runs on this (the reader's) thread, as does the control connection.
     schemas_ = std::make_unique<schema::SchemaTracker>(
@@ -531,23 +551,52 @@ void SyncPipeline::onDdl(const binlog::Event& event, const binlog::QueryEvent& q
         }
         return;
     }
-    DdlPlan plan = planDdl(setup_, query.schema, query.query);
     Location at = locationAt(event);
-    if (plan.action == DdlPlan::Action::Error) {
-        failOnDdl(event, query, at, query.query, 0, plan.reason + " at " + at.toString() + ": " + query.query, false);
+    OnlineDdlStep online;
+    if (online_) {
+        online = online_->onStatement(filter::DdlClassifier::classify(query.query, query.schema), query.query, at);
+        if (online.kind == OnlineDdlStep::Kind::Error) {
+            failOnDdl(event, query, at, query.query, 0, online.reason + " at " + at.toString() + ": " + query.query,
+                      false);
+        }
     }
-    if (plan.action == DdlPlan::Action::Apply) {
-        // Every row before the DDL must be downstream before the table changes shape, and the points
-        // before it persisted, with the exit-safe point at this DDL: after a kill during it, this DDL lies
-        // in the next session's replay window (ddl_applier.h).
-        flush(FlushReason::BeforeDdl, at);
+    std::vector<DdlPlan> plans;
+    if (online.kind == OnlineDdlStep::Kind::Swap) {
+        for (const std::string& ddl : online.ddls) {
+            plans.push_back(planDdl(setup_, {}, ddl));
+        }
+    } else if (online.kind == OnlineDdlStep::Kind::Pass) {
+        plans.push_back(planDdl(setup_, query.schema, online.sql.empty() ? query.query : online.sql));
+    } else {
+        spdlog::info("task {}: DDL at {} not run downstream ({}): {}", setup_.taskName, at.toString(), online.reason,
+                     query.query);
+    }
+    bool barrierDone = false;
+    for (const DdlPlan& plan : plans) {
+        if (plan.action == DdlPlan::Action::Error) {
+            failOnDdl(event, query, at, plan.sql, 0, plan.reason + " at " + at.toString() + ": " + plan.sql, false);
+        }
+        if (plan.action != DdlPlan::Action::Apply) {
+            spdlog::info("task {}: ignored DDL at {} ({}): {}", setup_.taskName, at.toString(), plan.reason, plan.sql);
+            continue;
+        }
+        if (!barrierDone) {
+            // Every row before the DDL must be downstream before the table changes shape, and the points
+            // before it persisted, with the exit-safe point at this DDL: after a kill during it, this DDL
+            // lies in the next session's replay window (ddl_applier.h).
+            flush(FlushReason::BeforeDdl, at);
+            barrierDone = true;
+        }
         try {
             ddl_->run(plan, at, feed_->admit(at).inReplayWindow);
         } catch (const DdlFailed& failed) {
             failOnDdl(event, query, at, failed.sql, failed.code, failed.message, failed.retryable);
         }
-    } else {
-        spdlog::info("task {}: ignored DDL at {} ({}): {}", setup_.taskName, at.toString(), plan.reason, query.query);
+    }
+    if (online.kind == OnlineDdlStep::Kind::Swap) {
+        spdlog::info("task {}: the online schema change of {} ({} DDLs) is swapped in at {}; the rename is not run",
+                     setup_.taskName, online.real.quoted(), online.ddls.size(), at.toString());
+        online_->swapped(online.shadow);
     }
     if (!ownGroup) {
         // CREATE TABLE ... SELECT: the group's rows follow; the group ends at its terminator.

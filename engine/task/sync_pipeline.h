@@ -28,6 +28,7 @@
 #include "engine/task/binlog_stream.h"
 #include "engine/task/ddl_runner.h"
 #include "engine/task/flush_coordinator.h"
+#include "engine/task/online_ddl_tracker.h"
 #include "engine/task/pipeline_control.h"
 #include "engine/task/pipeline_live_view.h"
 #include "engine/task/prepared_xa_store.h"
@@ -109,6 +110,7 @@ private:
     SafeModeView safeMode() const;
     void updateLive(const binlog::Event& event);
     void settleLiveAtEnd();
+    void publishOnlineChanges();
     [[noreturn]] void failWith(const apply::ApplyFailure& failure);
     SessionOutcome failureOutcome(const std::string& message, bool retryable) const;
 
@@ -139,7 +141,9 @@ private:
     std::unique_ptr<FlushCoordinator> flushCoordinator_;  // when the checkpoint is written, and safe mode's window
     std::unique_ptr<ReplayWindow> replay_;                // the replay window's DDL verdicts and fitted rows
     std::unique_ptr<DdlRunner> ddl_;
-    std::unique_ptr<WorkerFeed> feed_;  // the rows' dispatch to the workers, and the table points they reach
+    std::unique_ptr<WorkerFeed> feed_;          // the rows' dispatch to the workers, and the table points they reach
+    std::unique_ptr<OnlineDdlTracker> online_;  // online-ddl: the tools' changes followed; null when off
+    uint64_t onlineViewVersion_ = 0;            // of the changes the live view shows
     uint32_t lastEventTimestamp_ = 0;
 
     StopPointCheck stopPoint_{setup_.stopPoint, setup_.taskName};  // the DBA's run --until / POST /api/v1/until

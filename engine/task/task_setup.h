@@ -10,6 +10,7 @@
 #include "engine/binlog/location.h"
 #include "engine/common/server_settings.h"
 #include "engine/config/task_config.h"
+#include "engine/filter/online_ddl_rules.h"
 #include "engine/task/stop_point.h"
 
 namespace syncscope::task {
@@ -41,6 +42,8 @@ struct TaskSetup {
     std::shared_ptr<const filter::BlockAllowList> blockAllow;
     std::shared_ptr<const filter::EventFilter> eventFilter;
     std::shared_ptr<const filter::TableRouter> router;
+    // online-ddl: true; null when off (shadow tables are then ordinary tables).
+    std::shared_ptr<const filter::OnlineDdlRules> onlineDdl;
 
     std::string auditLogPath;  // empty: no audit log
     int heartbeatSeconds = kDefaultHeartbeatSeconds;

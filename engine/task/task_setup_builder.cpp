@@ -37,6 +37,9 @@ TaskSetup makeTaskSetup(const config::TaskConfig& task, const config::SourceConf
     setup.blockAllow = std::make_shared<const filter::BlockAllowList>(instance.blockAllowList());
     setup.eventFilter = std::make_shared<const filter::EventFilter>(instance.eventFilter());
     setup.router = std::make_shared<const filter::TableRouter>(instance.tableRouter());
+    if (task.onlineDdl) {
+        setup.onlineDdl = std::make_shared<const filter::OnlineDdlRules>(task.shadowTableRules, task.trashTableRules);
+    }
     return setup;
 }
 

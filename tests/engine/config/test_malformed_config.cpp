@@ -98,6 +98,14 @@ private slots:
                                               << "is required";
         QTest::newRow("source: misspelt relay key") << "source_relay_typo.yaml" << 4 << "enable-relya"
                                                     << "did you mean 'enable-relay'?";
+        QTest::newRow("online-ddl-scheme DM does not know") << "task_online_bad_scheme.yaml" << 3 << "online-ddl-scheme"
+                                                            << "'osc' is not a scheme DM knows";
+        QTest::newRow("shadow rule without the real table's group")
+            << "task_online_bad_shadow_rule.yaml" << 4 << "shadow-table-rules"
+            << "'^_.+_ghost$' has 0 capturing groups; it needs exactly one";
+        QTest::newRow("trash rule that does not compile")
+            << "task_online_bad_trash_rule.yaml" << 4 << "trash-table-rules"
+            << "does not compile";
         QTest::newRow("source: text where true/false belongs") << "source_gtid_not_bool.yaml" << 3 << "enable-gtid"
                                                                << "needs true or false";
     }

@@ -20,15 +20,16 @@ namespace syncscope::test {
 
 struct ControlScript {
     std::mutex mutex;
-    checkpoint::PersistedCheckpoint persisted;  // what the store holds now
-    std::vector<checkpoint::FlushPlan> plans;   // every plan written, in order
-    int failWritesWithCode = 0;                 // a write throws this server error (0: never)...
-    size_t writesBeforeFailure = 0;             // ...after this many writes succeeded
-    size_t writes = 0;                          // writes done (flushes and exit-safe marks)
-    int ddlErrorCode = 0;                       // a DDL fails downstream with this code (0: it runs)
-    std::vector<std::string> ddlsRun;           // every DDL the pipeline ran (also the failed ones)
-    std::function<void()> whenDdlRuns;          // called (without the lock) as a DDL runs downstream
-    apply::AppliedMarks appliedMarks;           // what the marks table holds (applied_marks.h)
+    checkpoint::PersistedCheckpoint persisted;       // what the store holds now
+    std::vector<checkpoint::FlushPlan> plans;        // every plan written, in order
+    int failWritesWithCode = 0;                      // a write throws this server error (0: never)...
+    size_t writesBeforeFailure = 0;                  // ...after this many writes succeeded
+    size_t writes = 0;                               // writes done (flushes and exit-safe marks)
+    int ddlErrorCode = 0;                            // a DDL fails downstream with this code (0: it runs)
+    std::vector<std::string> ddlsRun;                // every DDL the pipeline ran (also the failed ones)
+    std::function<void()> whenDdlRuns;               // called (without the lock) as a DDL runs downstream
+    apply::AppliedMarks appliedMarks;                // what the marks table holds (applied_marks.h)
+    std::vector<checkpoint::OnlineDdlEntry> online;  // the online schema changes' rows (online_ddl_store.h)
 
     // Every persisted position: the global point's and each table point's, in the synthetic file.
     std::vector<uint64_t> persistedPositions() {
@@ -81,6 +82,11 @@ public:
         return script_->appliedMarks;
     }
 
+    std::vector<checkpoint::OnlineDdlEntry> onlineDdlEntries() override {
+        std::lock_guard lock(script_->mutex);
+        return script_->online;
+    }
+
     task::CheckpointWriter& checkpoints() override { return writer_; }
 
     task::DdlOutcome applyDdl(const task::DdlPlan& plan, const std::optional<std::string>&) override {
@@ -121,6 +127,16 @@ private:
             script_.persisted.hasGlobalRow = true;
             script_.persisted.globalPoint = plan.globalPoint;
             script_.persisted.exitSafePoint = plan.exitSafePoint;
+            for (const auto& write : plan.onlineDdl) {
+                auto& online = script_.online;
+                auto same = [&](const checkpoint::OnlineDdlEntry& e) {
+                    return e.shadowSchema == write.shadowSchema && e.shadowTable == write.shadowTable;
+                };
+                online.erase(std::remove_if(online.begin(), online.end(), same), online.end());
+                if (write.entry) {
+                    online.push_back(*write.entry);
+                }
+            }
             for (const auto& point : plan.tablePoints) {
                 auto& tables = script_.persisted.tablePoints;
                 auto same = [&](const checkpoint::TablePoint& p) { return p.table == point.table; };

@@ -36,8 +36,9 @@ public:
         add(fde);
     }
 
-    // One transaction inserting (id, id * 10) for every id, in one rows event.
-    const Transaction& insertTransaction(const std::vector<int32_t>& ids) {
+    // One transaction inserting (id, id * 10) for every id, in one rows event, into `seam`.`table` (the
+    // same two columns as t).
+    const Transaction& insertTransaction(const std::vector<int32_t>& ids, const std::string& table = "t") {
         Transaction t;
         t.start = end_;
         t.ids = ids;
@@ -46,11 +47,12 @@ public:
         gtid.u64(sequence_).u32(0).u8(binlog::MariaDbGtidEvent::kTransactional);
         add(makeEvent(binlog::EventType::MariaDbGtid, gtid, false, end_));
         Bytes map;
-        map.u48(kSyntheticTableId).u16(1).u8(4).str("seam").u8(0).u8(1).str("t").u8(0);
+        const uint64_t tableId = table == "t" ? kSyntheticTableId : kSyntheticTableId + 1 + table.size();
+        map.u48(tableId).u16(1).u8(4).str("seam").u8(0).u8(static_cast<uint8_t>(table.size())).str(table).u8(0);
         map.packed(2).u8(3).u8(3).packedStr("").u8(0x02);  // INT, INT; v nullable
         add(makeEvent(binlog::EventType::TableMap, map, false, end_));
         Bytes rows;
-        rows.u48(kSyntheticTableId).u16(1).packed(2).u8(0x03);
+        rows.u48(tableId).u16(1).packed(2).u8(0x03);
         for (int32_t id : ids) {
             rows.u8(0x00).u32(static_cast<uint32_t>(id)).u32(static_cast<uint32_t>(id * 10));
         }
