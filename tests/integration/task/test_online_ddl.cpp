@@ -119,9 +119,10 @@ class OnlineDdlTest : public QObject {
     std::optional<PtOscChange> phases_;
 
     TaskRun writeTask(const std::string& name, const std::string& schema, const BinlogPoint& start,
-                      const std::string& onlineDdlYaml) {
+                      const std::string& onlineDdlYaml, int flushIntervalSeconds = 1) {
         TaskFileOptions options;
         options.name = name;
+        options.flushIntervalSeconds = flushIntervalSeconds;
         options.binlogName = start.file;
         options.binlogPos = start.pos;
         options.multipleRows = true;
@@ -338,6 +339,9 @@ private slots:
         QTest::addRow("before_swap_stopped") << QStringLiteral("last_copy") << false;
         QTest::addRow("after_swap_stopped") << QStringLiteral("swap") << false;
         QTest::addRow("after_swap_sigkilled") << QStringLiteral("swap") << true;
+        // Killed the moment the swap's ALTER shows downstream, before a checkpoint (flushed every 30 s) passes
+        // the RENAME: the restart replays the swap over a table that already has its ALTER.
+        QTest::addRow("swap_applied_then_sigkilled") << QStringLiteral("swap_applied") << true;
     }
 
     void ptOscChangeResumesFromEveryPhase() {
@@ -355,7 +359,8 @@ private slots:
         const std::string schema = "osc_ph";
         resetSchema(*down_, schema);
         dropTaskMeta(*down_, schema);
-        TaskRun task = writeTask(schema, schema, phases_->start, "online-ddl: true\n");
+        const bool swapApplied = phase == QStringLiteral("swap_applied");
+        TaskRun task = writeTask(schema, schema, phases_->start, "online-ddl: true\n", swapApplied ? 30 : 1);
         ShadowWatch watch(schema, kDefaultToolTables);
         const bool beforeSwap = phase != QStringLiteral("swap");
         const BinlogPoint& stop = phase == QStringLiteral("alter")       ? phases_->shadowAlter
@@ -363,7 +368,15 @@ private slots:
                                   : phase == QStringLiteral("last_copy") ? phases_->lastCopy
                                                                          : phases_->swap;
         const QStringList until{QStringLiteral("--until"), QString::fromStdString(stop.text())};
-        if (!sigkill) {
+        if (swapApplied) {
+            EngineProcess engine(task.files.task, task.files.source, task.logDir);
+            QVERIFY2(engine.start(), tail(engine.stderrText()).c_str());
+            bool applied = waitFor(
+                [&] { return contains(tableDefinition(*down_, schema, "sbtest1"), "`note`") || !engine.running(); },
+                kStopPointWaitMs);
+            engine.kill();
+            QVERIFY2(applied, ("the swap's ALTER never showed downstream:\n" + tail(engine.stderrText())).c_str());
+        } else if (!sigkill) {
             CliResult run = runCli(task.runArgs() + until, kRunTimeoutMs);
             QVERIFY2(run.exitCode == 0,
                      ("run --until " + stop.text() + " exited " + std::to_string(run.exitCode) + ":\n" + tail(run.err))
