@@ -63,7 +63,11 @@ void OnlineDdlStore::ensureTable() {
 }
 
 std::string OnlineDdlStore::toJson(const OnlineDdlEntry& entry) {
-    return nlohmann::json{{"schema", entry.realSchema}, {"table", entry.realTable}, {"ddls", entry.ddls}}.dump();
+    nlohmann::json json{{"schema", entry.realSchema}, {"table", entry.realTable}, {"ddls", entry.ddls}};
+    if (!entry.swapBefore.empty()) {
+        json["syncscope_swap_before"] = entry.swapBefore;
+    }
+    return json.dump();
 }
 
 OnlineDdlEntry OnlineDdlStore::fromJson(const std::string& shadowSchema, const std::string& shadowTable,
@@ -72,13 +76,16 @@ OnlineDdlEntry OnlineDdlStore::fromJson(const std::string& shadowSchema, const s
     if (parsed.is_discarded() || !parsed.is_object()) {
         throw std::invalid_argument("ddls is not a JSON object");
     }
-    OnlineDdlEntry entry{shadowSchema, shadowTable, {}, {}, {}};
+    OnlineDdlEntry entry{shadowSchema, shadowTable, {}, {}, {}, {}};
     for (const auto& [key, field] : {std::pair{"schema", &entry.realSchema}, std::pair{"table", &entry.realTable}}) {
         auto found = parsed.find(key);
         if (found == parsed.end() || !found->is_string()) {
             throw std::invalid_argument(std::string("ddls has no string \"") + key + "\"");
         }
         *field = found->get<std::string>();
+    }
+    if (auto before = parsed.find("syncscope_swap_before"); before != parsed.end() && before->is_string()) {
+        entry.swapBefore = before->get<std::string>();
     }
     auto ddls = parsed.find("ddls");
     if (ddls != parsed.end() && !ddls->is_null()) {

@@ -21,6 +21,10 @@ struct OnlineDdlEntry {
     std::string realSchema;
     std::string realTable;
     std::vector<std::string> ddls;  // as read upstream, in order
+    // Once the swap's DDLs are about to run: the real table's downstream definition before them (SHOW
+    // CREATE TABLE), so that a replay of the swap after a kill judges them from it. Kept in the JSON as
+    // "syncscope_swap_before" (DM reads past fields it does not know).
+    std::string swapBefore;
 
     bool operator==(const OnlineDdlEntry&) const = default;
 };

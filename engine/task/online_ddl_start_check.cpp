@@ -202,7 +202,10 @@ void OnlineDdlStartCheck::check(const binlog::Location& start,
                                             " was created, before its DDLs)"
                                       : "start from a point before " + shadow.quoted() +
                                             " was created (not found in the binary log files read back)";
-        instead += ", or from a point after the tool's swap once it has finished";
+        instead +=
+            ", or from a point after the tool's swap once it has finished (if the tool is no longer "
+            "running, and " +
+            shadow.quoted() + " is a leftover of an aborted run, drop it upstream)";
         throw Error(
             "cannot start at " + start.toString() + ": it lies inside the online schema change of " + real.quoted() +
             " by " + filter::OnlineDdlRules::toolOf(shadow.table) + ", whose shadow table " + shadow.quoted() +

@@ -33,8 +33,25 @@ std::string toolOf(const TableName& table) {
 
 }  // namespace
 
-OnlineDdlTracker::OnlineDdlTracker(std::shared_ptr<const filter::OnlineDdlRules> rules, std::string taskName)
-    : rules_(std::move(rules)), taskName_(std::move(taskName)) {}
+OnlineDdlTracker::OnlineDdlTracker(std::shared_ptr<const filter::OnlineDdlRules> rules, std::string taskName,
+                                   Replicates replicates)
+    : rules_(std::move(rules)), taskName_(std::move(taskName)), replicates_(std::move(replicates)) {}
+
+bool OnlineDdlTracker::replicatesAny(const filter::ClassifiedStatement& statement) const {
+    if (!replicates_) {
+        return true;
+    }
+    for (const filter::TableReference& reference : statement.tables) {
+        if (reference.role != TableRole::Changed && reference.role != TableRole::RenamedTo) {
+            continue;
+        }
+        const TableName& table = reference.name;
+        if (replicates_(roleOf(table) == OnlineDdlRole::Real ? table : realOf(table))) {
+            return true;
+        }
+    }
+    return false;
+}
 
 void OnlineDdlTracker::load(const std::vector<checkpoint::OnlineDdlEntry>& entries) {
     for (const checkpoint::OnlineDdlEntry& entry : entries) {
@@ -48,7 +65,14 @@ void OnlineDdlTracker::load(const std::vector<checkpoint::OnlineDdlEntry>& entri
 }
 
 OnlineDdlRole OnlineDdlTracker::roleOf(const TableName& table) const {
-    return table.table.empty() ? OnlineDdlRole::Real : rules_->roleOf(table.table);
+    if (table.table.empty()) {
+        return OnlineDdlRole::Real;
+    }
+    auto found = roles_.find(table.table);
+    if (found == roles_.end()) {
+        found = roles_.emplace(table.table, rules_->roleOf(table.table)).first;
+    }
+    return found->second;
 }
 
 TableName OnlineDdlTracker::realOf(const TableName& shadowOrTrash) const {
@@ -68,8 +92,8 @@ bool OnlineDdlTracker::ignoresRowsOf(const TableName& table, size_t rows) {
 
 OnlineDdlStep OnlineDdlTracker::onStatement(const filter::ClassifiedStatement& statement, std::string_view sql,
                                             const binlog::Location& at) {
-    if (!statement.isDdl()) {
-        return {};
+    if (!statement.isDdl() || !replicatesAny(statement)) {
+        return {};  // its usual way: the block-allow list leaves it out
     }
     if (statement.kind == StatementKind::RenameTable) {
         return onRename(statement, at);
@@ -244,6 +268,7 @@ OnlineDdlStep OnlineDdlTracker::swapIn(const TableName& shadow, const TableName&
     step.kind = OnlineDdlStep::Kind::Swap;
     step.shadow = shadow;
     step.real = real;
+    step.swapBefore = found->second.entry.swapBefore;
     for (const std::string& ddl : found->second.entry.ddls) {
         filter::ClassifiedStatement statement = filter::DdlClassifier::classify(ddl, shadow.schema);
         step.ddls.push_back(filter::DdlClassifier::rewriteTables(
@@ -252,13 +277,20 @@ OnlineDdlStep OnlineDdlTracker::swapIn(const TableName& shadow, const TableName&
     return step;
 }
 
+void OnlineDdlTracker::swapStarting(const TableName& shadow, const std::string& downstreamDefinition) {
+    if (auto found = changes_.find(shadow); found != changes_.end()) {
+        found->second.entry.swapBefore = downstreamDefinition;
+        changed(shadow);
+    }
+}
+
 void OnlineDdlTracker::swapped(const TableName& shadow) {
     end(shadow);
 }
 
 void OnlineDdlTracker::begin(const TableName& shadow, const binlog::Location& at) {
     TableName real = realOf(shadow);
-    changes_[shadow] = Change{{shadow.schema, shadow.table, real.schema, real.table, {}}, 0, at.toString()};
+    changes_[shadow] = Change{{shadow.schema, shadow.table, real.schema, real.table, {}, {}}, 0, at.toString()};
     changed(shadow);
 }
 

@@ -8,11 +8,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "engine/binlog/location.h"
@@ -37,11 +39,16 @@ struct OnlineDdlStep {
     std::vector<std::string> ddls;  // Swap: the recorded DDLs written for the real table, names qualified
     filter::TableName shadow;       // Swap: whose change ends once `ddls` ran
     filter::TableName real;         // Swap: the real table
+    std::string swapBefore;         // Swap: the real table's downstream definition kept when it first ran
 };
 
 class OnlineDdlTracker {
 public:
-    OnlineDdlTracker(std::shared_ptr<const filter::OnlineDdlRules> rules, std::string taskName);
+    // `replicates` says whether the task replicates a (real) table (its block-allow list): a statement
+    // about tables it does not replicate is none of its business, tool or not (DM filters first too).
+    using Replicates = std::function<bool(const filter::TableName&)>;
+    OnlineDdlTracker(std::shared_ptr<const filter::OnlineDdlRules> rules, std::string taskName,
+                     Replicates replicates = {});
 
     // The persisted state (the store's entries of this source), before the first statement.
     void load(const std::vector<checkpoint::OnlineDdlEntry>& entries);
@@ -53,6 +60,9 @@ public:
     // it is a DDL on a shadow table.
     OnlineDdlStep onStatement(const filter::ClassifiedStatement& statement, std::string_view sql,
                               const binlog::Location& at);
+    // The swap's DDLs are about to run (outside a replay window): the real table's downstream definition
+    // now, persisted by the barrier flush before them.
+    void swapStarting(const filter::TableName& shadow, const std::string& downstreamDefinition);
     // The swap's DDLs ran on the real table (or were found applied before): the change ends.
     void swapped(const filter::TableName& shadow);
 
@@ -81,8 +91,13 @@ private:
     void end(const filter::TableName& shadow);
     void changed(const filter::TableName& shadow);
 
+    bool replicatesAny(const filter::ClassifiedStatement& statement) const;
+
     std::shared_ptr<const filter::OnlineDdlRules> rules_;
     std::string taskName_;
+    Replicates replicates_;
+    // Each table name's role, matched once: every rows event asks.
+    mutable std::unordered_map<std::string, filter::OnlineDdlRole> roles_;
     std::map<filter::TableName, Change> changes_;  // by shadow table
     uint64_t viewVersion_ = 0;
     std::set<filter::TableName> dirty_;  // shadows whose row changed since the last barrier flush

@@ -2,6 +2,8 @@
 
 #include <cppconn/connection.h>
 #include <cppconn/exception.h>
+#include <cppconn/resultset.h>
+#include <cppconn/statement.h>
 
 #include <spdlog/spdlog.h>
 
@@ -31,13 +33,15 @@ public:
         table_.ensureTable();
         marks_.ensureTable();
         dropLeftProbes();
-        binlog::Location start = chooseStartPoint(setup_, table_, persisted);
-        if (setup_.onlineDdl) {
-            online_.ensureTable();
-            onlineEntries_ = online_.load(setup_.sourceId);
-            OnlineDdlStartCheck(setup_).check(start, onlineEntries_);
+        if (!setup_.onlineDdl) {
+            return chooseStartPoint(setup_, table_, persisted);
         }
-        return start;
+        online_.ensureTable();
+        onlineEntries_ = online_.load(setup_.sourceId);
+        // A refused start persists nothing, not even a first start point.
+        return chooseStartPoint(setup_, table_, persisted, [this](const binlog::Location& start) {
+            OnlineDdlStartCheck(setup_).check(start, onlineEntries_);
+        });
     }
 
     apply::AppliedMarks appliedMarks() override { return marks_.load(setup_.sourceId); }
@@ -67,6 +71,30 @@ public:
             return ran;
         }
         return outcome;
+    }
+
+    std::optional<std::string> createStatement(const schema::TableName& target) override {
+        try {
+            std::unique_ptr<sql::Statement> statement(connection_->createStatement());
+            std::unique_ptr<sql::ResultSet> result(statement->executeQuery("SHOW CREATE TABLE " + target.quoted()));
+            if (result->next()) {
+                return std::string(result->getString(2));
+            }
+        } catch (const sql::SQLException& e) {
+            spdlog::warn("task {}: cannot read the definition of {} downstream: {}", setup_.taskName, target.quoted(),
+                         e.what());
+        }
+        return std::nullopt;
+    }
+
+    void replayedTableWas(const schema::TableName& target, const std::string& createStatement) override {
+        std::string error;
+        if (!judge().trackFrom(target, createStatement, error)) {
+            spdlog::warn(
+                "task {}: the definition {} had before a replayed swap could not be made on a probe ({}); "
+                "its DDLs are judged by the downstream's definition alone",
+                setup_.taskName, target.quoted(), error);
+        }
     }
 
     void replayedRowsUnfit(const schema::TableName& table, const std::vector<std::string>& absentColumns,

@@ -37,6 +37,11 @@ public:
     // Runs a DDL downstream (ddl_applier.h). Inside a replay window (`replayedAt` names where it was read)
     // it is judged by the downstream's definitions first (replayed_ddl_judge.h).
     virtual DdlOutcome applyDdl(const DdlPlan& plan, const std::optional<std::string>& replayedAt) = 0;
+    // SHOW CREATE TABLE of a downstream table; nullopt when it has none (or it cannot be read).
+    virtual std::optional<std::string> createStatement(const schema::TableName& /*target*/) { return std::nullopt; }
+    // Inside a replay window: `target` had this definition before the DDLs about to be replayed on it
+    // (replayed_ddl_judge.h trackFrom), kept with the checkpoint when they first ran.
+    virtual void replayedTableWas(const schema::TableName& /*target*/, const std::string& /*createStatement*/) {}
     // When the replay window has been read to its end: the replayed DDLs still not placed by the
     // downstream's definitions (each naming both definitions and the DDL); the judge's probes go.
     virtual std::vector<std::string> endReplayWindow() { return {}; }

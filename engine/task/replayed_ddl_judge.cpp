@@ -407,6 +407,15 @@ std::string ReplayedDdlJudge::createStatementAs(const TableName& probe, const Ta
     return create ? renamedIn(*create, probe, table) : std::string();
 }
 
+bool ReplayedDdlJudge::trackFrom(const TableName& table, const std::string& createStatement, std::string& error) {
+    TableName probe = newProbe(table.schema);
+    if (run(table.schema, renamedIn(createStatement, table, probe), &error) != 0) {
+        return false;
+    }
+    tracked_[table] = probe;
+    return true;
+}
+
 std::optional<TableName> ReplayedDdlJudge::copyOfDownstream(const TableName& table, std::string& error) {
     std::optional<std::string> create;
     try {

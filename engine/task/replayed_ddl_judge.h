@@ -59,6 +59,11 @@ public:
     ReplayedDdlJudge(const ReplayedDdlJudge&) = delete;
     ReplayedDdlJudge& operator=(const ReplayedDdlJudge&) = delete;
 
+    // `table` had this definition (SHOW CREATE TABLE) before the window's DDLs on it: they are judged from
+    // it, as if the window had created it (an online schema change's swap, whose definition before its
+    // DDLs was kept with the checkpoint). False, with `error`, when the probe could not be made.
+    bool trackFrom(const TableName& table, const std::string& createStatement, std::string& error);
+
     // Judges `plan` (a DDL read inside the replay window, at `where`) before it runs.
     ReplayVerdict judge(const DdlPlan& plan, const std::string& where);
 

@@ -10,13 +10,17 @@ namespace syncscope::task {
 using binlog::Location;
 
 Location chooseStartPoint(const TaskSetup& setup, checkpoint::CheckpointTable& table,
-                          checkpoint::PersistedCheckpoint& persisted) {
+                          checkpoint::PersistedCheckpoint& persisted,
+                          const std::function<void(const Location&)>& check) {
     persisted = table.load(setup.sourceId);
 
     Location start;
     if (persisted.hasGlobalRow) {
         start = persisted.globalPoint;
         spdlog::info("task {}: resuming from the persisted global point {}", setup.taskName, start.toString());
+        if (check) {
+            check(start);
+        }
     } else {
         if (!setup.metaBinlogName.empty() || !setup.metaBinlogGtid.empty()) {
             start = Location::fromParts(setup.metaBinlogName, setup.metaBinlogPos,
@@ -37,6 +41,9 @@ Location chooseStartPoint(const TaskSetup& setup, checkpoint::CheckpointTable& t
                 "task {}: NO CHECKPOINT AND NO META: starting from the upstream's CURRENT position {}; "
                 "everything written upstream before it is not replicated",
                 setup.taskName, start.toString());
+        }
+        if (check) {
+            check(start);
         }
         // Nothing is applied yet, so persisting the start covers no event.
         table.flush(setup.sourceId, {}, start, start);

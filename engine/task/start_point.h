@@ -3,6 +3,7 @@
 // persisted at once (it covers no event).
 #pragma once
 
+#include <functional>
 #include <optional>
 
 #include "engine/binlog/location.h"
@@ -12,8 +13,10 @@
 namespace syncscope::task {
 
 // Loads the checkpoint of the task's source from `table` into `persisted` and returns the start.
+// `check` (when set) is given the start before anything is persisted: it may refuse it by throwing.
 binlog::Location chooseStartPoint(const TaskSetup& setup, checkpoint::CheckpointTable& table,
-                                  checkpoint::PersistedCheckpoint& persisted);
+                                  checkpoint::PersistedCheckpoint& persisted,
+                                  const std::function<void(const binlog::Location&)>& check = {});
 
 // The upstream's end of binlog now (SHOW MASTER STATUS), without GTIDs; nullopt (logged) when it cannot
 // be read.

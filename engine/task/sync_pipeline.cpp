@@ -445,7 +445,9 @@ Location SyncPipeline::prepare() {
         });
     openSafeModeWindow(persisted.globalPoint, persisted.exitSafePoint);
     if (setup_.onlineDdl) {
-        online_ = std::make_unique<OnlineDdlTracker>(setup_.onlineDdl, setup_.taskName);
+        online_ = std::make_unique<OnlineDdlTracker>(
+            setup_.onlineDdl, setup_.taskName,
+            [this](const filter::TableName& table) { return !setup_.blockAllow || setup_.blockAllow->allows(table); });
         online_->load(control_->onlineDdlEntries());
         // The recorded DDLs change only at a DDL, which ends with a barrier flush: they are persisted
         // with exactly the points they belong to.
@@ -543,6 +545,25 @@ void SyncPipeline::failOnDdl(const binlog::Event& event, const binlog::QueryEven
     throw failure;
 }
 
+// A swap's DDLs are not idempotent (an unnamed ADD INDEX adds a second index), so the real table's
+// downstream definition before them is kept with the barrier flush that precedes them (no session runs
+// them before that flush). A swap read again with that definition kept (after a kill while its DDLs ran)
+// is judged from it; one without it never had its DDLs begun, so the definition now is the one before
+// them. The replay window alone cannot say which: it also covers events no session applied.
+void SyncPipeline::keepSwapBefore(OnlineDdlStep& swap, const Location& at) {
+    schema::TableName target = setup_.router && !setup_.router->empty() ? setup_.router->route(swap.real) : swap.real;
+    const bool replayed = flushCoordinator_->inReplayWindow(at);
+    if (!replayed || swap.swapBefore.empty()) {
+        if (std::optional<std::string> before = control_->createStatement(target)) {
+            online_->swapStarting(swap.shadow, *before);
+            swap.swapBefore = *before;
+        }
+    }
+    if (replayed && !swap.swapBefore.empty()) {
+        control_->replayedTableWas(target, swap.swapBefore);
+    }
+}
+
 void SyncPipeline::onDdl(const binlog::Event& event, const binlog::QueryEvent& query) {
     bool ownGroup = transactionTracker_.ddlIsOwnGroup();
     if (skip_.skipping()) {
@@ -570,6 +591,9 @@ void SyncPipeline::onDdl(const binlog::Event& event, const binlog::QueryEvent& q
     } else {
         spdlog::info("task {}: DDL at {} not run downstream ({}): {}", setup_.taskName, at.toString(), online.reason,
                      query.query);
+    }
+    if (online.kind == OnlineDdlStep::Kind::Swap) {
+        keepSwapBefore(online, at);
     }
     bool barrierDone = false;
     for (const DdlPlan& plan : plans) {

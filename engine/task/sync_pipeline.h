@@ -99,6 +99,7 @@ private:
     void onXaStatement(const binlog::Event& event, const binlog::QueryEvent& query);
     void onRows(const binlog::Event& event, const binlog::RowsEvent& rows);
     void onDdl(const binlog::Event& event, const binlog::QueryEvent& query);
+    void keepSwapBefore(OnlineDdlStep& swap, const binlog::Location& at);
     [[noreturn]] void failOnDdl(const binlog::Event& event, const binlog::QueryEvent& query, const binlog::Location& at,
                                 const std::string& sql, int code, const std::string& message, bool retryable);
     // The open group's sequence (the last one's between groups): its changes carry it.

@@ -119,6 +119,10 @@ private slots:
         QCOMPARE(swap.ddls, (std::vector<std::string>{"ALTER TABLE `shop`.`orders` ADD COLUMN c INT NOT NULL DEFAULT 7",
                                                       "ALTER TABLE `shop`.`orders` ADD INDEX v_idx (v)"}));
         QVERIFY(follow.tracker.takeWrites().empty());  // the change ends once its DDLs ran, not before
+        follow.tracker.swapStarting(swap.shadow, "CREATE TABLE `orders` (`id` int)");
+        auto starting = follow.tracker.takeWrites();
+        QCOMPARE(kinds(starting), std::string("_orders_new:2"));
+        QCOMPARE(starting.front().entry->swapBefore, std::string("CREATE TABLE `orders` (`id` int)"));
         follow.tracker.swapped(swap.shadow);
         QCOMPARE(kinds(follow.tracker.takeWrites()), std::string("_orders_new:end"));
         QCOMPARE(int(follow("DROP TABLE IF EXISTS `shop`.`_orders_old`").kind), int(Kind::Ignore));
@@ -194,6 +198,23 @@ private slots:
         QVERIFY(follow.tracker.takeWrites().empty());
     }
 
+    // Tables the task does not replicate are none of its business: their statements go their usual way
+    // (the block-allow list leaves them out), even a swap it never read the DDLs of.
+    void tablesTheTaskDoesNotReplicateAreLeftToTheFilters() {
+        OnlineDdlTracker tracker(std::make_shared<filter::OnlineDdlRules>(), "t",
+                                 [](const filter::TableName& table) { return table.schema == "shop"; });
+        const std::string swap = "RENAME TABLE other.orders TO other._orders_old, other._orders_new TO other.orders";
+        QCOMPARE(int(tracker.onStatement(filter::DdlClassifier::classify(swap, "other"), swap, at(10)).kind),
+                 int(Kind::Pass));
+        const std::string alter = "ALTER TABLE other._orders_new ADD COLUMN c INT";
+        QCOMPARE(int(tracker.onStatement(filter::DdlClassifier::classify(alter, "other"), alter, at(20)).kind),
+                 int(Kind::Pass));
+        QVERIFY(tracker.takeWrites().empty());
+        const std::string own = "ALTER TABLE shop._orders_new ADD COLUMN c INT";
+        QCOMPARE(int(tracker.onStatement(filter::DdlClassifier::classify(own, "shop"), own, at(30)).kind),
+                 int(Kind::Ignore));
+    }
+
     void plainRenamesPassAndATrashPairIsLeftOut() {
         Follow follow;
         OnlineDdlStep plain = follow("RENAME TABLE a TO b, c TO d");
@@ -217,7 +238,7 @@ private slots:
 
         Follow resumed;
         resumed.tracker.load(
-            {{"shop", "_orders_gho", "shop", "orders", {"ALTER TABLE `shop`.`_orders_gho` ADD c INT"}}});
+            {{"shop", "_orders_gho", "shop", "orders", {"ALTER TABLE `shop`.`_orders_gho` ADD c INT"}, {}}});
         QVERIFY(resumed.tracker.follows({"shop", "_orders_gho"}));
         OnlineDdlStep swap = resumed("RENAME TABLE orders TO _orders_del, _orders_gho TO orders");
         QCOMPARE(swap.ddls, std::vector<std::string>{"ALTER TABLE `shop`.`orders` ADD c INT"});
@@ -226,12 +247,17 @@ private slots:
     // DM's `ddls` column: {"schema", "table", "ddls"}; what DM wrote is read, and what cannot be is named.
     void theStoresJsonIsDms() {
         checkpoint::OnlineDdlEntry entry{
-            "shop", "_orders_gho", "shop", "orders", {"ALTER TABLE `shop`.`_orders_gho` ADD c INT"}};
+            "shop", "_orders_gho", "shop", "orders", {"ALTER TABLE `shop`.`_orders_gho` ADD c INT"}, {}};
         std::string json = checkpoint::OnlineDdlStore::toJson(entry);
         QCOMPARE(
             json,
             std::string(R"({"ddls":["ALTER TABLE `shop`.`_orders_gho` ADD c INT"],"schema":"shop","table":"orders"})"));
         QCOMPARE(checkpoint::OnlineDdlStore::fromJson("shop", "_orders_gho", json), entry);
+        // The definition kept for a replay of the swap rides along under a name of its own.
+        entry.swapBefore = "CREATE TABLE `orders` (\n  `id` int(11) NOT NULL,\n  PRIMARY KEY (`id`)\n)";
+        std::string withBefore = checkpoint::OnlineDdlStore::toJson(entry);
+        QVERIFY(withBefore.find("\"syncscope_swap_before\":") != std::string::npos);
+        QCOMPARE(checkpoint::OnlineDdlStore::fromJson("shop", "_orders_gho", withBefore), entry);
         auto fromDm = checkpoint::OnlineDdlStore::fromJson(
             "db", "_t_new", R"({"schema":"db","table":"t","ddls":["ALTER TABLE `db`.`_t_new` ADD COLUMN `c` INT"]})");
         QCOMPARE(fromDm.realTable, std::string("t"));

@@ -543,7 +543,7 @@ private slots:
             scripts.appliedBefore = create;
         }
         if (resume == "between" || resume == "before-create") {
-            scripts.control->online = {{"seam", "_t_new", "seam", "t", {recorded}}};
+            scripts.control->online = {{"seam", "_t_new", "seam", "t", {recorded}, {}}};
         }
         task::TaskSetup setup = makeSetup("seam_online");
         setup.onlineDdl = std::make_shared<const filter::OnlineDdlRules>();
