@@ -194,6 +194,10 @@ void EventBrowserPage::setHistorySource(HistoryFactory factory, const QString& d
                           : tr("Binlog of %1").arg(description));
 }
 
+void EventBrowserPage::setOnlineDdlRules(std::shared_ptr<const filter::OnlineDdlRules> rules) {
+    controller_->model()->setOnlineDdlRules(std::move(rules));
+}
+
 void EventBrowserPage::setRowCheckSource(RowCheckFactory factory, const QString& downstream) {
     controller_->setRowCheckSource(std::move(factory), downstream);
     updateButtons();

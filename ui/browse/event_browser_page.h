@@ -10,6 +10,7 @@
 #include <QWidget>
 
 #include "engine/browse/binlog_history.h"
+#include "engine/filter/online_ddl_rules.h"
 #include "engine/task/task_control.h"
 #include "ui/browse/event_browser_controller.h"
 
@@ -40,6 +41,8 @@ public:
     // thread. Unset: no row check (local files, or no task).
     using RowCheckFactory = EventBrowserController::RowCheckFactory;
     void setRowCheckSource(RowCheckFactory factory, const QString& downstream);
+    // The task's online-ddl rules (null: off), for what the page says of a tool's tables' events.
+    void setOnlineDdlRules(std::shared_ptr<const filter::OnlineDdlRules> rules);
     // Checks the shown page's rows against the downstream (as the button does).
     void checkRows();
     // Whether "Resume from here" can be used (a task is attached that can take a resume-from).

@@ -61,11 +61,16 @@ EventBrowserPage* BrowseController::showEventBrowser() {
     EventBrowserPage::HistoryFactory history;
     QString description;
     EventBrowserPage::RowCheckFactory rowCheck;
+    std::shared_ptr<const filter::OnlineDdlRules> onlineDdl;
     const QString sourceFile = taskView_->sourcePicker()->chosenFile();
     if (!sourceFile.isEmpty()) {
         try {
             history = historyForSourceFile(sourceFile, &description);
             if (!shown_->files.taskPath.isEmpty()) {
+                TaskFilesSetup task = readTaskFilesSetup(shown_->files.taskPath, sourceFile);
+                if (task.known) {
+                    onlineDdl = task.setup.onlineDdl;
+                }
                 // The row check reads the task's files on the worker, as they are when it runs.
                 rowCheck = [taskPath = shown_->files.taskPath, sourcePath = sourceFile] {
                     TaskFilesSetup task = readTaskFilesSetup(taskPath, sourcePath);
@@ -83,6 +88,7 @@ EventBrowserPage* BrowseController::showEventBrowser() {
     browser_->setHistorySource(std::move(history), description);
     const QString checked = rowCheck ? tr("the task's downstream") : QString();
     browser_->setRowCheckSource(std::move(rowCheck), checked);
+    browser_->setOnlineDdlRules(std::move(onlineDdl));
     browser_->setResumeEnabled(adapter_->hasTask());
     if (auto snapshot = adapter_->lastSnapshot()) {
         browser_->setAppliedPoint(committedDownstream(*snapshot));

@@ -6,6 +6,7 @@
 
 #include "engine/browse/browse_time.h"
 #include "engine/browse/point_window.h"
+#include "engine/filter/ddl_classifier.h"
 
 namespace syncscope::ui {
 
@@ -201,7 +202,81 @@ QVariant EventBrowserModel::transactionData(const browse::BrowsedTransaction& tr
     return {};
 }
 
+void EventBrowserModel::setOnlineDdlRules(std::shared_ptr<const filter::OnlineDdlRules> rules) {
+    onlineDdl_ = std::move(rules);
+    if (!transactions_.empty()) {
+        emit dataChanged(index(0, TableColumn), index(rowCount() - 1, TableColumn));
+    }
+}
+
+QString EventBrowserModel::onlineDdlNote(const browse::BrowsedEvent& event) const {
+    if (!onlineDdl_) {
+        return {};
+    }
+    auto quoted = [](const std::string& schema, const std::string& table) {
+        return QString::fromStdString(filter::TableName{schema, table}.quoted());
+    };
+    if (event.isRows() && !event.table.empty()) {
+        filter::OnlineDdlRole role = onlineDdl_->roleOf(event.table);
+        if (role == filter::OnlineDdlRole::Real) {
+            return {};
+        }
+        return tr("%1 table of %2 for %3: never applied (online-ddl)")
+            .arg(role == filter::OnlineDdlRole::Shadow ? tr("shadow") : tr("trash"),
+                 QString::fromStdString(filter::OnlineDdlRules::toolOf(event.table)),
+                 quoted(event.schema, onlineDdl_->realNameOf(event.table)));
+    }
+    if (event.operation != "ddl" || event.summary.empty()) {
+        return {};
+    }
+    filter::ClassifiedStatement statement = filter::DdlClassifier::classify(event.summary, event.schema);
+    const filter::TableName* shadowIn = nullptr;
+    const filter::TableName* shadow = nullptr;
+    const filter::TableName* tool = nullptr;
+    for (size_t i = 0; i < statement.tables.size(); ++i) {
+        const auto& reference = statement.tables[i];
+        filter::OnlineDdlRole role = onlineDdl_->roleOf(reference.name.table);
+        if (reference.role == filter::TableRole::Changed && role == filter::OnlineDdlRole::Shadow) {
+            shadow = &reference.name;
+            if (i + 1 < statement.tables.size() && statement.tables[i + 1].role == filter::TableRole::RenamedTo &&
+                onlineDdl_->roleOf(statement.tables[i + 1].name.table) == filter::OnlineDdlRole::Real) {
+                shadowIn = &statement.tables[i + 1].name;
+            }
+        } else if (role != filter::OnlineDdlRole::Real && reference.role != filter::TableRole::CopiedFrom) {
+            tool = &reference.name;
+        }
+    }
+    if (shadowIn != nullptr) {
+        return tr("the swap of %1: the DDLs recorded on %2 run on %1; the rename is not run (online-ddl)")
+            .arg(QString::fromStdString(shadowIn->quoted()), QString::fromStdString(shadow->quoted()));
+    }
+    if (shadow != nullptr) {
+        bool records = statement.kind == filter::StatementKind::AlterTable ||
+                       statement.kind == filter::StatementKind::CreateIndex ||
+                       statement.kind == filter::StatementKind::DropIndex;
+        return records ? tr("recorded on the shadow %1: runs on %2 at the swap (online-ddl)")
+                             .arg(QString::fromStdString(shadow->quoted()),
+                                  quoted(shadow->schema, onlineDdl_->realNameOf(shadow->table)))
+                       : tr("on the shadow %1: not run downstream (online-ddl)")
+                             .arg(QString::fromStdString(shadow->quoted()));
+    }
+    if (tool != nullptr) {
+        return tr("on %1, a table of %2: not run downstream (online-ddl)")
+            .arg(QString::fromStdString(tool->quoted()),
+                 QString::fromStdString(filter::OnlineDdlRules::toolOf(tool->table)));
+    }
+    return {};
+}
+
 QVariant EventBrowserModel::eventData(const browse::BrowsedEvent& event, int column, int role) const {
+    if ((role == Qt::DisplayRole || role == Qt::ToolTipRole) && column == TableColumn) {
+        if (QString note = onlineDdlNote(event); !note.isEmpty()) {
+            QString shown = event.table.empty() ? QString::fromStdString(event.summary)
+                                                : QString::fromStdString(event.schema + "." + event.table);
+            return role == Qt::DisplayRole ? shown + QStringLiteral("  [") + note + QStringLiteral("]")
+                                           : note + QStringLiteral("\n") + QString::fromStdString(event.summary);
+        }
+    }
     if (role == Qt::DisplayRole) {
         switch (column) {
             case PositionColumn:

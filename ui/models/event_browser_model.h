@@ -5,12 +5,14 @@
 #pragma once
 
 #include <QAbstractItemModel>
+#include <memory>
 #include <optional>
 #include <vector>
 
 #include "engine/binlog/position_axis.h"
 #include "engine/browse/binlog_history.h"
 #include "engine/browse/browsed_event.h"
+#include "engine/filter/online_ddl_rules.h"
 #include "engine/preview/page_row_check.h"
 
 namespace syncscope::ui {
@@ -46,6 +48,11 @@ public:
     // The page's rows checked against the downstream (one entry per transaction of the page); a new page
     // clears it.
     void setRowCheck(std::vector<preview::TransactionRowCheck> check);
+    // The task's online-ddl rules (null: off): events on a tool's shadow and trash tables say what the
+    // task does with them (never applied; the shadow's DDLs run on the table at the swap).
+    void setOnlineDdlRules(std::shared_ptr<const filter::OnlineDdlRules> rules);
+    // What the task does with this event under online-ddl ("" when it is not about a tool's table).
+    QString onlineDdlNote(const browse::BrowsedEvent& event) const;
     // The row check of the transaction at `row`; null before a check.
     const preview::TransactionRowCheck* rowCheckAt(size_t row) const;
 
@@ -75,6 +82,7 @@ private:
     std::vector<binlog::BinlogFileSize> files_;
     browse::BrowsePoint applied_;
     std::vector<preview::TransactionRowCheck> rowCheck_;  // empty: not checked
+    std::shared_ptr<const filter::OnlineDdlRules> onlineDdl_;
 };
 
 }  // namespace syncscope::ui

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "ui/models/checkpoint_anomaly.h"
+#include "ui/models/online_change_text.h"
 #include "ui/models/ui_resources.h"
 
 namespace syncscope::ui {
@@ -120,18 +121,23 @@ TableCheckpointModel::UpdateResult TableCheckpointModel::setSnapshot(
             runs_.push_back({row, row, firstColumnOf(columns), lastColumnOf(columns)});
         }
     }
+    const bool onlineChanged = snapshot_->onlineChanges != snapshot->onlineChanges;
     snapshot_ = std::move(snapshot);
     countAnomalies();
+    if (onlineChanged && rowCount() > 0) {
+        emit dataChanged(index(0, OnlineChangeColumn), index(rowCount() - 1, OnlineChangeColumn));
+        ++result.dataChangedSignals;
+    }
     if (runs_.size() > size_t(kMaxRangesPerRefresh)) {
         emit dataChanged(index(runs_.front().firstRow, firstColumnOf(spanned)),
                          index(runs_.back().lastRow, lastColumnOf(spanned)));
-        result.dataChangedSignals = 1;
+        ++result.dataChangedSignals;
         return result;
     }
     for (const ChangedRun& run : runs_) {
         emit dataChanged(index(run.firstRow, run.firstColumn), index(run.lastRow, run.lastColumn));
     }
-    result.dataChangedSignals = int(runs_.size());
+    result.dataChangedSignals += int(runs_.size());
     return result;
 }
 
@@ -219,6 +225,23 @@ const TableVerification* TableCheckpointModel::verificationAt(int row) const {
     }
     auto found = verifications_.constFind(verificationKey(table->schema, table->table));
     return found == verifications_.constEnd() ? nullptr : &found.value();
+}
+
+const task::OnlineChangeView* TableCheckpointModel::onlineChangeOf(const task::TablePointView& table) const {
+    if (!snapshot_) {
+        return nullptr;
+    }
+    for (const auto& change : snapshot_->onlineChanges) {
+        if (change.real.schema == table.schema && change.real.table == table.table) {
+            return &change;
+        }
+    }
+    return nullptr;
+}
+
+const task::OnlineChangeView* TableCheckpointModel::onlineChangeAt(int row) const {
+    const task::TablePointView* table = tableAt(row);
+    return table ? onlineChangeOf(*table) : nullptr;
 }
 
 const task::TablePointView* TableCheckpointModel::tableAt(int row) const {
@@ -314,6 +337,10 @@ QVariant TableCheckpointModel::data(const QModelIndex& index, int role) const {
                 return verification ? verification->text()
                                     : tr("Not verified: run a verify on the Verify tab (or syncscope-cli verify)");
             }
+            if (column == OnlineChangeColumn) {
+                const task::OnlineChangeView* change = onlineChangeOf(*table);
+                return change ? onlineChangeDetails(*change) : tr("No online schema change is running on this table");
+            }
             if (column == InMemoryColumn || column == PersistedColumn) {
                 const auto& point = column == InMemoryColumn ? table->inMemory : table->persisted;
                 QString text = pointText(point);
@@ -359,6 +386,10 @@ QVariant TableCheckpointModel::displayData(const task::TablePointView& table, in
         case VerifiedColumn: {
             auto found = verifications_.constFind(verificationKey(table.schema, table.table));
             return found == verifications_.constEnd() ? tr("not verified") : found->text();
+        }
+        case OnlineChangeColumn: {
+            const task::OnlineChangeView* change = onlineChangeOf(table);
+            return change ? onlineChangeSummary(*change) : QString();
         }
         default:
             return {};
@@ -422,6 +453,8 @@ QVariant TableCheckpointModel::headerData(int section, Qt::Orientation orientati
                 return tr("Flag");
             case VerifiedColumn:
                 return tr("Verified");
+            case OnlineChangeColumn:
+                return tr("Schema change");
             default:
                 return {};
         }
@@ -450,6 +483,10 @@ QVariant TableCheckpointModel::headerData(int section, Qt::Orientation orientati
                 return tr(
                     "The table's last verify: the upstream position it was verified at and the rows that "
                     "differ");
+            case OnlineChangeColumn:
+                return tr(
+                    "A running online schema change (pt-online-schema-change, gh-ost; the task sets online-ddl): "
+                    "the rows of its copy read, and the DDLs that run on this table at the tool's swap");
             default:
                 return {};
         }

@@ -30,7 +30,8 @@ public:
         RowsUnmatchedColumn,  // UPDATEs and DELETEs that found no downstream row (drift)
         LastChangeColumn,
         FlagColumn,
-        VerifiedColumn,  // the last verify of the table: where, and what it found
+        VerifiedColumn,      // the last verify of the table: where, and what it found
+        OnlineChangeColumn,  // a running online schema change of the table (online-ddl): tool, copy, swap
         ColumnCount
     };
 
@@ -69,6 +70,8 @@ public:
     const TableVerifications& verifications() const { return verifications_; }
     // The row's last verify; null when the table was not verified.
     const TableVerification* verificationAt(int row) const;
+    // The online schema change running on the row's table (online-ddl); null when none.
+    const task::OnlineChangeView* onlineChangeAt(int row) const;
     int aheadCount() const { return aheadCount_; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -79,6 +82,7 @@ public:
 private:
     QVariant displayData(const task::TablePointView& table, int column) const;
     QVariant sortData(const task::TablePointView& table, int column) const;
+    const task::OnlineChangeView* onlineChangeOf(const task::TablePointView& table) const;
     void resetTo(std::shared_ptr<const task::StatusSnapshot> snapshot);
     void countAnomalies();
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "ui/models/checkpoint_anomaly.h"
+#include "ui/models/online_change_text.h"
 #include "ui/widgets/stage_badge.h"
 
 namespace syncscope::ui {
@@ -148,6 +149,21 @@ void StatusHeader::setSnapshot(std::shared_ptr<const task::StatusSnapshot> snaps
                                             : tr("Reconnecting to the upstream, attempt %1; last error: %2")
                                                   .arg(s.stream.attempt)
                                                   .arg(QString::fromStdString(s.stream.lastError));
+    }
+    if (!s.onlineChanges.empty() && s.stage != task::Stage::Error && !s.stream.reconnecting) {
+        // A running pt-osc or gh-ost change (online-ddl): its copy is read and never applied; its DDLs run
+        // on the table at the tool's swap.
+        const task::OnlineChangeView& change = s.onlineChanges.front();
+        QString online = change.ddls.empty()
+                             ? tr("Schema change of %1 by %2 starting")
+                                   .arg(QString::fromStdString(change.real.quoted()), shortToolName(change))
+                             : tr("Schema change of %1 by %2: %3 rows copied, waiting for the swap")
+                                   .arg(QString::fromStdString(change.real.quoted()), shortToolName(change),
+                                        QLocale().toString(qulonglong(change.rowsCopied)));
+        if (s.onlineChanges.size() > 1) {
+            online += tr(" (and %1 more)").arg(s.onlineChanges.size() - 1);
+        }
+        reason = reason.isEmpty() ? online : online + QStringLiteral("; ") + reason;  // first: it is shown whole
     }
     reason_->setStyleSheet(s.stream.reconnecting ? QStringLiteral("color: %1").arg(kSafeModeColor.name()) : QString());
     reason_->setText(fontMetrics().elidedText(reason, Qt::ElideRight, kReasonTextWidth));

@@ -107,6 +107,11 @@ TableCheckpointsPage::TableCheckpointsPage(TableCheckpointModel* model, QWidget*
     view_->setColumnWidth(TableCheckpointModel::LastChangeColumn,
                           metrics.horizontalAdvance(QString::fromLatin1(kWidestTime)) + kCellPadding);
     view_->setColumnWidth(TableCheckpointModel::VerifiedColumn, kVerifiedColumnWidth);
+    // A running change's one line, for a table name of common length (the tooltip has all of it).
+    view_->setColumnWidth(
+        TableCheckpointModel::OnlineChangeColumn,
+        metrics.horizontalAdvance(QStringLiteral("pt-osc _orders_new: 1,234,567 rows copied, waiting for the swap")) +
+            kCellPadding);
     int flagWidth = 0;
     for (auto anomaly :
          {CheckpointAnomaly::AheadOfGlobal, CheckpointAnomaly::BeyondUpstream, CheckpointAnomaly::FilePurged}) {
@@ -120,10 +125,13 @@ TableCheckpointsPage::TableCheckpointsPage(TableCheckpointModel* model, QWidget*
         view_->setColumnWidth(column,
                               std::max(view_->columnWidth(column), view_->horizontalHeader()->sectionSizeHint(column)));
     }
-    // The flag and the last verify right after the table's name, where a 1280-pixel window shows them
-    // without scrolling (the model keeps its order, so copies and CSV keep their columns).
+    // The flag, the last verify and a running schema change right after the table's name, where a
+    // 1280-pixel window shows them without scrolling (the model keeps its order, so copies and CSV keep
+    // their columns).
     view_->horizontalHeader()->moveSection(TableCheckpointModel::FlagColumn, TableCheckpointModel::TableColumn + 1);
     view_->horizontalHeader()->moveSection(TableCheckpointModel::VerifiedColumn, TableCheckpointModel::TableColumn + 2);
+    view_->horizontalHeader()->moveSection(TableCheckpointModel::OnlineChangeColumn,
+                                           TableCheckpointModel::TableColumn + 3);
     view_->setToolTip(
         tr("Table checkpoints. Red rows are ahead of the global point: hover them to see which "
            "events a resume would skip"));

@@ -26,6 +26,7 @@
 #include "ui/models/table_checkpoint_model.h"
 #include "ui/pages/audit_page.h"
 #include "ui/pages/load_page.h"
+#include "ui/pages/status_header.h"
 #include "ui/pages/table_checkpoints_page.h"
 #include "ui/widgets/position_ruler.h"
 
@@ -36,7 +37,7 @@ using syncscope::test::SimulatedTask;
 
 namespace {
 
-enum class Scene { Healthy, TablesAhead, Failed, ResumedAfterLoad, Audit };
+enum class Scene { Healthy, TablesAhead, Failed, ResumedAfterLoad, Audit, OnlineChange };
 
 const char* sceneName(Scene scene) {
     switch (scene) {
@@ -50,6 +51,8 @@ const char* sceneName(Scene scene) {
             return "resumed_after_load";
         case Scene::Audit:
             return "audit";
+        case Scene::OnlineChange:
+            return "online_change";
     }
     return "?";
 }
@@ -120,8 +123,8 @@ private slots:
         QTest::addColumn<int>("scene");
         for (const auto& [width, height] : {std::pair{1280, 800}, std::pair{1920, 1080}}) {
             for (bool dark : {false, true}) {
-                for (Scene scene :
-                     {Scene::Healthy, Scene::TablesAhead, Scene::Failed, Scene::ResumedAfterLoad, Scene::Audit}) {
+                for (Scene scene : {Scene::Healthy, Scene::TablesAhead, Scene::Failed, Scene::ResumedAfterLoad,
+                                    Scene::Audit, Scene::OnlineChange}) {
                     QTest::addRow("%s %dx%d %s", sceneName(scene), width, height, dark ? "dark" : "light")
                         << width << height << dark << int(scene);
                 }
@@ -159,6 +162,17 @@ private slots:
         }
         if (what == Scene::Failed) {
             task->fail(SimulatedTask::missingColumnEvent());
+        }
+        if (what == Scene::OnlineChange) {
+            // pt-online-schema-change altering shop.t5 (online-ddl): its copy read, its ALTER waiting for the swap.
+            task::OnlineChangeView change;
+            change.real = {"shop", "t5"};
+            change.shadow = {"shop", "_t5_new"};
+            change.tool = "pt-online-schema-change";
+            change.ddls = {"ALTER TABLE `shop`.`_t5_new` ADD COLUMN `note` VARCHAR(200) NOT NULL DEFAULT ''"};
+            change.rowsCopied = 48213;
+            change.since = "mysql-bin.000004:10442";
+            task->setOnlineChanges({change});
         }
         settle(window);
         TaskView* view = window.taskView();
@@ -245,6 +259,32 @@ private slots:
             const auto selected = tables->selectionModel()->selectedRows(TableCheckpointModel::TableColumn);
             QCOMPARE(selected.size(), 1);
             QCOMPARE(selected.front().data().toString(), QStringLiteral("t8"));
+        }
+        if (what == Scene::OnlineChange) {
+            // The table's row says it, and so does the header, without a tooltip.
+            bool shown = false;
+            for (int row = 0; row < tables->model()->rowCount(); ++row) {
+                if (tables->model()->index(row, TableCheckpointModel::TableColumn).data().toString() == "t5") {
+                    const QString text =
+                        tables->model()->index(row, TableCheckpointModel::OnlineChangeColumn).data().toString();
+                    QVERIFY2(text.contains(QStringLiteral("pt-osc _t5_new: %1 rows copied, waiting for the swap")
+                                               .arg(QLocale().toString(qulonglong(48213)))),
+                             qPrintable(text));
+                    const QString tip = tables->model()
+                                            ->index(row, TableCheckpointModel::OnlineChangeColumn)
+                                            .data(Qt::ToolTipRole)
+                                            .toString();
+                    QVERIFY2(
+                        tip.contains(QStringLiteral("_t5_new")) && tip.contains(QStringLiteral("ADD COLUMN `note`")),
+                        qPrintable(tip));
+                    tables->scrollTo(tables->model()->index(row, TableCheckpointModel::OnlineChangeColumn));
+                    shown = true;
+                }
+            }
+            QVERIFY(shown);
+            QVERIFY2(
+                view->header()->reasonText().startsWith(QStringLiteral("Schema change of `shop`.`t5` by pt-osc: ")),
+                qPrintable(view->header()->reasonText()));
         }
         if (what != Scene::Audit) {
             view->tabs()->setCurrentIndex(what == Scene::Failed ? 0 : view->tabs()->indexOf(view->tablesPage()));

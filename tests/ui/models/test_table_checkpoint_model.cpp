@@ -151,6 +151,49 @@ private slots:
         QCOMPARE(proxy.index(0, TableCheckpointModel::RowsAppliedColumn).data().toString(), QStringLiteral("15"));
     }
 
+    // A running online schema change (online-ddl) shows on its table's row; a new count of copied rows is
+    // announced for that column alone, and the row of a table without one stays empty.
+    void anOnlineSchemaChangeShowsOnItsTablesRow() {
+        TableCheckpointModel model;
+        model.setSnapshot(snapshotWith({1000, 2000}, {1, 2}));
+        auto withChange = [](uint64_t rowsCopied) {
+            auto snapshot = snapshotWith({1000, 2000}, {1, 2});
+            syncscope::task::OnlineChangeView change;
+            change.real = {"shop", "t1"};
+            change.shadow = {"shop", "_t1_gho"};
+            change.tool = "gh-ost";
+            change.ddls = {"ALTER TABLE `shop`.`_t1_gho` MODIFY v BIGINT"};
+            change.rowsCopied = rowsCopied;
+            snapshot->onlineChanges = {change};
+            return snapshot;
+        };
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        auto result = model.setSnapshot(withChange(1200));
+        QCOMPARE(result.dataChangedSignals, 1);
+        QCOMPARE(changed.size(), 1);
+        QCOMPARE(changed.front().at(0).toModelIndex().column(), int(TableCheckpointModel::OnlineChangeColumn));
+        QCOMPARE(changed.front().at(1).toModelIndex().column(), int(TableCheckpointModel::OnlineChangeColumn));
+        QCOMPARE(model.index(0, TableCheckpointModel::OnlineChangeColumn).data().toString(), QString());
+        const QString shown = model.index(1, TableCheckpointModel::OnlineChangeColumn).data().toString();
+        QVERIFY2(shown.startsWith(QStringLiteral("gh-ost _t1_gho: %1 rows copied, waiting for the swap")
+                                      .arg(QLocale().toString(qulonglong(1200)))),
+                 qPrintable(shown));
+        QVERIFY(model.index(1, TableCheckpointModel::OnlineChangeColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("MODIFY v BIGINT")));
+        QVERIFY(model.onlineChangeAt(1) != nullptr && model.onlineChangeAt(0) == nullptr);
+        changed.clear();
+        model.setSnapshot(withChange(1200));
+        QCOMPARE(changed.size(), 0);  // nothing new
+        model.setSnapshot(withChange(5000));
+        QCOMPARE(changed.size(), 1);
+        QVERIFY(model.index(1, TableCheckpointModel::OnlineChangeColumn)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("%1 rows copied").arg(QLocale().toString(qulonglong(5000)))));
+    }
+
     void sortsByNumbersNotStrings_data() {
         QTest::addColumn<int>("sortColumn");
         QTest::addColumn<std::vector<uint64_t>>("persisted");

@@ -63,6 +63,7 @@ void SimulatedTask::publish() {
     snapshot->applied = point(applied_);
     snapshot->globalInMemory = point(globalMemory_);
     snapshot->globalPersisted = point(globalPersisted_);
+    snapshot->onlineChanges = onlineChanges_;
     snapshot->exitSafe = point(exitSafe_);
     for (uint64_t i = 0; i < kFullFiles; ++i) {
         snapshot->upstreamFiles.push_back({fileName(int(i) + 1), kFileSize});
@@ -237,6 +238,12 @@ void SimulatedTask::putTableAhead(int table, uint64_t bytes, uint64_t events) {
     state.persisted = globalPersisted_ + bytes;
     state.inMemory = std::max(state.inMemory, state.persisted);
     state.eventsAhead = events;
+    publish();
+}
+
+void SimulatedTask::setOnlineChanges(std::vector<task::OnlineChangeView> changes) {
+    std::lock_guard lock(mutex_);
+    onlineChanges_ = std::move(changes);
     publish();
 }
 

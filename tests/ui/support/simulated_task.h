@@ -39,6 +39,8 @@ public:
     void fixCause();
     // Writes a table point ahead of the persisted global point, as an external writer (DM) would.
     void putTableAhead(int table, uint64_t bytes, uint64_t events);
+    // The online schema changes the engine follows (online-ddl), as its status reports them.
+    void setOnlineChanges(std::vector<task::OnlineChangeView> changes);
     // The snapshot load's progress as the engine reports it (a finished load stays in the snapshots).
     void setLoad(std::optional<load::LoadProgressView> load);
 
@@ -68,6 +70,7 @@ private:
 
     mutable std::mutex mutex_;
     std::shared_ptr<const task::StatusSnapshot> current_;
+    std::vector<task::OnlineChangeView> onlineChanges_;
     std::deque<task::Notice> notices_;
     task::Stage stage_ = task::Stage::New;
     std::string reason_ = "not started";
