@@ -37,6 +37,7 @@ void EngineDriver::writeFiles() const {
     task << "name: " << kTaskName << "\n"
          << "task-mode: incremental\n"
          << "meta-schema: dm_meta\n"
+         << (settings_.onlineDdl ? "online-ddl: true\n" : "")
          << "target-database: {host: \"127.0.0.1\", port: " << down.port << ", user: \"" << down.user
          << "\", password: \"" << down.password << "\"}\n"
          << "mysql-instances:\n"

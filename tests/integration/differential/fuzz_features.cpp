@@ -26,6 +26,7 @@ const std::vector<std::pair<Feature, const char*>>& names() {
         {Feature::Alter, "alter"},
         {Feature::Truncate, "truncate"},
         {Feature::Rotate, "rotate"},
+        {Feature::OnlineDdl, "online-ddl"},
         {Feature::Kill, "kill"},
         {Feature::PauseResume, "pause-resume"},
         {Feature::StopStart, "stop-start"},

@@ -28,6 +28,8 @@ enum class Feature {
     Alter,
     Truncate,
     Rotate,
+    OnlineDdl,  // a pt-online-schema-change style change (shadow, triggers, copy, swap) under the workload,
+                // replicated with online-ddl: true
     // faults
     Kill,
     PauseResume,

@@ -46,7 +46,8 @@ struct EngineSettings {
     int workerCount = 4;
     int batch = 100;
     bool multipleRows = false;
-    bool safeMode = false;  // the whole case runs with safe-mode: true
+    bool safeMode = false;   // the whole case runs with safe-mode: true
+    bool onlineDdl = false;  // the task sets online-ddl: true
 };
 
 struct CaseSpec {

@@ -164,6 +164,43 @@ private slots:
         QCOMPARE(report.tablesChecked, size_t(1));
     }
 
+    // A pt-osc shadow table upstream: without online-ddl a warning that names it and the key to set; with
+    // it, a note naming the running change, and the shadow table is not checked as a table of the task (a
+    // shadow without a key would otherwise be reported).
+    void onlineSchemaChangeToolTablesAreNamed() {
+        const std::string schema = "pre_online";
+        resetSchema(schema);
+        for (SqlSession* side : {upRoot_.get(), downRoot_.get()}) {
+            side->execute("CREATE TABLE `" + schema + "`.orders (id INT PRIMARY KEY, qty INT NOT NULL)");
+        }
+        upRoot_->execute("CREATE TABLE `" + schema + "`._orders_new (id INT, qty INT NOT NULL, extra INT)");
+        test::PrecheckTaskOptions options = optionsFor(schema, Variant::Plain);
+        PrecheckReport without = runPrecheck(test::loadPrecheckTask(test::writePrecheckTask(dir_, options)));
+        auto warned = without.withCheck("online_ddl.tool_table");
+        QCOMPARE(warned.size(), size_t(1));
+        QCOMPARE(int(warned.front()->severity), int(Severity::Warning));
+        QCOMPARE(warned.front()->subject, "`" + schema + "`.`_orders_new`");
+        QVERIFY2(warned.front()->problem.find("pt-online-schema-change") != std::string::npos &&
+                     warned.front()->problem.find("`" + schema + "`.`orders`") != std::string::npos,
+                 warned.front()->problem.c_str());
+        QCOMPARE(warned.front()->fix, std::string("online-ddl: true"));
+
+        options.topLevelExtra = "online-ddl: true\n";
+        PrecheckReport with = runPrecheck(test::loadPrecheckTask(test::writePrecheckTask(dir_, options)));
+        QVERIFY2(with.withCheck("online_ddl.tool_table").empty(), checksOf(with).c_str());
+        auto noted = with.withCheck("online_ddl.running_change");
+        QCOMPARE(noted.size(), size_t(1));
+        QCOMPARE(int(noted.front()->severity), int(Severity::Note));
+        QCOMPARE(with.tablesChecked, size_t(1));  // orders only
+        for (const auto& finding : with.findings) {
+            QVERIFY2(finding.subject.find("_orders_new") == std::string::npos ||
+                         finding.check == "online_ddl.running_change",
+                     checksOf(with).c_str());
+        }
+        upRoot_->execute("DROP DATABASE `" + schema + "`");
+        downRoot_->execute("DROP DATABASE `" + schema + "`");
+    }
+
     void findingAndFix_data() {
         QTest::addColumn<QString>("schema");
         QTest::addColumn<int>("variant");
