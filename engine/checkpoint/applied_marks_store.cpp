@@ -26,14 +26,7 @@ AppliedMarksStore::AppliedMarksStore(sql::Connection& connection, std::string me
 
 void AppliedMarksStore::fail(const std::string& what, const std::string& sql, int code,
                              const std::string& serverMessage) const {
-    std::string message = "applied marks table " + table_.qualifiedName() + ": " + what;
-    if (!serverMessage.empty()) {
-        message += ": " + serverMessage + " [" + std::to_string(code) + "]";
-    }
-    if (!sql.empty()) {
-        message += " in SQL: " + sql;
-    }
-    throw CheckpointTableError(message, code, sql);
+    throw CheckpointTableError::about("applied marks table " + table_.qualifiedName(), what, sql, code, serverMessage);
 }
 
 void AppliedMarksStore::ensureTable() {

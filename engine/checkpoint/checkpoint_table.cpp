@@ -82,14 +82,7 @@ CheckpointTable::CheckpointTable(sql::Connection& connection, std::string metaSc
 
 void CheckpointTable::fail(const std::string& what, const std::string& sql, int code,
                            const std::string& serverMessage) const {
-    std::string message = "checkpoint table " + qualifiedName_ + ": " + what;
-    if (!serverMessage.empty()) {
-        message += ": " + serverMessage + " [" + std::to_string(code) + "]";
-    }
-    if (!sql.empty()) {
-        message += " in SQL: " + sql;
-    }
-    throw CheckpointTableError(message, code, sql);
+    throw CheckpointTableError::about("checkpoint table " + qualifiedName_, what, sql, code, serverMessage);
 }
 
 void CheckpointTable::checkSourceId(const std::string& sourceId) const {

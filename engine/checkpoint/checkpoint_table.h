@@ -23,6 +23,18 @@ class CheckpointTableError : public apply::DownstreamError {
 public:
     CheckpointTableError(const std::string& message, int code, std::string sql)
         : apply::DownstreamError(message, code), sql_(std::move(sql)) {}
+    // "<table>: <what>: <server message> [<code>] in SQL: <sql>" (the parts that are empty left out).
+    static CheckpointTableError about(const std::string& table, const std::string& what, const std::string& sql,
+                                      int code, const std::string& serverMessage) {
+        std::string message = table + ": " + what;
+        if (!serverMessage.empty()) {
+            message += ": " + serverMessage + " [" + std::to_string(code) + "]";
+        }
+        if (!sql.empty()) {
+            message += " in SQL: " + sql;
+        }
+        return CheckpointTableError(message, code, sql);
+    }
     const std::string& sql() const { return sql_; }
 
 private:

@@ -42,14 +42,7 @@ OnlineDdlStore::OnlineDdlStore(sql::Connection& connection, std::string metaSche
 
 void OnlineDdlStore::fail(const std::string& what, const std::string& sql, int code,
                           const std::string& serverMessage) const {
-    std::string message = "online DDL table " + qualifiedName_ + ": " + what;
-    if (!serverMessage.empty()) {
-        message += ": " + serverMessage + " [" + std::to_string(code) + "]";
-    }
-    if (!sql.empty()) {
-        message += " in SQL: " + sql;
-    }
-    throw CheckpointTableError(message, code, sql);
+    throw CheckpointTableError::about("online DDL table " + qualifiedName_, what, sql, code, serverMessage);
 }
 
 void OnlineDdlStore::ensureTable() {
