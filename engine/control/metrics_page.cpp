@@ -163,6 +163,21 @@ std::string renderMetrics(const task::StatusSnapshot& status, const std::map<std
     out.family("syncscope_safe_mode", "gauge",
                "1 while safe mode is on (changes written so that applying them twice leaves the same rows).");
     out.sample(uint64_t{status.safeMode ? 1U : 0U}, task);
+    out.family("syncscope_online_schema_changes", "gauge",
+               "Online schema changes (pt-osc, gh-ost) running and followed (online-ddl): their DDLs wait for the "
+               "tool's swap.");
+    out.sample(static_cast<uint64_t>(status.onlineChanges.size()), task);
+    if (!status.onlineChanges.empty()) {
+        out.family("syncscope_online_schema_change_copied_rows", "gauge",
+                   "Row changes of a running online schema change's copy read in this session (never applied).");
+        for (const auto& change : status.onlineChanges) {
+            MetricLabels labels = task;
+            labels.emplace_back("schema", change.real.schema);
+            labels.emplace_back("table", change.real.table);
+            labels.emplace_back("shadow_table", change.shadow.table);
+            out.sample(change.rowsCopied, labels);
+        }
+    }
     out.family("syncscope_binlog_stream_reconnecting", "gauge",
                "1 while a lost binlog connection is being resumed in place (status binlog_stream has the attempt).");
     out.sample(uint64_t{status.stream.reconnecting ? 1U : 0U}, task);

@@ -70,6 +70,14 @@ inline task::StatusSnapshot sampleStatus() {
     status.catchUp = task::CatchUpView{1 << 20, 4096.0, 1024.0, 341.3};
     status.applyConcurrency = apply::ConcurrencyView{3, 4, 16, true, "4 at once gave +12% rows/s over 3", 5};
     status.safeMode = true;
+    task::OnlineChangeView change;
+    change.real = {"test", "orders"};
+    change.shadow = {"test", "_orders_new"};
+    change.tool = "pt-online-schema-change";
+    change.ddls = {"ALTER TABLE `test`.`_orders_new` ADD COLUMN c INT"};
+    change.rowsCopied = 4200;
+    change.since = "mysql-bin.000001:900";
+    status.onlineChanges = {change};
     status.lastFlush = sampleTime();
     status.lastFlushMilliseconds = 12.5;
 

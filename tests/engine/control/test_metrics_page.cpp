@@ -29,6 +29,7 @@ bool hasUnitOrIsAState(const std::string& name) {
                                           "syncscope_unit",
                                           "syncscope_synced",
                                           "syncscope_safe_mode",
+                                          "syncscope_online_schema_changes",  // a count of running changes
                                           "syncscope_binlog_stream_reconnecting",
                                           "syncscope_failed_event",
                                           "syncscope_table_ahead_of_global",
@@ -157,6 +158,10 @@ private slots:
         QCOMPARE(page.value("syncscope_last_flush_duration_seconds"), std::optional<double>(0.0125));
         QCOMPARE(page.value("syncscope_last_flush_timestamp_seconds"), std::optional<double>(1795986000.25));
         QCOMPARE(page.value("syncscope_safe_mode"), std::optional<double>(1));
+        QCOMPARE(page.value("syncscope_online_schema_changes"), std::optional<double>(1));
+        QCOMPARE(page.value("syncscope_online_schema_change_copied_rows",
+                            {{"schema", "test"}, {"table", "orders"}, {"shadow_table", "_orders_new"}}),
+                 std::optional<double>(4200));
         QCOMPARE(page.value("syncscope_failed_event"), std::optional<double>(1));
         QCOMPARE(page.value("syncscope_synced"), std::optional<double>(0));
         QCOMPARE(page.value("syncscope_upstream_binlog_files"), std::optional<double>(2));

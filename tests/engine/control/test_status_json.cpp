@@ -125,6 +125,15 @@ private slots:
         QCOMPARE(tables[0]["rows_unmatched"].get<uint64_t>(), uint64_t{0});
         QCOMPARE(tables[1]["events_from_global"].get<uint64_t>(), uint64_t{2});
         QCOMPARE(control::statusJson(test::sampleStatus())["tables_ahead_of_global"].get<size_t>(), size_t{1});
+        nlohmann::json online = control::statusJson(test::sampleStatus())["online_schema_changes"];
+        QCOMPARE(online.size(), size_t{1});
+        QCOMPARE(online[0]["schema"].get<std::string>(), std::string("test"));
+        QCOMPARE(online[0]["table"].get<std::string>(), std::string("orders"));
+        QCOMPARE(online[0]["shadow_table"].get<std::string>(), std::string("_orders_new"));
+        QCOMPARE(online[0]["tool"].get<std::string>(), std::string("pt-online-schema-change"));
+        QCOMPARE(online[0]["rows_copied"].get<uint64_t>(), uint64_t{4200});
+        QCOMPARE(online[0]["ddls"].size(), size_t{1});
+        QCOMPARE(online[0]["since"].get<std::string>(), std::string("mysql-bin.000001:900"));
     }
 
     void failedEventIsGivenInFull() {
