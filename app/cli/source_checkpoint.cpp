@@ -1,5 +1,8 @@
 #include "app/cli/source_checkpoint.h"
 
+#include <cppconn/connection.h>
+
+#include "engine/apply/downstream_connection.h"
 #include "engine/binlog/position_axis.h"
 #include "engine/config/source_config.h"
 #include "engine/config/task_config.h"
@@ -92,6 +95,13 @@ SourceCheckpoint readSourceCheckpoint(const task::TaskSetup& setup, const std::s
                 report.source = source;
             }
         }
+    }
+    try {
+        auto connection = apply::connectDownstream(setup.downstream);
+        report.onlineChanges =
+            checkpoint::OnlineDdlStore(*connection, setup.metaSchema, setup.taskName).load(setup.sourceId);
+    } catch (const std::exception& e) {
+        report.onlineProblem = e.what();
     }
     if (report.source && report.source->global && report.inspection.upstream) {
         report.distance = distanceBetween(report.source->global->location, report.inspection.upstream->current,

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/checkpoint/online_ddl_store.h"
 #include "engine/inspect/inspection_report.h"
 #include "engine/task/task_setup.h"
 
@@ -31,6 +32,10 @@ struct SourceCheckpoint {
     std::optional<inspect::InspectedSource> source;  // this source's rows; nullopt when it has none
     std::string checkpointProblem;                   // why the checkpoint table could not be read
     Distance distance;
+    // The online schema changes recorded for this source (`<task>_onlineddl`, DM's table): DDLs waiting for a
+    // tool's swap. Read whether or not the task sets online-ddl (a DM deployment's are shown too).
+    std::vector<checkpoint::OnlineDdlEntry> onlineChanges;
+    std::string onlineProblem;  // why that table could not be read
 
     size_t anomalyCount() const { return source ? source->anomalyCount() : 0; }
     std::string checkpointTable() const;  // `meta`.`task_syncer_checkpoint`

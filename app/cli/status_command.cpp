@@ -30,7 +30,8 @@ const char* const kStatusUsage =
     "Shows where the task stands without a running engine: its persisted checkpoint (global point,\n"
     "exit-safe point, table points) beside the upstream's current position, the distance between\n"
     "them in bytes and binlog files, and every table point ahead of the global point with the events\n"
-    "a resume would skip. Reads the checkpoint table and the upstream read-only.\n"
+    "a resume would skip, and the online schema changes (pt-osc, gh-ost) recorded with it, whose DDLs\n"
+    "run at the tool's swap. Reads the checkpoint table and the upstream read-only.\n"
     "A task with several sources (one --source file per mysql-instances entry) gets a line for the\n"
     "whole task, then one section per source, each checked against that source's own upstream, and\n"
     "whether the DBA paused it (kept in <meta-schema>.<task>_syncscope_paused_sources on the downstream, and a\n"
@@ -132,6 +133,15 @@ nlohmann::json toJson(const StatusReport& report) {
     }
     out["tables"] = tables;
     out["anomalies"] = anomalies;
+    nlohmann::json online = nlohmann::json::array();
+    for (const auto& change : report.onlineChanges) {
+        online.push_back({{"schema", change.realSchema},
+                          {"table", change.realTable},
+                          {"shadow_table", change.shadowTable},
+                          {"ddls", change.ddls}});
+    }
+    out["online_schema_changes"] = online;
+    out["online_schema_changes_problem"] = report.onlineProblem;
     return out;
 }
 
@@ -142,6 +152,26 @@ void printAnomalies(const std::vector<inspect::CheckpointAnomaly>& anomalies, st
             out << "        a resume would skip this table's events after " << anomaly.skipWindow->from.toString()
                 << " up to " << anomaly.skipWindow->to.toString() << " ("
                 << inspect::describeSkipWindow(*anomaly.skipWindow) << ")\n";
+        }
+    }
+}
+
+// The online schema changes recorded with the checkpoint: what the next swap of each runs downstream.
+void printOnlineChanges(const StatusReport& report, std::ostream& out) {
+    if (!report.onlineProblem.empty()) {
+        out << "  ! online DDL table: " << report.onlineProblem << '\n';
+    }
+    if (report.onlineChanges.empty()) {
+        return;
+    }
+    out << "  online schema changes recorded (their DDLs run at the tool's swap): " << report.onlineChanges.size()
+        << '\n';
+    for (const auto& change : report.onlineChanges) {
+        out << "    " << change.realSchema << "." << change.realTable << "  shadow " << change.shadowTable << " ("
+            << filter::OnlineDdlRules::toolOf(change.shadowTable) << "), " << change.ddls.size()
+            << (change.ddls.size() == 1 ? " DDL" : " DDLs") << '\n';
+        for (const auto& ddl : change.ddls) {
+            out << "      " << ddl << '\n';
         }
     }
 }
@@ -187,6 +217,7 @@ void printText(const StatusReport& report, std::ostream& out) {
             << point.location.toString() << (ahead ? "  AHEAD OF THE GLOBAL POINT" : "") << '\n';
         printAnomalies(point.anomalies, out);
     }
+    printOnlineChanges(report, out);
     size_t anomalies = source->anomalyCount();
     out << anomalies << (anomalies == 1 ? " anomaly" : " anomalies") << '\n';
 }

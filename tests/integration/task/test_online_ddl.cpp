@@ -8,6 +8,8 @@
 // recorded state is refused, naming the change.
 #include <QtTest>
 
+#include <nlohmann/json.hpp>
+
 #include <QDir>
 #include <QFileInfo>
 #include <QProcess>
@@ -397,6 +399,22 @@ private slots:
                      ("stopped at " + stop.text() + ", dm_meta." + task.name + "_onlineddl holds: " + joined(*rows) +
                       (beforeSwap ? " (expected the shadow's ALTER)" : " (expected nothing)"))
                          .c_str());
+            // `status` says the same without an engine: the change recorded, its DDL waiting for the swap.
+            CliResult status =
+                runCli({QStringLiteral("status"), QString::fromStdString(task.files.task), QStringLiteral("--source"),
+                        QString::fromStdString(task.files.source), QStringLiteral("--json")},
+                       kRunTimeoutMs);
+            QVERIFY2(status.exitCode == 0,
+                     ("status exited " + std::to_string(status.exitCode) + ":\n" + status.err).c_str());
+            nlohmann::json answer = nlohmann::json::parse(status.out, nullptr, false);
+            QVERIFY2(answer.is_object() && answer["online_schema_changes"].is_array(), status.out.c_str());
+            const auto& changes = answer["online_schema_changes"];
+            QCOMPARE(changes.size(), size_t(beforeSwap ? 1 : 0));
+            if (beforeSwap) {
+                QCOMPARE(changes[0]["table"].get<std::string>(), std::string("sbtest1"));
+                QCOMPARE(changes[0]["shadow_table"].get<std::string>(), std::string("_sbtest1_new"));
+                QVERIFY2(contains(changes[0]["ddls"].dump(), "note"), changes.dump().c_str());
+            }
         } else {
             EngineProcess engine(task.files.task, task.files.source, task.logDir);
             QVERIFY2(engine.start(until), tail(engine.stderrText()).c_str());
