@@ -50,10 +50,6 @@ std::string AppliedMarksTable::selectSql() const {
            " WHERE id = ?";
 }
 
-std::string AppliedMarksTable::deleteSql() const {
-    return "DELETE FROM " + qualifiedName() + " WHERE id = ?";
-}
-
 AppliedMarkWriter::AppliedMarkWriter(AppliedMarksTable table, std::string sourceId)
     : qualifiedName_(table.qualifiedName()), sourceId_(std::move(sourceId)) {}
 

@@ -43,7 +43,6 @@ struct AppliedMarksTable {
     std::string qualifiedName() const;                            // `meta`.`task_syncscope_applied`
     std::string createSql() const;
     std::string selectSql() const;  // one source's rows: ? = source id
-    std::string deleteSql() const;  // one source's rows: ? = source id
 };
 
 // Builds, for one worker, the statement that records the marks of a batch: the last change of each table

@@ -9,17 +9,8 @@
 #include <memory>
 
 #include "engine/checkpoint/checkpoint_table.h"
-#include "engine/common/server_errors.h"
 
 namespace syncscope::checkpoint {
-
-namespace {
-
-bool tableMissing(const sql::SQLException& e) {
-    return e.getErrorCode() == server_error::kNoSuchTable || e.getErrorCode() == server_error::kUnknownDatabase;
-}
-
-}  // namespace
 
 AppliedMarksStore::AppliedMarksStore(sql::Connection& connection, std::string metaSchema, std::string taskName)
     : connection_(connection), table_{std::move(metaSchema), std::move(taskName)} {}
@@ -58,7 +49,7 @@ apply::AppliedMarks AppliedMarksStore::load(const std::string& sourceId) {
             }
         }
     } catch (const sql::SQLException& e) {
-        if (tableMissing(e)) {
+        if (isMissingTable(e.getErrorCode())) {
             return {};
         }
         fail("cannot read the marks of source '" + sourceId + "'", query, e.getErrorCode(), e.what());
@@ -67,16 +58,11 @@ apply::AppliedMarks AppliedMarksStore::load(const std::string& sourceId) {
 }
 
 void AppliedMarksStore::remove(const std::string& sourceId) {
-    const std::string statement = table_.deleteSql();
     try {
-        std::unique_ptr<sql::PreparedStatement> run(connection_.prepareStatement(statement));
-        run->setString(1, sourceId);
-        run->executeUpdate();
+        deleteSourceRows(connection_, table_.qualifiedName(), sourceId);
     } catch (const sql::SQLException& e) {
-        if (tableMissing(e)) {
-            return;
-        }
-        fail("cannot remove the marks of source '" + sourceId + "'", statement, e.getErrorCode(), e.what());
+        fail("cannot remove the marks of source '" + sourceId + "'",
+             "DELETE FROM " + table_.qualifiedName() + " WHERE id = ?", e.getErrorCode(), e.what());
     }
 }
 

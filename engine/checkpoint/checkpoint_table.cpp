@@ -74,6 +74,23 @@ struct CheckpointTable::Row {
     std::string where() const;  // "global row", "row of table db.t"
 };
 
+bool isMissingTable(int serverCode) {
+    return serverCode == kNoSuchTable || serverCode == kUnknownDatabase;
+}
+
+void deleteSourceRows(sql::Connection& connection, const std::string& qualifiedTable, const std::string& sourceId) {
+    try {
+        std::unique_ptr<sql::PreparedStatement> remove(
+            connection.prepareStatement("DELETE FROM " + qualifiedTable + " WHERE id = ?"));
+        remove->setString(1, sourceId);
+        remove->executeUpdate();
+    } catch (const sql::SQLException& e) {
+        if (!isMissingTable(e.getErrorCode())) {
+            throw;
+        }
+    }
+}
+
 CheckpointTable::CheckpointTable(sql::Connection& connection, std::string metaSchema, std::string taskName)
     : connection_(connection),
       metaSchema_(std::move(metaSchema)),
@@ -140,7 +157,7 @@ PersistedCheckpoint CheckpointTable::load(const std::string& sourceId) {
             }
         }
     } catch (const sql::SQLException& e) {
-        if (e.getErrorCode() == kNoSuchTable || e.getErrorCode() == kUnknownDatabase) {
+        if (isMissingTable(e.getErrorCode())) {
             return {};
         }
         fail("cannot load the checkpoint of source '" + sourceId + "'", query, e.getErrorCode(), e.what());
@@ -298,16 +315,11 @@ void CheckpointTable::flushExitSafePoint(const std::string& sourceId, const binl
 
 void CheckpointTable::removeMeta(const std::string& sourceId) {
     checkSourceId(sourceId);
-    const std::string statement = "DELETE FROM " + qualifiedName_ + " WHERE id = ?";
     try {
-        std::unique_ptr<sql::PreparedStatement> remove(connection_.prepareStatement(statement));
-        remove->setString(1, sourceId);
-        remove->executeUpdate();
+        deleteSourceRows(connection_, qualifiedName_, sourceId);
     } catch (const sql::SQLException& e) {
-        if (e.getErrorCode() == kNoSuchTable || e.getErrorCode() == kUnknownDatabase) {
-            return;
-        }
-        fail("cannot remove the checkpoint of source '" + sourceId + "'", statement, e.getErrorCode(), e.what());
+        fail("cannot remove the checkpoint of source '" + sourceId + "'",
+             "DELETE FROM " + qualifiedName_ + " WHERE id = ?", e.getErrorCode(), e.what());
     }
 }
 

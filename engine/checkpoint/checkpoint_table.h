@@ -41,6 +41,13 @@ private:
     std::string sql_;
 };
 
+// Whether a server error says that a meta table, or its schema, is not there (nothing to read or delete).
+bool isMissingTable(int serverCode);
+
+// DELETE of every row of one source (`id`, DM's column) from a meta table, as --remove-meta does; a missing
+// table is not an error. Other failures are thrown as sql::SQLException for the caller to name.
+void deleteSourceRows(sql::Connection& connection, const std::string& qualifiedTable, const std::string& sourceId);
+
 class CheckpointTable {
 public:
     // `connection` stays owned by the caller, is used by one thread at a time and is dedicated to

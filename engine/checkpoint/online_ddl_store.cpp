@@ -13,7 +13,6 @@
 
 #include "engine/apply/quoted_name.h"
 #include "engine/checkpoint/checkpoint_table.h"
-#include "engine/common/server_errors.h"
 
 namespace syncscope::checkpoint {
 
@@ -29,10 +28,6 @@ constexpr const char* kColumnDefinitions =
     "  update_time timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP,\n"
     "  UNIQUE KEY uk_id_schema_table (id, ghost_schema, ghost_table)\n"
     ")";
-
-bool tableMissing(const sql::SQLException& e) {
-    return e.getErrorCode() == server_error::kNoSuchTable || e.getErrorCode() == server_error::kUnknownDatabase;
-}
 
 }  // namespace
 
@@ -115,7 +110,7 @@ std::vector<OnlineDdlEntry> OnlineDdlStore::load(const std::string& sourceId) {
             }
         }
     } catch (const sql::SQLException& e) {
-        if (tableMissing(e)) {
+        if (isMissingTable(e.getErrorCode())) {
             return {};
         }
         fail("cannot load the online schema changes of source '" + sourceId + "'", query, e.getErrorCode(), e.what());
@@ -148,17 +143,11 @@ void OnlineDdlStore::write(const std::string& sourceId, const std::vector<Online
 }
 
 void OnlineDdlStore::remove(const std::string& sourceId) {
-    const std::string statement = "DELETE FROM " + qualifiedName_ + " WHERE id = ?";
     try {
-        std::unique_ptr<sql::PreparedStatement> run(connection_.prepareStatement(statement));
-        run->setString(1, sourceId);
-        run->executeUpdate();
+        deleteSourceRows(connection_, qualifiedName_, sourceId);
     } catch (const sql::SQLException& e) {
-        if (tableMissing(e)) {
-            return;
-        }
-        fail("cannot remove the online schema changes of source '" + sourceId + "'", statement, e.getErrorCode(),
-             e.what());
+        fail("cannot remove the online schema changes of source '" + sourceId + "'",
+             "DELETE FROM " + qualifiedName_ + " WHERE id = ?", e.getErrorCode(), e.what());
     }
 }
 

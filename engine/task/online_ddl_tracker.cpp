@@ -64,13 +64,13 @@ void OnlineDdlTracker::load(const std::vector<checkpoint::OnlineDdlEntry>& entri
     }
 }
 
-OnlineDdlRole OnlineDdlTracker::roleOf(const TableName& table) const {
-    if (table.table.empty()) {
+OnlineDdlRole OnlineDdlTracker::roleOfName(std::string_view table) const {
+    if (table.empty()) {
         return OnlineDdlRole::Real;
     }
-    auto found = roles_.find(table.table);
+    auto found = roles_.find(table);
     if (found == roles_.end()) {
-        found = roles_.emplace(table.table, rules_->roleOf(table.table)).first;
+        found = roles_.emplace(std::string(table), rules_->roleOf(table)).first;
     }
     return found->second;
 }
@@ -79,10 +79,10 @@ TableName OnlineDdlTracker::realOf(const TableName& shadowOrTrash) const {
     return {shadowOrTrash.schema, rules_->realNameOf(shadowOrTrash.table)};
 }
 
-bool OnlineDdlTracker::ignoresRowsOf(const TableName& table, size_t rows) {
-    OnlineDdlRole role = roleOf(table);
+bool OnlineDdlTracker::ignoresRowsOf(std::string_view schema, std::string_view table, size_t rows) {
+    OnlineDdlRole role = roleOfName(table);
     if (role == OnlineDdlRole::Shadow) {
-        if (auto found = changes_.find(table); found != changes_.end()) {
+        if (auto found = changes_.find(TableName{std::string(schema), std::string(table)}); found != changes_.end()) {
             found->second.rowsCopied += rows;
             ++viewVersion_;
         }

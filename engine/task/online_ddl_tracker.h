@@ -55,7 +55,8 @@ public:
 
     // Whether the table is a tool's shadow or trash table, whose rows are never applied; `rows` row changes
     // of a shadow are counted as its copy's progress.
-    bool ignoresRowsOf(const filter::TableName& table, size_t rows);
+    // Asked for every rows event: the names are looked up as given, a TableName made only for a shadow's.
+    bool ignoresRowsOf(std::string_view schema, std::string_view table, size_t rows);
     // What a statement (classified with the event's default schema) read at `at` means; records it when
     // it is a DDL on a shadow table.
     OnlineDdlStep onStatement(const filter::ClassifiedStatement& statement, std::string_view sql,
@@ -72,7 +73,6 @@ public:
     // Counts every change of what view() shows (a DDL, rows of a copy), for the live view's refresh.
     uint64_t viewVersion() const { return viewVersion_; }
     bool follows(const filter::TableName& shadow) const { return changes_.count(shadow) != 0; }
-    const filter::OnlineDdlRules& rules() const { return *rules_; }
 
 private:
     struct Change {
@@ -81,7 +81,8 @@ private:
         std::string since;
     };
 
-    filter::OnlineDdlRole roleOf(const filter::TableName& table) const;
+    filter::OnlineDdlRole roleOf(const filter::TableName& table) const { return roleOfName(table.table); }
+    filter::OnlineDdlRole roleOfName(std::string_view table) const;
     filter::TableName realOf(const filter::TableName& shadowOrTrash) const;
     OnlineDdlStep onRename(const filter::ClassifiedStatement& statement, const binlog::Location& at);
     OnlineDdlStep record(const filter::TableName& shadow, const filter::ClassifiedStatement& statement,
@@ -97,7 +98,11 @@ private:
     std::string taskName_;
     Replicates replicates_;
     // Each table name's role, matched once: every rows event asks.
-    mutable std::unordered_map<std::string, filter::OnlineDdlRole> roles_;
+    struct NameHash {
+        using is_transparent = void;
+        size_t operator()(std::string_view name) const noexcept { return std::hash<std::string_view>{}(name); }
+    };
+    mutable std::unordered_map<std::string, filter::OnlineDdlRole, NameHash, std::equal_to<>> roles_;
     std::map<filter::TableName, Change> changes_;  // by shadow table
     uint64_t viewVersion_ = 0;
     std::set<filter::TableName> dirty_;  // shadows whose row changed since the last barrier flush

@@ -312,7 +312,7 @@ void SyncPipeline::onRows(const binlog::Event& event, const binlog::RowsEvent& r
     if (skip_.skipping()) {
         return;
     }
-    if (online_ && online_->ignoresRowsOf({rows.table->schema, rows.table->table}, rows.rowCount())) {
+    if (online_ && online_->ignoresRowsOf(rows.table->schema, rows.table->table, rows.rowCount())) {
         return;  // a shadow or trash table of an online schema change tool (online-ddl)
     }
     RowsDecision decision = rowChanges_->decide(rows);

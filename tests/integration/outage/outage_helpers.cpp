@@ -16,7 +16,8 @@ std::unique_ptr<source::UpstreamConnection> connectTo(const ServerSettings& serv
     return std::make_unique<source::UpstreamConnection>(engineSettings(server));
 }
 
-QStringList sysbenchArgs(const std::string& database, int tables, int tableSize, int seconds, const char* command) {
+QStringList sysbenchArgs(const std::string& database, int tables, int tableSize, int seconds, const char* command,
+                         int rate) {
     ServerSettings up = upstreamRoot();
     return {QStringLiteral("oltp_write_only"),
             QStringLiteral("--db-driver=mysql"),
@@ -28,7 +29,7 @@ QStringList sysbenchArgs(const std::string& database, int tables, int tableSize,
             QStringLiteral("--tables=%1").arg(tables),
             QStringLiteral("--table-size=%1").arg(tableSize),
             QStringLiteral("--threads=2"),
-            QStringLiteral("--rate=100"),
+            QStringLiteral("--rate=%1").arg(rate),
             QStringLiteral("--time=%1").arg(seconds),
             QString::fromLatin1(command)};
 }

@@ -14,8 +14,9 @@ namespace syncscope::test {
 
 std::unique_ptr<source::UpstreamConnection> connectTo(const ServerSettings& server);
 
-// sysbench oltp_write_only against the upstream (as root) in database `database`.
-QStringList sysbenchArgs(const std::string& database, int tables, int tableSize, int seconds, const char* command);
+// sysbench oltp_write_only against the upstream (as root) in database `database`, `rate` transactions a second.
+QStringList sysbenchArgs(const std::string& database, int tables, int tableSize, int seconds, const char* command,
+                         int rate = 100);
 
 // "count/checksum;" for each sbtestN table of `database`, or the error that stopped it.
 std::string tableFingerprint(const ServerSettings& server, const std::string& database, int tables);

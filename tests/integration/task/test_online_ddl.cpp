@@ -25,6 +25,7 @@
 
 #include "engine/source/upstream_connection.h"
 #include "tests/integration/outage/engine_process.h"
+#include "tests/integration/outage/outage_helpers.h"
 #include "tests/integration/task/ghost_tool_replay.h"
 #include "tests/integration/task/online_ddl_fixture.h"
 #include "tests/integration/task/shadow_watch.h"
@@ -55,21 +56,9 @@ bool contains(const std::string& text, const std::string& fragment) {
     return text.find(fragment) != std::string::npos;
 }
 
+// One sysbench table of `rows` rows, written at `rate` transactions a second for up to 5 minutes.
 QStringList sysbenchArgs(const std::string& schema, int rows, int rate, const char* command) {
-    auto up = upstreamRoot();
-    return {QStringLiteral("oltp_write_only"),
-            QStringLiteral("--db-driver=mysql"),
-            QStringLiteral("--mysql-host=127.0.0.1"),
-            QStringLiteral("--mysql-port=%1").arg(up.port),
-            QStringLiteral("--mysql-user=%1").arg(QString::fromStdString(up.user)),
-            QStringLiteral("--mysql-password=%1").arg(QString::fromStdString(up.password)),
-            QStringLiteral("--mysql-db=%1").arg(QString::fromStdString(schema)),
-            QStringLiteral("--tables=1"),
-            QStringLiteral("--table-size=%1").arg(rows),
-            QStringLiteral("--threads=2"),
-            QStringLiteral("--rate=%1").arg(rate),
-            QStringLiteral("--time=300"),
-            QString::fromLatin1(command)};
+    return syncscope::test::sysbenchArgs(schema, 1, rows, 300, command, rate);
 }
 
 // pt-osc as a DBA runs it without replicas to look at, in fixed chunks; `paced` sleeps 0.1 s after each chunk
