@@ -27,6 +27,7 @@
 #include "engine/control/listen_address.h"
 #include "engine/control/token_file.h"
 #include "engine/load/chunk_copier.h"
+#include "engine/multisource/shard_merge_check.h"
 #include "engine/multisource/single_source_task.h"
 #include "engine/preview/task_command_previewer.h"
 #include "engine/task/stop_point.h"
@@ -300,6 +301,12 @@ int runTask(std::span<char*> args) {
     applyLoadTuning(setup);
     applyConcurrencyChoice(setup);
     setup.auditLogPath = options.logDir + "/" + setup.taskName + "-audit.jsonl";
+    if (!taskConfig.shardMode.empty()) {
+        // Tables of this one source merged into one downstream table (routes): their DDLs are coordinated.
+        std::vector<task::TaskSetup> one{std::move(setup)};
+        multisource::planShardMerge(one, taskConfig.caseSensitive, taskConfig.shardMode);
+        setup = std::move(one.front());
+    }
 
     // Signals are taken by this thread only: block them before any engine thread starts.
     sigset_t stopSignals;

@@ -38,7 +38,7 @@ OpenedTask openMultiSourceTask(const QString& taskPath, const QStringList& sourc
         for (const std::string& warning : plan.warnings) {
             spdlog::warn("{}", warning);
         }
-        multisource::refuseShardMerge(plan.subtasks, plan.task.caseSensitive);
+        multisource::planShardMerge(plan.subtasks, plan.task.caseSensitive, plan.task.shardMode);
         opened.auditPath = ui::PrecheckDialog::defaultAuditPath(QString::fromStdString(plan.task.name));
         for (task::TaskSetup& setup : plan.subtasks) {
             setup.auditLogPath = opened.auditPath.toStdString();  // one audit log; each entry names its source
@@ -81,6 +81,11 @@ OpenedTask openTask(const ui::TaskFiles& files) {
         // The audit log lives beside the application's logs, one file per task.
         opened.auditPath = ui::PrecheckDialog::defaultAuditPath(QString::fromStdString(setup.taskName));
         setup.auditLogPath = opened.auditPath.toStdString();
+        if (!taskConfig.shardMode.empty()) {
+            std::vector<task::TaskSetup> one{std::move(setup)};
+            multisource::planShardMerge(one, taskConfig.caseSensitive, taskConfig.shardMode);
+            setup = std::move(one.front());
+        }
         opened.setup = setup;
         // A pause is kept across restarts as for several sources (also one that `syncscope-cli run` was given).
         multisource::SingleSourceTask single = multisource::openSingleSourceTask(std::move(setup));

@@ -28,6 +28,14 @@ void CheckpointTracker::advanceTable(const TableName& table, const Location& loc
     tablesInMemory_[table] = location;
 }
 
+void CheckpointTracker::raiseTable(const TableName& table, const Location& location) {
+    std::lock_guard lock(mutex_);
+    auto [it, inserted] = tablesInMemory_.try_emplace(table, location);
+    if (!inserted && location.compare(it->second) == PositionOrder::After) {
+        it->second = location;
+    }
+}
+
 bool CheckpointTracker::coveredByTablePoint(const TableName& table, const Location& location) const {
     std::lock_guard lock(mutex_);
     auto it = tablesPersisted_.find(table);

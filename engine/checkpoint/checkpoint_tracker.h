@@ -56,6 +56,8 @@ public:
     void advanceGlobal(const binlog::Location& location);
     // A rows event of `table` ending at `location` was dispatched.
     void advanceTable(const TableName& table, const binlog::Location& location);
+    // The table's point moves to `location` unless it already stands there or later.
+    void raiseTable(const TableName& table, const binlog::Location& location);
 
     // An event of `table` at `location` is already covered by the table's persisted point: a resume
     // skips it. Incomparable locations are not covered (the event is applied; safe mode makes that safe).

@@ -63,6 +63,8 @@ struct InstanceSettings {
 struct TaskConfig {
     static constexpr const char* kIncrementalMode = "incremental";
     static constexpr const char* kDefaultMetaSchema = "dm_meta";
+    static constexpr const char* kPessimisticShardMode = "pessimistic";
+    static constexpr const char* kOptimisticShardMode = "optimistic";
 
     std::string file;  // where it was loaded from, for messages
     std::string name;
@@ -74,6 +76,10 @@ struct TaskConfig {
     bool onlineDdl = false;
     std::vector<std::string> shadowTableRules;
     std::vector<std::string> trashTableRules;
+    // shard-mode: how DDLs of shard tables merged into one downstream table are coordinated
+    // (engine/task/shard_ddl_locks.h); "" when tables are not merged.
+    std::string shardMode;
+    bool strictOptimisticShardMode = false;
     DatabaseConfig targetDatabase;
     std::vector<MysqlInstanceConfig> mysqlInstances;
     std::map<std::string, filter::BlockAllowRules> blockAllowLists;

@@ -26,6 +26,9 @@ const std::vector<std::string_view> kTopLevelKeys = {"name",
                                                      "online-ddl-scheme",
                                                      "shadow-table-rules",
                                                      "trash-table-rules",
+                                                     "shard-mode",
+                                                     "is-sharding",
+                                                     "strict-optimistic-shard-mode",
                                                      "target-database",
                                                      "mysql-instances",
                                                      "block-allow-list",
@@ -38,10 +41,7 @@ const std::vector<std::string_view> kTopLevelKeys = {"name",
                                                      "enable-gtid"};
 
 // DM task keys that do not change what this engine replicates: accepted with a warning.
-const std::vector<std::string_view> kUnusedTopLevelKeys = {"is-sharding",
-                                                           "shard-mode",
-                                                           "strict-optimistic-shard-mode",
-                                                           "ignore-checking-items",
+const std::vector<std::string_view> kUnusedTopLevelKeys = {"ignore-checking-items",
                                                            "enable-heartbeat",
                                                            "heartbeat-update-interval",
                                                            "heartbeat-report-interval",
@@ -105,6 +105,32 @@ void readOnlineDdl(ConfigReader& reader, const YAML::Node& root, TaskConfig& tas
         }
         if (!task.onlineDdl) {
             reader.warn(node, key, "ignored: online-ddl is not true");
+        }
+    }
+}
+
+// shard-mode (DM: "" none, "pessimistic", "optimistic"), the older is-sharding (true: pessimistic) and
+// strict-optimistic-shard-mode (optimistic only).
+void readShardMode(ConfigReader& reader, const YAML::Node& root, TaskConfig& task) {
+    if (auto value = ConfigReader::child(root, "is-sharding"); value.IsDefined()) {
+        if (reader.readBool(value, "is-sharding")) {
+            task.shardMode = TaskConfig::kPessimisticShardMode;
+            reader.warn(value, "is-sharding",
+                        "is deprecated in DM: write shard-mode: pessimistic instead (done so here)");
+        }
+    }
+    if (auto value = ConfigReader::child(root, "shard-mode"); value.IsDefined()) {
+        std::string mode = reader.readString(value, "shard-mode");
+        if (mode != TaskConfig::kPessimisticShardMode && mode != TaskConfig::kOptimisticShardMode && !mode.empty()) {
+            reader.fail(value, "shard-mode",
+                        "'" + mode + "' is not a shard mode DM knows (\"pessimistic\", \"optimistic\" or \"\")");
+        }
+        task.shardMode = mode;
+    }
+    if (auto value = ConfigReader::child(root, "strict-optimistic-shard-mode"); value.IsDefined()) {
+        task.strictOptimisticShardMode = reader.readBool(value, "strict-optimistic-shard-mode");
+        if (task.strictOptimisticShardMode && task.shardMode != TaskConfig::kOptimisticShardMode) {
+            reader.warn(value, "strict-optimistic-shard-mode", "ignored: shard-mode is not optimistic");
         }
     }
 }
@@ -309,6 +335,7 @@ TaskConfig parseTaskConfig(const std::string& yamlText, const std::string& fileN
         task.caseSensitive = reader.readBool(value, "case-sensitive");
     }
     readOnlineDdl(reader, root, task);
+    readShardMode(reader, root, task);
     if (auto value = ConfigReader::child(root, "enable-gtid"); value.IsDefined()) {
         (void)reader.readBool(value, "enable-gtid");
         reader.warn(value, "enable-gtid", "ignored: DM has no task-level enable-gtid; set it in the source file");

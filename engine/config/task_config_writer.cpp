@@ -70,6 +70,10 @@ std::string toYaml(const TaskConfig& task) {
         out << YAML::Key << "case-sensitive" << YAML::Value << true;
     if (task.onlineDdl)
         out << YAML::Key << "online-ddl" << YAML::Value << true;
+    if (!task.shardMode.empty())
+        out << YAML::Key << "shard-mode" << YAML::Value << YAML::DoubleQuoted << task.shardMode;
+    if (task.strictOptimisticShardMode)
+        out << YAML::Key << "strict-optimistic-shard-mode" << YAML::Value << true;
     for (const auto& [key, rules] : {std::pair{"shadow-table-rules", &task.shadowTableRules},
                                      std::pair{"trash-table-rules", &task.trashTableRules}}) {
         if (rules->empty())

@@ -178,6 +178,31 @@ std::string renderMetrics(const task::StatusSnapshot& status, const std::map<std
             out.sample(change.rowsCopied, labels);
         }
     }
+    out.family("syncscope_shard_ddl_locks", "gauge",
+               "Shard DDL locks (shard-mode) not yet passed by every shard table: waiting for shard tables to read "
+               "the DDL, or ran downstream while sources re-sync.");
+    out.sample(static_cast<uint64_t>(status.shardLocks.size()), task);
+    if (!status.shardLocks.empty()) {
+        const int64_t now =
+            std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+                .count();
+        auto labelsOf = [&task](const task::ShardLockStatus& lock) {
+            MetricLabels labels = task;
+            labels.emplace_back("target_schema", lock.target.schema);
+            labels.emplace_back("target_table", lock.target.table);
+            return labels;
+        };
+        out.family("syncscope_shard_ddl_lock_waiting_tables", "gauge",
+                   "Shard tables a shard DDL lock waits for, per merged table (0 once it ran downstream).");
+        for (const auto& lock : status.shardLocks) {
+            out.sample(static_cast<uint64_t>(lock.ranDownstream ? 0 : lock.waitingFor.size()), labelsOf(lock));
+        }
+        out.family("syncscope_shard_ddl_lock_age_seconds", "gauge",
+                   "Seconds since a shard DDL lock's first shard table read its DDL, per merged table.");
+        for (const auto& lock : status.shardLocks) {
+            out.sample(static_cast<uint64_t>(std::max<int64_t>(0, now - lock.since)), labelsOf(lock));
+        }
+    }
     out.family("syncscope_binlog_stream_reconnecting", "gauge",
                "1 while a lost binlog connection is being resumed in place (status binlog_stream has the attempt).");
     out.sample(uint64_t{status.stream.reconnecting ? 1U : 0U}, task);

@@ -73,6 +73,33 @@ nlohmann::json tableJson(const task::TablePointView& table) {
 
 }  // namespace
 
+nlohmann::json shardLocksJson(const std::vector<task::ShardLockStatus>& locks) {
+    auto shardsJson = [](const std::vector<task::ShardLockStatus::Shard>& shards, bool arrivals) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const auto& shard : shards) {
+            nlohmann::json item = {
+                {"source", shard.sourceId}, {"schema", shard.table.schema}, {"table", shard.table.table}};
+            if (arrivals) {
+                item["position"] = shard.position;
+                item["since"] = shard.since;
+            }
+            list.push_back(std::move(item));
+        }
+        return list;
+    };
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& lock : locks) {
+        list.push_back({{"target_schema", lock.target.schema},
+                        {"target_table", lock.target.table},
+                        {"ddls", lock.ddls},
+                        {"state", lock.ranDownstream ? "ran downstream, sources re-syncing" : "waiting"},
+                        {"since", lock.since},
+                        {"arrived", shardsJson(lock.arrived, true)},
+                        {"waiting_for", shardsJson(lock.waitingFor, false)}});
+    }
+    return list;
+}
+
 std::string dmBinlogText(const task::PointView& point) {
     return point.known() ? "(" + point.file + ", " + std::to_string(point.pos) + ")" : std::string();
 }
@@ -149,6 +176,7 @@ nlohmann::json statusJson(const task::StatusSnapshot& status) {
         {"tables", tables},
         {"tables_ahead_of_global", tablesAhead},
         {"online_schema_changes", onlineChangesJson(status.onlineChanges)},
+        {"shard_locks", shardLocksJson(status.shardLocks)},
         {"catch_up",
          {{"behind_bytes", status.catchUp.behindBytes},
           {"applied_bytes_per_second", status.catchUp.appliedBytesPerSecond},

@@ -24,5 +24,7 @@ bool isSynced(const task::StatusSnapshot& status);
 std::string isoTime(task::Clock::time_point at);
 
 nlohmann::json statusJson(const task::StatusSnapshot& status);
+// The task's shard DDL locks (status "shard_locks", GET /api/v1/shard-locks).
+nlohmann::json shardLocksJson(const std::vector<task::ShardLockStatus>& locks);
 
 }  // namespace syncscope::control

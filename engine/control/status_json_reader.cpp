@@ -133,6 +133,24 @@ task::StatusSnapshot statusFromJson(const nlohmann::json& json) {
         view.since = valueOr<std::string>(change, "since", "");
         s.onlineChanges.push_back(std::move(view));
     }
+    for (const auto& lock : json.value("shard_locks", nlohmann::json::array())) {
+        task::ShardLockStatus view;
+        view.target = {valueOr<std::string>(lock, "target_schema", ""), valueOr<std::string>(lock, "target_table", "")};
+        view.ddls = valueOr<std::vector<std::string>>(lock, "ddls", {});
+        view.since = valueOr<int64_t>(lock, "since", 0);
+        view.ranDownstream = valueOr<std::string>(lock, "state", "") != "waiting";
+        for (const char* key : {"arrived", "waiting_for"}) {
+            for (const auto& shard : lock.value(key, nlohmann::json::array())) {
+                task::ShardLockStatus::Shard item{
+                    valueOr<std::string>(shard, "source", ""),
+                    {valueOr<std::string>(shard, "schema", ""), valueOr<std::string>(shard, "table", "")},
+                    valueOr<std::string>(shard, "position", ""),
+                    valueOr<int64_t>(shard, "since", 0)};
+                (std::string(key) == "arrived" ? view.arrived : view.waitingFor).push_back(std::move(item));
+            }
+        }
+        s.shardLocks.push_back(std::move(view));
+    }
     s.eventsRead = valueOr<uint64_t>(json, "total_events", 0);
     s.rowsApplied = valueOr<uint64_t>(json, "total_rows", 0);
     s.recentRowsPerSecond = valueOr<double>(json, "recent_rps", 0);

@@ -19,7 +19,8 @@ namespace {
 // Revision 2: /api/v1/version, /api/v1/audit, /api/v1/log, HTTPS, a JSON reason in every 4xx.
 // Revision 3: subtasks of a task with several sources (status "subtasks", ?source=ID).
 // Revision 4: GET /api/v1/history?since=TIME (the charts' last ten minutes).
-constexpr int kApiRevision = 4;
+// Revision 5: GET /api/v1/shard-locks (shard-mode), status "shard_locks".
+constexpr int kApiRevision = 5;
 const char* const kMetricsType = "text/plain; version=0.0.4; charset=utf-8";
 
 void serveStatus(const ControlRouter& router, const httplib::Request& req, httplib::Response& res) {
@@ -43,15 +44,16 @@ void serveStatus(const ControlRouter& router, const httplib::Request& req, httpl
 }
 
 void serveVersion(const ControlRouter& router, httplib::Response& res) {
-    router.reply(res, http_status::kOk,
-                 {{"api", "v1"},
-                  {"revision", kApiRevision},
-                  {"tls", !router.options().tlsCertFile.empty()},
-                  {"endpoints",
-                   {"GET /api/v1/status", "GET /api/v1/version", "GET /api/v1/audit?tail=N", "GET /api/v1/log?tail=N",
-                    "GET /metrics", "POST /api/v1/start", "POST /api/v1/pause", "POST /api/v1/resume",
-                    "POST /api/v1/stop", "POST /api/v1/skip", "POST /api/v1/resume-from", "POST /api/v1/until",
-                    "GET /api/v1/preview/skip", "GET /api/v1/preview/resume-from", "GET /api/v1/history?since=TIME"}}});
+    router.reply(
+        res, http_status::kOk,
+        {{"api", "v1"},
+         {"revision", kApiRevision},
+         {"tls", !router.options().tlsCertFile.empty()},
+         {"endpoints",
+          {"GET /api/v1/status", "GET /api/v1/version", "GET /api/v1/audit?tail=N", "GET /api/v1/log?tail=N",
+           "GET /metrics", "POST /api/v1/start", "POST /api/v1/pause", "POST /api/v1/resume", "POST /api/v1/stop",
+           "POST /api/v1/skip", "POST /api/v1/resume-from", "POST /api/v1/until", "GET /api/v1/preview/skip",
+           "GET /api/v1/preview/resume-from", "GET /api/v1/history?since=TIME", "GET /api/v1/shard-locks"}}});
 }
 
 // ?since=TIME (ISO, as status's taken_at; default: all that is kept), ?source=ID for one subtask's.
@@ -85,6 +87,11 @@ void serveHistory(const ControlRouter& router, const StatusHistory& history, con
 void addStatusRoutes(ControlRouter& router, ErrorTally& errors, const StatusHistory& history) {
     router.get("/api/v1/status",
                [&router](const httplib::Request& req, httplib::Response& res) { serveStatus(router, req, res); });
+    router.get("/api/v1/shard-locks", [&router](const httplib::Request&, httplib::Response& res) {
+        auto status = router.task().status();
+        router.reply(res, http_status::kOk,
+                     {{"task", status->taskName}, {"shard_locks", shardLocksJson(status->shardLocks)}});
+    });
     router.get("/api/v1/version",
                [&router](const httplib::Request&, httplib::Response& res) { serveVersion(router, res); });
     router.get("/api/v1/history", [&router, &history](const httplib::Request& req, httplib::Response& res) {

@@ -7,6 +7,7 @@
 
 #include "engine/filter/block_allow_list.h"
 #include "engine/filter/table_router.h"
+#include "engine/multisource/shard_lock_table.h"
 #include "engine/source/upstream_connection.h"
 
 namespace syncscope::multisource {
@@ -95,20 +96,57 @@ std::vector<TableName> upstreamTables(const task::TaskSetup& setup) {
     return tables;
 }
 
-void refuseShardMerge(const std::vector<task::TaskSetup>& subtasks, bool caseSensitive) {
+std::vector<task::ShardGroup> shardGroups(const std::vector<SourceTables>& sources, bool caseSensitive) {
+    std::map<TableName, task::ShardGroup> byTarget;
+    for (const SourceTables& source : sources) {
+        for (const RoutedTable& table : source.tables) {
+            TableName key{folded(table.downstream.schema, caseSensitive),
+                          folded(table.downstream.table, caseSensitive)};
+            task::ShardGroup& group = byTarget[key];
+            group.target = table.downstream;
+            group.members.push_back({source.sourceId, table.upstream});
+        }
+    }
+    std::vector<task::ShardGroup> groups;
+    for (auto& [key, group] : byTarget) {
+        if (group.members.size() >= 2) {
+            groups.push_back(std::move(group));
+        }
+    }
+    return groups;
+}
+
+void planShardMerge(std::vector<task::TaskSetup>& subtasks, bool caseSensitive, const std::string& shardMode) {
     std::vector<SourceTables> sources;
     for (const task::TaskSetup& setup : subtasks) {
         sources.push_back(routedTables(setup, upstreamTables(setup)));
     }
-    std::string shared = sharedDownstreamTables(sources, caseSensitive);
-    if (!shared.empty()) {
-        const std::string taskName = subtasks.empty() ? std::string() : subtasks.front().taskName;
-        throw ShardMergeRefused("task " + taskName +
-                                ": several sources writing into one downstream table (DM's shard merge) is not "
-                                "supported yet; nothing was started:\n" +
-                                shared +
-                                "\nroute each source's tables to tables of their own, or run those sources as "
-                                "separate tasks");
+    const std::string taskName = subtasks.empty() ? std::string() : subtasks.front().taskName;
+    if (shardMode.empty()) {
+        std::string shared = sharedDownstreamTables(sources, caseSensitive);
+        if (!shared.empty()) {
+            throw ShardMergeRefused("task " + taskName +
+                                    ": several sources write into one downstream table, and the task file sets no "
+                                    "shard-mode; nothing was started:\n" +
+                                    shared +
+                                    "\nset shard-mode: pessimistic to merge them (DM's shard merge), or route each "
+                                    "source's tables to tables of their own");
+        }
+        return;
+    }
+    std::vector<task::ShardGroup> groups = shardGroups(sources, caseSensitive);
+    if (groups.empty()) {
+        return;
+    }
+    if (shardMode != config::TaskConfig::kPessimisticShardMode) {
+        throw ShardMergeRefused("task " + taskName + ": shard-mode '" + shardMode +
+                                "' is not supported yet (only pessimistic is); nothing was started");
+    }
+    const task::TaskSetup& first = subtasks.front();
+    auto ledger = std::make_shared<ShardLockTable>(first.downstream, first.metaSchema, first.taskName);
+    auto locks = std::make_shared<task::ShardDdlLocks>(taskName, std::move(groups), std::move(ledger));
+    for (task::TaskSetup& setup : subtasks) {
+        setup.shardLocks = locks;
     }
 }
 

@@ -1,13 +1,15 @@
-// DM's shard merge (several sources writing into one downstream table) is not built yet: a task whose
-// sources would route tables into one downstream table is refused at start, naming the table and the
-// sources. Found from the tables each upstream has now, through each source's block-allow list and routes
-// (a route rule that merges, or the same schema and table on two sources with no route).
+// DM's shard merge: which upstream tables of the task's sources route into one downstream table, found from
+// the tables each upstream has now, through each source's block-allow list and routes (a route rule that
+// merges, or the same schema and table on two sources with no route). With shard-mode pessimistic they
+// become the groups of the task's shard DDL locks (engine/task/shard_ddl_locks.h); without shard-mode a
+// task whose sources would write one downstream table is refused at start, naming the table and the sources.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "engine/common/table_name.h"
+#include "engine/task/shard_ddl_locks.h"
 #include "engine/task/task_setup.h"
 
 namespace syncscope::multisource {
@@ -39,7 +41,12 @@ public:
     using Error::Error;
 };
 
-// Reads every source's upstream and throws ShardMergeRefused when two sources share a downstream table.
-void refuseShardMerge(const std::vector<task::TaskSetup>& subtasks, bool caseSensitive);
+// The downstream tables two or more upstream tables route into (of one source or several), with them.
+std::vector<task::ShardGroup> shardGroups(const std::vector<SourceTables>& sources, bool caseSensitive);
+
+// Reads every source's upstream. Without `shardMode`, throws ShardMergeRefused when two sources share a
+// downstream table; with "pessimistic", gives every subtask the task's shard DDL locks (the ledger of the
+// locks that ran kept beside the checkpoint); "optimistic" is refused (not built yet).
+void planShardMerge(std::vector<task::TaskSetup>& subtasks, bool caseSensitive, const std::string& shardMode);
 
 }  // namespace syncscope::multisource

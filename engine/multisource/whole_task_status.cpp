@@ -66,6 +66,9 @@ std::shared_ptr<const task::StatusSnapshot> wholeTaskStatus(
         allCaughtUp = allCaughtUp && s.catchUp.behindBytes == 0;
         whole->readQueueDepth += s.readQueueDepth;
         whole->onlineChanges.insert(whole->onlineChanges.end(), s.onlineChanges.begin(), s.onlineChanges.end());
+        if (whole->shardLocks.empty()) {
+            whole->shardLocks = s.shardLocks;  // one set of locks for the task, shared by its sources
+        }
         whole->workerQueueBytes += s.workerQueueBytes;
         if (s.safeMode) {
             whole->safeMode = true;

@@ -29,6 +29,7 @@ struct SessionOutcome {
     std::optional<FailedEvent> failedEvent;
     binlog::BinlogPosition failedTransactionStart;  // for a skip
     std::string stopPointReached;                   // Interrupted at the DBA's stop point: which one
+    std::string resync;                             // Interrupted to read again for a shard DDL lock: why
 };
 
 }  // namespace syncscope::task

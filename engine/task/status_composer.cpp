@@ -1,5 +1,7 @@
 #include "engine/task/status_composer.h"
 
+#include "engine/task/shard_ddl_locks.h"
+
 #include <algorithm>
 #include <utility>
 
@@ -138,6 +140,9 @@ std::shared_ptr<const StatusSnapshot> StatusComposer::compose(TaskStateView stat
     snapshot->safeModeReason = setup_.syncer.safeMode ? "the task sets safe-mode: true" : live.safeModeReason;
     snapshot->safeModeUntil = live.safeModeUntil;
     snapshot->onlineChanges = live.onlineChanges;
+    if (setup_.shardLocks) {
+        snapshot->shardLocks = shardLockStatus(setup_.shardLocks->view());
+    }
     if (!state.previousGlobalPoint.isEmpty()) {
         snapshot->globalBeforeResumeFrom = PointView{state.previousGlobalPoint.position().file(),
                                                      state.previousGlobalPoint.position().offset(),

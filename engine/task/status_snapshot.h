@@ -88,6 +88,26 @@ struct OnlineChangeView {
     bool operator==(const OnlineChangeView&) const = default;
 };
 
+// A shard DDL lock (shard-mode, engine/task/shard_ddl_locks.h): waiting for shard tables to read its DDLs,
+// or ran downstream and waiting for the sources whose tables waited to read again (their re-sync).
+struct ShardLockStatus {
+    struct Shard {
+        std::string sourceId;
+        TableName table;
+        std::string position;  // for an arrival: where it read the DDLs ("" for a table waited for)
+        int64_t since = 0;     // for an arrival: Unix seconds
+        bool operator==(const Shard&) const = default;
+    };
+    TableName target;
+    std::vector<std::string> ddls;
+    std::vector<Shard> arrived;
+    std::vector<Shard> waitingFor;
+    int64_t since = 0;  // Unix seconds: the first arrival
+    bool ranDownstream = false;
+
+    bool operator==(const ShardLockStatus&) const = default;
+};
+
 struct RowImageView {
     std::vector<std::optional<std::string>> values;  // canonical text, nullopt for NULL
 };
@@ -134,6 +154,7 @@ struct StatusSnapshot {
     std::vector<BinlogFileSize> upstreamFiles;  // SHOW BINARY LOGS: the axis of the ruler
     std::vector<TablePointView> tables;
     std::vector<OnlineChangeView> onlineChanges;  // online-ddl: the tools' changes being followed
+    std::vector<ShardLockStatus> shardLocks;      // shard-mode: the task's shard DDL locks (every source's)
 
     uint64_t eventsRead = 0;
     uint64_t rowsApplied = 0;

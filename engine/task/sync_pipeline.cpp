@@ -119,6 +119,10 @@ SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
         SessionOutcome ended;
         ended.stopPointReached = stopPoint_.reason();
         return ended;
+    } catch (const ShardResync& resync) {
+        SessionOutcome ended;
+        ended.resync = resync.message;
+        return ended;
     } catch (const SessionFailure& failure) {
         return failure.outcome;
     } catch (const apply::DownstreamError& e) {
@@ -294,6 +298,9 @@ void SyncPipeline::atBoundary() {
             throw SessionFailure{failureOutcome(*stop, false)};
         }
     }
+    if (shards_ != nullptr && shards_->version() != shardVersion_) {
+        followShardLocks();
+    }
     if (flushCoordinator_) {
         flushCoordinator_->atBoundary(transactionTracker_.lastSeq());
     }
@@ -304,7 +311,11 @@ void SyncPipeline::takePoints(const HeldPointsRelease& release) {
         tracker_.advanceTable(table, location);
     }
     if (release.global) {
-        tracker_.advanceGlobal(*release.global);
+        if (holdingGlobal_) {
+            heldLatest_ = *release.global;  // a shard DDL lock waits: the global point stays before it
+        } else {
+            tracker_.advanceGlobal(*release.global);
+        }
     }
 }
 
@@ -328,6 +339,9 @@ void SyncPipeline::onRows(const binlog::Event& event, const binlog::RowsEvent& r
     }
     if (tracker_.coveredByTablePoint(table, at)) {
         return;  // applied before the last flush of this table's point (docs/design.md invariant 4)
+    }
+    if (!waitingShards_.empty() && waitingShards_.contains(table)) {
+        return;  // its shard DDL lock waits: read again at the re-sync, from the held global point
     }
     const OpenGroup* group = transactionTracker_.group();
     // The failed-event report names the row's own transaction, not the GTID state before it.
@@ -453,6 +467,8 @@ Location SyncPipeline::prepare() {
         // with exactly the points they belong to.
         flushCoordinator_->alsoAtEachBarrier([this] { return online_->takeWrites(); });
     }
+
+    shards_ = setup_.shardLocks.get();
 
     // The schema tracker runs on this (the reader's) thread, as does the control connection.
     schemas_ = std::make_unique<schema::SchemaTracker>(
@@ -595,6 +611,18 @@ void SyncPipeline::onDdl(const binlog::Event& event, const binlog::QueryEvent& q
     if (online.kind == OnlineDdlStep::Kind::Swap) {
         keepSwapBefore(online, at);
     }
+    if (shards_ != nullptr && online.kind == OnlineDdlStep::Kind::Pass && onShardDdl(event, query, at, plans)) {
+        if (ownGroup) {
+            if (!transactionTracker_.inGroup()) {
+                transactionTracker_.openForDdl(startOf(event), timestampOf(event));
+                onGroupOpened();
+            }
+            endTransaction(event);
+            flush(FlushReason::AfterDdl);
+            followShardLocks();
+        }
+        return;
+    }
     bool barrierDone = false;
     for (const DdlPlan& plan : plans) {
         if (plan.action == DdlPlan::Action::Error) {
@@ -633,6 +661,124 @@ void SyncPipeline::onDdl(const binlog::Event& event, const binlog::QueryEvent& q
     }
     endTransaction(event);
     flush(FlushReason::AfterDdl);
+}
+
+// Shard merge (shard_ddl_locks.h). A DDL of a shard table is an arrival in its group's lock: the barrier
+// flush first (every row before it is downstream before any source changes the merged table), then it
+// waits, runs the DDLs (the arrival that completed the lock) or passes them over (they ran before a kill).
+// DDLs that would drop or empty the merged table for one shard are not run; a rename is refused.
+bool SyncPipeline::onShardDdl(const binlog::Event& event, const binlog::QueryEvent& query, const Location& at,
+                              const std::vector<DdlPlan>& plans) {
+    using filter::StatementKind;
+    std::optional<ShardTable> shard;
+    std::optional<TableName> target;
+    for (const DdlPlan& plan : plans) {
+        for (const filter::TableName& table : plan.tables) {
+            if (auto merged = shards_->targetOf(setup_.sourceId, {table.schema, table.table})) {
+                shard = ShardTable{setup_.sourceId, {table.schema, table.table}};
+                target = merged;
+            }
+        }
+    }
+    if (!shard || plans.size() != 1 || plans.front().action != DdlPlan::Action::Apply) {
+        return false;
+    }
+    const DdlPlan& plan = plans.front();
+    const StatementKind kind = filter::DdlClassifier::classify(query.query, query.schema).kind;
+    if (kind == StatementKind::RenameTable) {
+        failOnDdl(event, query, at, plan.sql, 0,
+                  "shard table " + shard->text() + " renamed at " + at.toString() +
+                      ": a rename of a table merged into " + target->text() +
+                      " is not supported in shard merge; apply it downstream by hand, then skip it",
+                  false);
+    }
+    if (kind == StatementKind::DropTable || kind == StatementKind::TruncateTable ||
+        kind == StatementKind::CreateTable) {
+        // The merged table holds every shard's rows: one shard's DROP or TRUNCATE must not empty it, and a
+        // shard's CREATE finds it made.
+        spdlog::warn("task {}: DDL of shard table {} at {} not run on the merged table {}: {}", setup_.taskName,
+                     shard->text(), at.toString(), target->text(), query.query);
+        return true;
+    }
+    if (waitingShards_.contains(shard->table)) {
+        return true;  // a later DDL of a table that waits: read again at the re-sync
+    }
+    if (tracker_.coveredByTablePoint(shard->table, at)) {
+        spdlog::info("task {}: shard DDL of {} at {} ran downstream before (its table point covers it): {}",
+                     setup_.taskName, shard->text(), at.toString(), query.query);
+        shards_->passed(*shard, at.toString());
+        return true;
+    }
+    ShardDdlLocks::Verdict verdict = shards_->arrive(*shard, *target, {plan.sql}, at);
+    switch (verdict.kind) {
+        case ShardDdlLocks::Verdict::Kind::Conflict:
+            failOnDdl(event, query, at, plan.sql, 0, verdict.reason, false);
+        case ShardDdlLocks::Verdict::Kind::Wait:
+            flush(FlushReason::BeforeDdl, at);
+            waitingShards_.insert(shard->table);
+            holdGlobal();
+            spdlog::info("task {}: shard DDL of {} at {} waits ({}); its rows wait, the global point holds at {}: {}",
+                         setup_.taskName, shard->text(), at.toString(), verdict.reason,
+                         tracker_.globalInMemory().toString(), plan.sql);
+            return true;
+        case ShardDdlLocks::Verdict::Kind::Done:
+            spdlog::info("task {}: shard DDL of {} at {} passed over: it {}: {}", setup_.taskName, shard->text(),
+                         at.toString(), verdict.reason, plan.sql);
+            tracker_.raiseTable(shard->table, at);
+            schemas_->forgetTable({shard->table.schema, shard->table.table});
+            return true;
+        case ShardDdlLocks::Verdict::Kind::Execute:
+            break;
+    }
+    flush(FlushReason::BeforeDdl, at);
+    try {
+        ddl_->run(plan, at, feed_->admit(at).inReplayWindow);
+    } catch (const DdlFailed& failed) {
+        failOnDdl(event, query, at, failed.sql, failed.code, failed.message, failed.retryable);
+    }
+    shards_->executed(*target);
+    return true;
+}
+
+void SyncPipeline::holdGlobal() {
+    if (!holdingGlobal_) {
+        holdingGlobal_ = true;
+        heldLatest_ = tracker_.globalInMemory();
+    }
+}
+
+void SyncPipeline::followShardLocks() {
+    shardVersion_ = shards_->version();
+    std::vector<ShardArrival> ran;
+    bool resync = false;
+    for (ShardArrival& arrival : shards_->executedArrivalsOf(setup_.sourceId)) {
+        if (arrival.at.isEmpty()) {
+            continue;  // kept in the ledger from before this start: passed when read again
+        }
+        resync = waitingShards_.erase(arrival.shard.table) > 0 || resync;
+        tracker_.raiseTable(arrival.shard.table, arrival.at);
+        schemas_->forgetTable({arrival.shard.table.schema, arrival.shard.table.table});
+        ran.push_back(std::move(arrival));
+    }
+    if (!ran.empty()) {
+        // The table points past the DDLs are persisted before the arrivals are passed.
+        flush(FlushReason::AfterDdl);
+        for (const ShardArrival& arrival : ran) {
+            shards_->passed(arrival.shard, arrival.position);
+        }
+    }
+    if (resync) {
+        throw ShardResync{
+            "a shard DDL lock this source waited in ran downstream: reading again from the global "
+            "point " +
+            tracker_.globalPersisted().toString() + " (re-sync)"};
+    }
+    if (holdingGlobal_ && waitingShards_.empty()) {
+        holdingGlobal_ = false;
+        if (!heldLatest_.isEmpty()) {
+            tracker_.advanceGlobal(heldLatest_);
+        }
+    }
 }
 
 }  // namespace syncscope::task

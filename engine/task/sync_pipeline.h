@@ -15,6 +15,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,7 @@
 #include "engine/task/replay_window.h"
 #include "engine/task/session_live_view.h"
 #include "engine/task/session_outcome.h"
+#include "engine/task/shard_ddl_locks.h"
 #include "engine/task/stop_grace.h"
 #include "engine/task/stop_point_check.h"
 #include "engine/task/stream_reader.h"
@@ -60,6 +62,12 @@ class RowChangeBuilder;
 // An error that stops the session with a failed event (rather than a plain message).
 struct SessionFailure {
     SessionOutcome outcome;
+};
+
+// A shard DDL lock this source waited in ran downstream: the session ends at a boundary, its points
+// persisted, and the next one reads again from the held global point (the re-sync).
+struct ShardResync {
+    std::string message;
 };
 
 // Where the pipeline's events come from and what its workers write through. Unset: the task's upstream
@@ -100,6 +108,13 @@ private:
     void onRows(const binlog::Event& event, const binlog::RowsEvent& rows);
     void onDdl(const binlog::Event& event, const binlog::QueryEvent& query);
     void keepSwapBefore(OnlineDdlStep& swap, const binlog::Location& at);
+    // Shard merge (shard_ddl_locks.h): a DDL of a shard table; false when the table merges with no other.
+    bool onShardDdl(const binlog::Event& event, const binlog::QueryEvent& query, const binlog::Location& at,
+                    const std::vector<DdlPlan>& plans);
+    // A lock ran downstream or went: table points move past this source's arrivals, the hold ends, and
+    // a source whose tables waited re-syncs (throws ShardResync).
+    void followShardLocks();
+    void holdGlobal();
     [[noreturn]] void failOnDdl(const binlog::Event& event, const binlog::QueryEvent& query, const binlog::Location& at,
                                 const std::string& sql, int code, const std::string& message, bool retryable);
     // The open group's sequence (the last one's between groups): its changes carry it.
@@ -144,7 +159,14 @@ private:
     std::unique_ptr<DdlRunner> ddl_;
     std::unique_ptr<WorkerFeed> feed_;          // the rows' dispatch to the workers, and the table points they reach
     std::unique_ptr<OnlineDdlTracker> online_;  // online-ddl: the tools' changes followed; null when off
-    uint64_t onlineViewVersion_ = 0;            // of the changes the live view shows
+    // Shard merge: the task's locks (null when no table merges with another), this source's tables that
+    // wait in one (their rows are read again at the re-sync), and the global point held meanwhile.
+    ShardDdlLocks* shards_ = nullptr;
+    std::set<TableName> waitingShards_;
+    bool holdingGlobal_ = false;
+    binlog::Location heldLatest_;  // where the global point would be without the hold
+    uint64_t shardVersion_ = 0;
+    uint64_t onlineViewVersion_ = 0;  // of the changes the live view shows
     uint32_t lastEventTimestamp_ = 0;
 
     StopPointCheck stopPoint_{setup_.stopPoint, setup_.taskName};  // the DBA's run --until / POST /api/v1/until

@@ -274,6 +274,9 @@ bool Task::sessionEnded(const SessionOutcome& outcome, const binlog::Location& p
     lifecycle_.pausedAt.clear();
     if (outcome.kind == SessionOutcome::Kind::Interrupted) {
         lifecycle_.lastFailure.reset();
+        if (!outcome.resync.empty()) {
+            spdlog::info("task {}: {}", setup_.taskName, outcome.resync);
+        }
         if (!outcome.stopPointReached.empty() && lifecycle_.wanted == Wanted::Running) {
             lifecycle_.pausedAt = outcome.stopPointReached;  // one-shot, as START SLAVE UNTIL
             setup_.stopPoint->set(std::nullopt);

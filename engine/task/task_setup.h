@@ -15,6 +15,8 @@
 
 namespace syncscope::task {
 
+class ShardDdlLocks;
+
 struct TaskSetup {
     static constexpr int kDefaultHeartbeatSeconds = 1;
     // The exit-safe high-water mark runs this far ahead of what is dispatched, so that it is written
@@ -44,6 +46,9 @@ struct TaskSetup {
     std::shared_ptr<const filter::TableRouter> router;
     // online-ddl: true; null when off (shadow tables are then ordinary tables).
     std::shared_ptr<const filter::OnlineDdlRules> onlineDdl;
+    // shard-mode with tables merged into one downstream table: the task's shard DDL locks, shared by its
+    // sources (shard_ddl_locks.h); null otherwise.
+    std::shared_ptr<ShardDdlLocks> shardLocks;
 
     std::string auditLogPath;  // empty: no audit log
     int heartbeatSeconds = kDefaultHeartbeatSeconds;

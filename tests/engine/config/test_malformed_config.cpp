@@ -100,6 +100,8 @@ private slots:
                                                     << "did you mean 'enable-relay'?";
         QTest::newRow("online-ddl-scheme DM does not know") << "task_online_bad_scheme.yaml" << 3 << "online-ddl-scheme"
                                                             << "'osc' is not a scheme DM knows";
+        QTest::newRow("shard-mode DM does not know") << "task_bad_shard_mode.yaml" << 3 << "shard-mode"
+                                                     << "'optimistc' is not a shard mode DM knows";
         QTest::newRow("shadow rule without the real table's group")
             << "task_online_bad_shadow_rule.yaml" << 4 << "shadow-table-rules"
             << "'^_.+_ghost$' has 0 capturing groups; it needs exactly one";

@@ -136,13 +136,16 @@ private slots:
         QCOMPARE(task.shadowTableRules, (std::vector<std::string>{"^_(.+)_shadow$", "^_(.+)_(?:new|gho)$"}));
         QCOMPARE(task.trashTableRules, (std::vector<std::string>{"^_(.+)_(?:trash|old)$"}));
         QVERIFY(!anyWarningContains(task.warnings, "key 'online-ddl'"));
+        // shard-mode is read, not warned about.
+        QCOMPARE(task.shardMode, std::string("pessimistic"));
+        QVERIFY(!anyWarningContains(task.warnings, "key 'shard-mode'"));
 
         // Lower-case action and DM's alias are accepted and normalised.
         QCOMPARE(task.filters.at("unused-rule").action, filter::FilterAction::Ignore);
         QCOMPARE(task.filters.at("unused-rule").events, std::vector<std::string>{"create database"});
 
         for (const char* key :
-             {"full_task.yaml:6: key 'shard-mode'", "key 'clean-dump-file'", "key 'timezone'",
+             {"key 'clean-dump-file'", "key 'timezone'",
               "key 'collation_compatible'", "key 'ignore-checking-items'", "key 'mydumpers.global': defined but no",
               "key 'mysql-instances[0]': names mydumper or loader settings", "key 'syncers.bulk.max-retry'",
               "key 'filters.unused-rule': defined but no"}) {

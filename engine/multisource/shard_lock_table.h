@@ -1,0 +1,40 @@
+// The ledger of a task's shard DDL locks that ran downstream (engine/task/shard_ddl_locks.h), kept in the
+// downstream beside the checkpoint: `<meta-schema>`.`<task>_syncscope_shard_locks`, one row per lock (the
+// merged table, the first arrival), the DDLs and every arrival's source, table and position as JSON. A row is
+// written right after the lock's DDLs ran and removed once every arrival has been passed, so that after a
+// kill an arrival read again is passed over rather than run twice.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/common/server_settings.h"
+#include "engine/task/shard_ddl_locks.h"
+
+namespace syncscope::multisource {
+
+class ShardLockTable final : public task::ShardLockLedger {
+public:
+    static constexpr const char* kTableSuffix = "_syncscope_shard_locks";
+
+    ShardLockTable(ServerSettings downstream, std::string metaSchema, std::string taskName);
+
+    // A missing table has none. Throws Error naming the table for any other failure, or a row that cannot
+    // be read (a lock that ran would otherwise run again).
+    std::vector<task::ExecutedShardLock> load() override;
+    void record(const task::ExecutedShardLock& lock) override;
+    void remove(const task::ExecutedShardLock& lock) override;
+
+    std::string describe() const;
+    static std::string arrivalsJson(const std::vector<task::ShardArrival>& arrivals);
+    static std::vector<task::ShardArrival> arrivalsFromJson(const std::string& json);
+
+private:
+    static std::string firstArrival(const task::ExecutedShardLock& lock);
+
+    ServerSettings downstream_;
+    std::string metaSchema_;
+    std::string qualifiedName_;
+};
+
+}  // namespace syncscope::multisource
