@@ -97,6 +97,9 @@ ShardDdlLocks::ShardDdlLocks(std::string taskName, std::vector<ShardGroup> group
         lock.target = kept.target;
         lock.ddls = std::move(kept.ddls);
         lock.arrivals = std::move(kept.arrivals);
+        for (ShardArrival& arrival : lock.arrivals) {
+            arrival.at = {};  // read by an earlier process: handed out once read again
+        }
         lock.passedBy.assign(lock.arrivals.size(), false);
         lock.since = lock.arrivals.empty() ? std::chrono::system_clock::now() : lock.arrivals.front().since;
         lock.executed = true;
@@ -278,7 +281,7 @@ std::vector<ShardArrival> ShardDdlLocks::executedArrivalsOf(const std::string& s
             continue;
         }
         for (size_t i = 0; i < lock.arrivals.size(); ++i) {
-            if (lock.arrivals[i].shard.sourceId == sourceId && !lock.passedBy[i]) {
+            if (lock.arrivals[i].shard.sourceId == sourceId && !lock.passedBy[i] && !lock.arrivals[i].at.isEmpty()) {
                 arrivals.push_back(lock.arrivals[i]);
             }
         }

@@ -104,8 +104,9 @@ public:
     // found covered by the table's point when read again): once every arrival is passed the lock goes.
     void passed(const ShardTable& shard, const std::string& position);
 
-    // The arrivals of `sourceId` in locks that ran downstream and that the source has not passed yet: each
-    // table's point moves to its DDL's end, and the tables that waited are read again.
+    // The arrivals of `sourceId` in locks that ran downstream, read by this process and not passed yet: each
+    // table's point moves to its DDL's end, and the tables that waited are read again. (Arrivals kept only
+    // in the ledger are handed out once read again.)
     std::vector<ShardArrival> executedArrivalsOf(const std::string& sourceId) const;
     // Whether `shard` waits in a lock that has not run.
     bool waiting(const ShardTable& shard) const;

@@ -752,9 +752,6 @@ void SyncPipeline::followShardLocks() {
     std::vector<ShardArrival> ran;
     bool resync = false;
     for (ShardArrival& arrival : shards_->executedArrivalsOf(setup_.sourceId)) {
-        if (arrival.at.isEmpty()) {
-            continue;  // kept in the ledger from before this start: passed when read again
-        }
         resync = waitingShards_.erase(arrival.shard.table) > 0 || resync;
         tracker_.raiseTable(arrival.shard.table, arrival.at);
         schemas_->forgetTable({arrival.shard.table.schema, arrival.shard.table.table});

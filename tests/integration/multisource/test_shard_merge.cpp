@@ -1,0 +1,364 @@
+// DM's shard merge with shard-mode: pessimistic, on two upstream servers: sm_1.t and sm_2.t on the test pair's
+// upstream (one source), sm_3.t on the second pair's upstream (another source), all routed into sm.t downstream.
+// Interleaved inserts, updates and deletes on every shard while an ADD COLUMN reaches the shards seconds apart; the
+// engine is SIGKILLed while the lock waits and started again. Proves: the lock is visible while it waits (the API's
+// shard-locks and status, /metrics), names the shards that read the DDL and those waited for; the other shards' rows
+// keep applying while it waits and their table points run ahead of the held global point; the DDL runs downstream
+// once; the downstream ends with exactly the union of the shards (row by row); the ledger of ran locks is empty at
+// the end. Then two shards read different DDLs: the source stops naming both.
+#include <QtTest>
+
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+
+#include "engine/source/upstream_connection.h"
+#include "tests/support/multi_source_files.h"
+#include "tests/support/second_pair.h"
+#include "tests/support/sql_values.h"
+#include "tests/support/test_env.h"
+
+using nlohmann::json;
+using syncscope::source::UpstreamConnection;
+using syncscope::test::readTextFile;
+using syncscope::test::valueOf;
+
+namespace {
+
+constexpr int kCliTimeoutMs = 60000;
+constexpr int kRowsPerRound = 40;
+const char* const kTaskName = "sm_task";
+const char* const kSourceFirst = "sm-first";
+const char* const kSourceSecond = "sm-second";
+
+struct Shard {
+    const char* database;
+    int firstId;  // disjoint id ranges: the merged table keeps every shard's rows apart
+};
+const Shard kShards[] = {{"sm_1", 1000000}, {"sm_2", 2000000}, {"sm_3", 3000000}};
+
+class ShardMergeTest : public QObject {
+    Q_OBJECT
+
+private:
+    std::unique_ptr<UpstreamConnection> up_;
+    std::unique_ptr<UpstreamConnection> second_;
+    std::unique_ptr<UpstreamConnection> down_;
+    QTemporaryDir dir_;
+    std::string configDir_;
+    std::string logDir_;
+    std::string taskFile_;
+    std::string firstSource_;
+    std::string secondSource_;
+    int port_ = 0;
+    QProcess run_;
+    int nextId_[3] = {0, 0, 0};
+    bool hasC_[3] = {false, false, false};
+    syncscope::test::SecondPair secondPair_;
+
+    UpstreamConnection& serverOf(int shard) { return shard == 2 ? *second_ : *up_; }
+
+    // A round on one shard: inserts, an update and a delete, in the shape the shard's table has now.
+    void writeRound(int shard) {
+        UpstreamConnection& server = serverOf(shard);
+        const std::string table = std::string(kShards[shard].database) + ".t";
+        std::string sql = "INSERT INTO " + table + (hasC_[shard] ? " (id, v, c)" : " (id, v)") + " VALUES ";
+        for (int i = 0; i < kRowsPerRound; ++i) {
+            const int id = kShards[shard].firstId + nextId_[shard]++;
+            sql += (i ? "," : "") + ("(" + std::to_string(id) + ", 'row " + std::to_string(id) + "'" +
+                                     (hasC_[shard] ? ", " + std::to_string(id % 100) : std::string()) + ")");
+        }
+        server.execute(sql);
+        server.execute("UPDATE " + table +
+                       " SET v = CONCAT(v, ' u') WHERE id % 9 = " + std::to_string(nextId_[shard] % 9));
+        server.execute("DELETE FROM " + table + " WHERE id % 13 = " + std::to_string(nextId_[shard] % 13));
+    }
+
+    // Every shard's rows, as the merged table shows them (c as the downstream's default where a shard has none).
+    std::string unionOfShards(bool withC) {
+        std::string rows;
+        for (int shard = 0; shard < 3; ++shard) {
+            const std::string c = !withC ? "" : hasC_[shard] ? ", c" : ", 7";
+            for (const auto& row : serverOf(shard).query(std::string("SELECT CONCAT_WS('|', id, v") + c + ") FROM " +
+                                                         kShards[shard].database + ".t ORDER BY id")) {
+                rows += *row[0] + "\n";
+            }
+        }
+        return rows;
+    }
+
+    // "" while the merged table has no column c yet.
+    std::string downstreamRows(bool withC) {
+        std::string rows;
+        try {
+            for (const auto& row : down_->query(std::string("SELECT CONCAT_WS('|', id, v") + (withC ? ", c" : "") +
+                                                ") FROM sm.t ORDER BY id")) {
+                rows += *row[0] + "\n";
+            }
+        } catch (const syncscope::source::UpstreamError&) {
+            return "";
+        }
+        return rows;
+    }
+
+    json get(const std::string& path) {
+        httplib::Client client("127.0.0.1", port_);
+        client.set_read_timeout(std::chrono::seconds(10));
+        auto res = client.Get(path.c_str());
+        return res ? json::parse(res->body, nullptr, false) : json();
+    }
+
+    std::string metrics() {
+        httplib::Client client("127.0.0.1", port_);
+        auto res = client.Get("/metrics");
+        return res ? res->body : std::string();
+    }
+
+    std::string stageOf(const std::string& sourceId) {
+        json s = get("/api/v1/status?source=" + sourceId);
+        return s.is_object() ? s.value("stage", std::string()) : std::string();
+    }
+
+    std::string stderrText() { return readTextFile(logDir_ + "/run-stderr.txt"); }
+
+    void startRun() {
+        run_.setStandardErrorFile(QString::fromStdString(logDir_ + "/run-stderr.txt"), QIODevice::Append);
+        run_.start(QStringLiteral(SYNCSCOPE_BINARY_DIR "/bin/syncscope-cli"),
+                   {QStringLiteral("run"), QString::fromStdString(taskFile_), QStringLiteral("--source"),
+                    QString::fromStdString(firstSource_), QStringLiteral("--source"),
+                    QString::fromStdString(secondSource_), QStringLiteral("--log-dir"), QString::fromStdString(logDir_),
+                    QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(port_)});
+        QVERIFY(run_.waitForStarted());
+        QVERIFY2(syncscope::test::waitFor(
+                     [&] { return stageOf(kSourceFirst) == "Running" && stageOf(kSourceSecond) == "Running"; }),
+                 stderrText().c_str());
+    }
+
+    // The one waiting lock on sm.t, as GET /api/v1/shard-locks gives it (null when none).
+    json waitingLock() {
+        json locks = get("/api/v1/shard-locks");
+        if (!locks.is_object()) {
+            return json();
+        }
+        for (const json& lock : locks["shard_locks"]) {
+            if (lock["target_table"] == "t" && lock["target_schema"] == "sm" && lock["state"] == "waiting") {
+                return lock;
+            }
+        }
+        return json();
+    }
+
+    static std::set<std::string> tablesIn(const json& shards) {
+        std::set<std::string> names;
+        for (const json& shard : shards) {
+            names.insert(shard["source"].get<std::string>() + ":" + shard["schema"].get<std::string>() + "." +
+                         shard["table"].get<std::string>());
+        }
+        return names;
+    }
+
+    std::string globalPersisted(const std::string& sourceId) {
+        return valueOf(*down_, std::string("SELECT CONCAT(binlog_name, ':', binlog_pos) FROM dm_meta.`") + kTaskName +
+                                   "_syncer_checkpoint` WHERE id = '" + sourceId + "' AND is_global = 1");
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        QString output;
+        QVERIFY2(secondPair_.start(&output), qPrintable(output));
+        configDir_ = dir_.filePath(QStringLiteral("config")).toStdString();
+        logDir_ = dir_.filePath(QStringLiteral("logs")).toStdString();
+        std::filesystem::create_directories(configDir_);
+        std::filesystem::create_directories(logDir_);
+        up_ = std::make_unique<UpstreamConnection>(syncscope::test::engineSettings(syncscope::test::upstreamRoot()));
+        second_ = std::make_unique<UpstreamConnection>(
+            syncscope::test::engineSettings(syncscope::test::SecondPair::upstreamRoot()));
+        down_ =
+            std::make_unique<UpstreamConnection>(syncscope::test::engineSettings(syncscope::test::downstreamRoot()));
+        for (int shard = 0; shard < 3; ++shard) {
+            UpstreamConnection& server = serverOf(shard);
+            const std::string database = kShards[shard].database;
+            server.execute("SET SESSION sql_log_bin = 0");
+            server.execute("DROP DATABASE IF EXISTS " + database);
+            server.execute("CREATE DATABASE " + database);
+            server.execute("CREATE TABLE " + database + ".t (id INT PRIMARY KEY, v VARCHAR(60))");
+            server.execute("SET SESSION sql_log_bin = 1");
+        }
+        down_->execute("DROP DATABASE IF EXISTS sm");
+        down_->execute("CREATE DATABASE sm");
+        down_->execute("CREATE TABLE sm.t (id INT PRIMARY KEY, v VARCHAR(60))");
+        down_->execute("CREATE DATABASE IF NOT EXISTS dm_meta");
+        for (const char* suffix : {"_syncer_checkpoint", "_syncscope_paused_sources", "_syncscope_shard_locks"}) {
+            down_->execute(std::string("DROP TABLE IF EXISTS dm_meta.`") + kTaskName + suffix + "`");
+        }
+        firstSource_ =
+            syncscope::test::writeSourceFile(configDir_, kSourceFirst, syncscope::test::upstreamReplication());
+        secondSource_ = syncscope::test::writeSourceFile(configDir_, kSourceSecond,
+                                                         syncscope::test::SecondPair::upstreamReplication());
+        auto firstEnd = up_->query("SHOW MASTER STATUS");
+        auto secondEnd = second_->query("SHOW MASTER STATUS");
+        taskFile_ = syncscope::test::writeMultiSourceTaskFile(
+            configDir_, kTaskName, syncscope::test::downstreamRoot(),
+            {{kSourceFirst, "sm_*", *firstEnd.front()[0], std::stoull(*firstEnd.front()[1])},
+             {kSourceSecond, "sm_*", *secondEnd.front()[0], std::stoull(*secondEnd.front()[1])}},
+            "    route-rules: [\"merge-t\"]\n",
+            "shard-mode: \"pessimistic\"\n"
+            "routes:\n"
+            "  merge-t: {schema-pattern: \"sm_*\", table-pattern: \"t\", target-schema: \"sm\", target-table: "
+            "\"t\"}\n");
+        port_ = syncscope::test::freeLoopbackPort();
+        QVERIFY(port_ > 0);
+    }
+
+    void cleanupTestCase() {
+        if (run_.state() == QProcess::Running) {
+            run_.terminate();
+            run_.waitForFinished(kCliTimeoutMs);
+        }
+        QString output;
+        QVERIFY2(secondPair_.stop(&output), qPrintable(output));
+    }
+
+    void shardsMergeIntoOneTable() {
+        startRun();
+        for (int round = 0; round < 3; ++round) {
+            for (int shard = 0; shard < 3; ++shard) {
+                writeRound(shard);
+            }
+        }
+        QVERIFY2(syncscope::test::waitFor([&] { return downstreamRows(false) == unionOfShards(false); }),
+                 stderrText().c_str());
+        QVERIFY(get("/api/v1/shard-locks")["shard_locks"].empty());
+    }
+
+    void anAddColumnWaitsForEveryShardAcrossAKillAndRunsOnce() {
+        // The first shard reads the DDL; its later rows wait, the other shards' rows go on applying.
+        up_->execute("ALTER TABLE sm_1.t ADD COLUMN c INT NOT NULL DEFAULT 7");
+        hasC_[0] = true;
+        writeRound(0);
+        QVERIFY2(syncscope::test::waitFor([&] { return !waitingLock().is_null(); }), stderrText().c_str());
+        json lock = waitingLock();
+        QCOMPARE(tablesIn(lock["arrived"]), (std::set<std::string>{"sm-first:sm_1.t"}));
+        QCOMPARE(tablesIn(lock["waiting_for"]), (std::set<std::string>{"sm-first:sm_2.t", "sm-second:sm_3.t"}));
+        QVERIFY2(lock["ddls"].dump().find("ADD COLUMN") != std::string::npos, lock.dump().c_str());
+        const std::string heldGlobal = globalPersisted(kSourceFirst);
+        for (int round = 0; round < 2; ++round) {
+            writeRound(1);
+            writeRound(2);
+        }
+        // sm_2 and sm_3 keep applying in the old shape; sm.t has no column c yet.
+        QVERIFY2(syncscope::test::waitFor([&] {
+                     const std::string down = downstreamRows(false);
+                     for (int shard : {1, 2}) {
+                         for (const auto& row : serverOf(shard).query(
+                                  std::string("SELECT CONCAT_WS('|', id, v) FROM ") + kShards[shard].database + ".t")) {
+                             if (down.find(*row[0] + "\n") == std::string::npos) {
+                                 return false;
+                             }
+                         }
+                     }
+                     return true;
+                 }),
+                 stderrText().c_str());
+        QCOMPARE(valueOf(*down_,
+                         "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'sm' AND "
+                         "TABLE_NAME = 't' AND COLUMN_NAME = 'c'"),
+                 std::string("0"));
+        // The first source's global point holds before the DDL while its other table's point runs ahead.
+        QVERIFY(syncscope::test::waitFor([&] {
+            json status = get("/api/v1/status?source=" + std::string(kSourceFirst));
+            for (const json& table : status["tables"]) {
+                if (table["schema"] == "sm_2" && table["ahead_of_global"] == true) {
+                    return true;
+                }
+            }
+            return false;
+        }));
+        QCOMPARE(globalPersisted(kSourceFirst), heldGlobal);
+        const std::string page = metrics();
+        QVERIFY2(page.find("syncscope_shard_ddl_lock_waiting_tables{") != std::string::npos, page.c_str());
+        QVERIFY(get("/api/v1/status")["shard_locks"].size() == 1);
+
+        // SIGKILL while the lock waits; the restart reads the first shard's DDL again and waits again.
+        ::kill(static_cast<pid_t>(run_.processId()), SIGKILL);
+        QVERIFY(run_.waitForFinished(kCliTimeoutMs));
+        writeRound(1);
+        startRun();
+        QVERIFY2(syncscope::test::waitFor([&] { return !waitingLock().is_null(); }), stderrText().c_str());
+        QCOMPARE(tablesIn(waitingLock()["waiting_for"]),
+                 (std::set<std::string>{"sm-first:sm_2.t", "sm-second:sm_3.t"}));
+
+        // The second shard reads it seconds later, then the third on the other upstream.
+        up_->execute("ALTER TABLE sm_2.t ADD COLUMN c INT NOT NULL DEFAULT 7");
+        hasC_[1] = true;
+        writeRound(1);
+        writeRound(2);
+        QVERIFY2(syncscope::test::waitFor([&] {
+                     return tablesIn(waitingLock()["waiting_for"]) == std::set<std::string>{"sm-second:sm_3.t"};
+                 }),
+                 stderrText().c_str());
+        writeRound(0);
+        second_->execute("ALTER TABLE sm_3.t ADD COLUMN c INT NOT NULL DEFAULT 7");
+        hasC_[2] = true;
+        for (int round = 0; round < 2; ++round) {
+            for (int shard = 0; shard < 3; ++shard) {
+                writeRound(shard);
+            }
+        }
+        QVERIFY2(syncscope::test::waitFor([&] { return downstreamRows(true) == unionOfShards(true); }),
+                 (stderrText() + "\nlock: " + waitingLock().dump()).c_str());
+        QCOMPARE(valueOf(*down_,
+                         "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'sm' AND "
+                         "TABLE_NAME = 't' AND COLUMN_NAME = 'c'"),
+                 std::string("1"));
+        QVERIFY2(syncscope::test::waitFor([&] { return get("/api/v1/shard-locks")["shard_locks"].empty(); }),
+                 get("/api/v1/shard-locks").dump().c_str());
+        QVERIFY(syncscope::test::waitFor([&] {
+            return valueOf(*down_, std::string("SELECT COUNT(*) FROM dm_meta.`") + kTaskName +
+                                       "_syncscope_shard_locks`") == "0";
+        }));
+        QCOMPARE(stageOf(kSourceFirst), std::string("Running"));
+        QCOMPARE(stageOf(kSourceSecond), std::string("Running"));
+        // Ran once: one "ran downstream" in the log.
+        const std::string log = readTextFile(logDir_ + "/" + kTaskName + ".log");
+        size_t ran = 0;
+        for (size_t at = log.find("shard DDL lock on sm.t ran downstream"); at != std::string::npos;
+             at = log.find("shard DDL lock on sm.t ran downstream", at + 1)) {
+            ++ran;
+        }
+        QCOMPARE(ran, size_t{1});
+        // The sources whose tables waited read again from their held global points.
+        // The first source's tables waited: it read again from its held global point, passing both DDLs by
+        // their table points.
+        QVERIFY2(log.find("(re-sync)") != std::string::npos, log.c_str());
+        QVERIFY2(log.find("shard DDL of sm-first:sm_2.t at") != std::string::npos &&
+                     log.find("ran downstream before (its table point covers it)") != std::string::npos,
+                 log.c_str());
+    }
+
+    void differentDdlsOnTwoShardsStopNamingBoth() {
+        up_->execute("ALTER TABLE sm_1.t ADD COLUMN d INT");
+        up_->execute("ALTER TABLE sm_2.t ADD COLUMN e INT");
+        QVERIFY2(syncscope::test::waitFor([&] { return stageOf(kSourceFirst) == "Error"; }), stderrText().c_str());
+        json status = get("/api/v1/status?source=" + std::string(kSourceFirst));
+        const std::string reason = status.value("stage_reason", std::string());
+        QVERIFY2(reason.find("shard DDLs differ") != std::string::npos && reason.find("sm_1.t") != std::string::npos &&
+                     reason.find("sm_2.t") != std::string::npos,
+                 status.dump(2).c_str());
+        QCOMPARE(stageOf(kSourceSecond), std::string("Running"));
+        run_.terminate();
+        QVERIFY(run_.waitForFinished(kCliTimeoutMs));
+    }
+};
+
+}  // namespace
+
+QTEST_GUILESS_MAIN(ShardMergeTest)
+#include "test_shard_merge.moc"
