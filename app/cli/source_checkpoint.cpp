@@ -1,5 +1,9 @@
 #include "app/cli/source_checkpoint.h"
 
+#include <algorithm>
+
+#include "engine/multisource/shard_lock_table.h"
+
 #include <cppconn/connection.h>
 
 #include "engine/apply/downstream_connection.h"
@@ -102,6 +106,20 @@ SourceCheckpoint readSourceCheckpoint(const task::TaskSetup& setup, const std::s
             checkpoint::OnlineDdlStore(*connection, setup.metaSchema, setup.taskName).load(setup.sourceId);
     } catch (const std::exception& e) {
         report.onlineProblem = e.what();
+    }
+    try {
+        for (task::ShardLockStatus& lock :
+             multisource::ShardLockTable(setup.downstream, setup.metaSchema, setup.taskName).loadForStatus()) {
+            auto names = [&](const std::vector<task::ShardLockStatus::Shard>& shards) {
+                return std::any_of(shards.begin(), shards.end(),
+                                   [&](const auto& shard) { return shard.sourceId == setup.sourceId; });
+            };
+            if (names(lock.arrived) || names(lock.waitingFor)) {
+                report.shardLocks.push_back(std::move(lock));
+            }
+        }
+    } catch (const std::exception& e) {
+        report.shardProblem = e.what();
     }
     if (report.source && report.source->global && report.inspection.upstream) {
         report.distance = distanceBetween(report.source->global->location, report.inspection.upstream->current,

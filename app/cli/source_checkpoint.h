@@ -11,6 +11,7 @@
 
 #include "engine/checkpoint/online_ddl_store.h"
 #include "engine/inspect/inspection_report.h"
+#include "engine/task/status_snapshot.h"
 #include "engine/task/task_setup.h"
 
 namespace syncscope::cli {
@@ -36,6 +37,10 @@ struct SourceCheckpoint {
     // tool's swap. Read whether or not the task sets online-ddl (a DM deployment's are shown too).
     std::vector<checkpoint::OnlineDdlEntry> onlineChanges;
     std::string onlineProblem;  // why that table could not be read
+    // The shard DDL locks kept beside the checkpoint (`<task>_syncscope_shard_locks`) that name this source: waiting
+    // (as of the last arrival) or ran downstream and not yet passed by every shard table.
+    std::vector<task::ShardLockStatus> shardLocks;
+    std::string shardProblem;  // why that table could not be read
 
     size_t anomalyCount() const { return source ? source->anomalyCount() : 0; }
     std::string checkpointTable() const;  // `meta`.`task_syncer_checkpoint`

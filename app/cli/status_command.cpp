@@ -16,6 +16,7 @@
 #include "app/cli/option_reader.h"
 #include "app/cli/source_checkpoint.h"
 #include "engine/common/state_directory.h"
+#include "engine/control/status_json.h"
 #include "engine/inspect/checkpoint_analyzer.h"
 #include "engine/multisource/paused_sources.h"
 
@@ -142,6 +143,8 @@ nlohmann::json toJson(const StatusReport& report) {
     }
     out["online_schema_changes"] = online;
     out["online_schema_changes_problem"] = report.onlineProblem;
+    out["shard_locks"] = control::shardLocksJson(report.shardLocks);
+    out["shard_locks_problem"] = report.shardProblem;
     return out;
 }
 
@@ -172,6 +175,30 @@ void printOnlineChanges(const StatusReport& report, std::ostream& out) {
             << (change.ddls.size() == 1 ? " DDL" : " DDLs") << '\n';
         for (const auto& ddl : change.ddls) {
             out << "      " << ddl << '\n';
+        }
+    }
+}
+
+// The shard DDL locks kept beside the checkpoint that name this source: why its tables may be ahead of its global
+// point.
+void printShardLocks(const StatusReport& report, std::ostream& out) {
+    if (!report.shardProblem.empty()) {
+        out << "  ! shard DDL locks: " << report.shardProblem << '\n';
+    }
+    for (const auto& lock : report.shardLocks) {
+        out << "  shard DDL lock on " << lock.target.text() << ": "
+            << (lock.ranDownstream ? "ran downstream, shard tables still to pass it:"
+                                   : "waiting (the source's global point holds before it; its other tables may be "
+                                     "ahead)")
+            << '\n';
+        for (const auto& ddl : lock.ddls) {
+            out << "      " << ddl << '\n';
+        }
+        for (const auto& shard : lock.arrived) {
+            out << "    read it   " << shard.sourceId << ":" << shard.table.text() << " at " << shard.position << '\n';
+        }
+        for (const auto& shard : lock.waitingFor) {
+            out << "    waited for " << shard.sourceId << ":" << shard.table.text() << '\n';
         }
     }
 }
@@ -218,6 +245,7 @@ void printText(const StatusReport& report, std::ostream& out) {
         printAnomalies(point.anomalies, out);
     }
     printOnlineChanges(report, out);
+    printShardLocks(report, out);
     size_t anomalies = source->anomalyCount();
     out << anomalies << (anomalies == 1 ? " anomaly" : " anomalies") << '\n';
 }

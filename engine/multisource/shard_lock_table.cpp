@@ -19,13 +19,18 @@ namespace syncscope::multisource {
 
 namespace {
 
+constexpr const char* kRan = "ran";
+constexpr const char* kWaiting = "waiting";
+
 constexpr const char* kColumnDefinitions =
     " (\n"
     "  target_schema VARCHAR(64) NOT NULL,\n"
     "  target_table VARCHAR(64) NOT NULL,\n"
     "  first_arrival VARCHAR(255) NOT NULL,\n"
+    "  state VARCHAR(16) NOT NULL,\n"
     "  ddls JSON NOT NULL,\n"
     "  arrivals JSON NOT NULL,\n"
+    "  waiting_for JSON NOT NULL,\n"
     "  update_time timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP,\n"
     "  PRIMARY KEY (target_schema, target_table, first_arrival)\n"
     ")";
@@ -74,7 +79,8 @@ std::vector<task::ShardArrival> ShardLockTable::arrivalsFromJson(const std::stri
 }
 
 std::vector<task::ExecutedShardLock> ShardLockTable::load() {
-    const std::string query = "SELECT target_schema, target_table, ddls, arrivals FROM " + qualifiedName_;
+    const std::string query =
+        "SELECT target_schema, target_table, ddls, arrivals FROM " + qualifiedName_ + " WHERE state = '" + kRan + "'";
     std::vector<task::ExecutedShardLock> locks;
     try {
         std::unique_ptr<sql::Connection> connection = apply::connectDownstream(downstream_);
@@ -104,32 +110,98 @@ std::vector<task::ExecutedShardLock> ShardLockTable::load() {
     return locks;
 }
 
-void ShardLockTable::record(const task::ExecutedShardLock& lock) {
-    const std::string statements[] = {"CREATE SCHEMA IF NOT EXISTS " + apply::quoteName(metaSchema_),
-                                      "CREATE TABLE IF NOT EXISTS " + qualifiedName_ + kColumnDefinitions,
-                                      "REPLACE INTO " + qualifiedName_ +
-                                          " (target_schema, target_table, first_arrival, ddls, arrivals) VALUES (?, ?, "
-                                          "?, ?, ?)"};
+void ShardLockTable::write(const std::string& state, const TableName& target, const std::string& first,
+                           const std::vector<std::string>& ddls, const std::vector<task::ShardArrival>& arrivals,
+                           const std::vector<task::ShardTable>& waitingFor) {
+    nlohmann::json waiting = nlohmann::json::array();
+    for (const task::ShardTable& shard : waitingFor) {
+        waiting.push_back({{"source", shard.sourceId}, {"schema", shard.table.schema}, {"table", shard.table.table}});
+    }
+    const std::string statements[] = {
+        "CREATE SCHEMA IF NOT EXISTS " + apply::quoteName(metaSchema_),
+        "CREATE TABLE IF NOT EXISTS " + qualifiedName_ + kColumnDefinitions,
+        "DELETE FROM " + qualifiedName_ + " WHERE target_schema = ? AND target_table = ? AND state = '" + kWaiting +
+            "'",
+        "REPLACE INTO " + qualifiedName_ +
+            " (target_schema, target_table, first_arrival, state, ddls, arrivals, waiting_for) VALUES (?, ?, ?, ?, ?, "
+            "?, ?)"};
     std::string current;
     try {
         std::unique_ptr<sql::Connection> connection = apply::connectDownstream(downstream_);
-        for (size_t i = 0; i + 1 < std::size(statements); ++i) {
+        for (size_t i = 0; i < 2; ++i) {
             current = statements[i];
             std::unique_ptr<sql::Statement> run(connection->createStatement());
             run->execute(current);
         }
-        current = statements[std::size(statements) - 1];
+        current = statements[2];
+        std::unique_ptr<sql::PreparedStatement> clear(connection->prepareStatement(current));
+        clear->setString(1, target.schema);
+        clear->setString(2, target.table);
+        clear->executeUpdate();
+        current = statements[3];
         std::unique_ptr<sql::PreparedStatement> insert(connection->prepareStatement(current));
-        insert->setString(1, lock.target.schema);
-        insert->setString(2, lock.target.table);
-        insert->setString(3, firstArrival(lock));
-        insert->setString(4, nlohmann::json(lock.ddls).dump());
-        insert->setString(5, arrivalsJson(lock.arrivals));
+        insert->setString(1, target.schema);
+        insert->setString(2, target.table);
+        insert->setString(3, first);
+        insert->setString(4, state);
+        insert->setString(5, nlohmann::json(ddls).dump());
+        insert->setString(6, arrivalsJson(arrivals));
+        insert->setString(7, waiting.dump());
         insert->executeUpdate();
     } catch (const std::exception& e) {
-        throw Error("cannot keep the shard DDL lock on " + lock.target.text() + " that ran in " + describe() +
+        throw Error("cannot keep the " + state + " shard DDL lock on " + target.text() + " in " + describe() +
                     (current.empty() ? std::string() : " (" + current + ")") + ": " + e.what());
     }
+}
+
+void ShardLockTable::record(const task::ExecutedShardLock& lock) {
+    write(kRan, lock.target, firstArrival(lock), lock.ddls, lock.arrivals, {});
+}
+
+void ShardLockTable::keepWaiting(const task::ShardLockView& lock) {
+    write(kWaiting, lock.target, "", lock.ddls, lock.arrived, lock.waitingFor);
+}
+
+std::vector<task::ShardLockStatus> ShardLockTable::loadForStatus() {
+    const std::string query =
+        "SELECT target_schema, target_table, state, ddls, arrivals, waiting_for FROM " + qualifiedName_;
+    std::vector<task::ShardLockStatus> locks;
+    try {
+        std::unique_ptr<sql::Connection> connection = apply::connectDownstream(downstream_);
+        std::unique_ptr<sql::Statement> select(connection->createStatement());
+        std::unique_ptr<sql::ResultSet> rows(select->executeQuery(query));
+        while (rows->next()) {
+            task::ShardLockStatus lock;
+            lock.target = {std::string(rows->getString(1)), std::string(rows->getString(2))};
+            lock.ranDownstream = std::string(rows->getString(3)) == kRan;
+            lock.ddls = nlohmann::json::parse(std::string(rows->getString(4))).get<std::vector<std::string>>();
+            for (const task::ShardArrival& arrival : arrivalsFromJson(std::string(rows->getString(5)))) {
+                lock.arrived.push_back(
+                    {arrival.shard.sourceId, arrival.shard.table, arrival.position,
+                     std::chrono::duration_cast<std::chrono::seconds>(arrival.since.time_since_epoch()).count()});
+            }
+            for (const nlohmann::json& shard : nlohmann::json::parse(std::string(rows->getString(6)))) {
+                lock.waitingFor.push_back(
+                    {shard.at("source").get<std::string>(),
+                     {shard.at("schema").get<std::string>(), shard.at("table").get<std::string>()},
+                     "",
+                     0});
+            }
+            lock.since = lock.arrived.empty() ? 0 : lock.arrived.front().since;
+            locks.push_back(std::move(lock));
+        }
+    } catch (const sql::SQLException& e) {
+        if (e.getErrorCode() == server_error::kNoSuchTable || e.getErrorCode() == server_error::kUnknownDatabase) {
+            return {};
+        }
+        throw Error("cannot read the shard DDL locks from " + describe() + ": error " +
+                    std::to_string(e.getErrorCode()) + ": " + e.what());
+    } catch (const apply::DownstreamError& e) {
+        throw Error("cannot read the shard DDL locks from " + describe() + ": " + e.what());
+    } catch (const std::exception& e) {
+        throw Error("cannot read the shard DDL locks from " + describe() + ": a row cannot be read: " + e.what());
+    }
+    return locks;
 }
 
 void ShardLockTable::remove(const task::ExecutedShardLock& lock) {

@@ -1,8 +1,10 @@
-// The ledger of a task's shard DDL locks that ran downstream (engine/task/shard_ddl_locks.h), kept in the
-// downstream beside the checkpoint: `<meta-schema>`.`<task>_syncscope_shard_locks`, one row per lock (the
-// merged table, the first arrival), the DDLs and every arrival's source, table and position as JSON. A row is
-// written right after the lock's DDLs ran and removed once every arrival has been passed, so that after a
-// kill an arrival read again is passed over rather than run twice.
+// The ledger of a task's shard DDL locks (engine/task/shard_ddl_locks.h), kept in the downstream beside the
+// checkpoint: `<meta-schema>`.`<task>_syncscope_shard_locks`, one row per lock (the merged table, the first
+// arrival; "" for the waiting lock), its state, the DDLs, every arrival's source, table and position and the
+// shard tables waited for, as JSON. A lock that ran is written right after its DDLs ran and removed once every
+// arrival has been passed, so that after a kill an arrival read again is passed over rather than run twice. A
+// waiting lock is written at each arrival for `syncscope-cli status`; a restart reads it again from the
+// binary log, not from here.
 #pragma once
 
 #include <string>
@@ -24,6 +26,11 @@ public:
     std::vector<task::ExecutedShardLock> load() override;
     void record(const task::ExecutedShardLock& lock) override;
     void remove(const task::ExecutedShardLock& lock) override;
+    void keepWaiting(const task::ShardLockView& lock) override;
+
+    // Every kept lock, waiting or ran, for the status without an engine (arrivals and waited-for tables only as
+    // kept). A missing table has none; throws Error naming the table otherwise.
+    std::vector<task::ShardLockStatus> loadForStatus();
 
     std::string describe() const;
     static std::string arrivalsJson(const std::vector<task::ShardArrival>& arrivals);
@@ -31,6 +38,9 @@ public:
 
 private:
     static std::string firstArrival(const task::ExecutedShardLock& lock);
+    void write(const std::string& state, const TableName& target, const std::string& first,
+               const std::vector<std::string>& ddls, const std::vector<task::ShardArrival>& arrivals,
+               const std::vector<task::ShardTable>& waitingFor);
 
     ServerSettings downstream_;
     std::string metaSchema_;

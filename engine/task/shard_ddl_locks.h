@@ -57,15 +57,6 @@ struct ExecutedShardLock {
     std::vector<ShardArrival> arrivals;
 };
 
-// Where executed locks are kept (the downstream's `<meta>.<task>_syncscope_shard_locks`); in memory for tests.
-class ShardLockLedger {
-public:
-    virtual ~ShardLockLedger() = default;
-    virtual std::vector<ExecutedShardLock> load() = 0;
-    virtual void record(const ExecutedShardLock& lock) = 0;
-    virtual void remove(const ExecutedShardLock& lock) = 0;
-};
-
 // A lock for the status: waiting, or ran downstream and waiting for its sources' re-syncs.
 struct ShardLockView {
     TableName target;
@@ -74,6 +65,19 @@ struct ShardLockView {
     std::vector<ShardTable> waitingFor;
     std::chrono::system_clock::time_point since;
     bool executed = false;
+};
+
+// Where locks are kept beside the checkpoint (the downstream's `<meta>.<task>_syncscope_shard_locks`); in
+// memory for tests. A lock that ran is the truth a restart reads; a waiting one is kept for the DBA's eyes
+// only (`syncscope-cli status` without an engine): after a restart it is read again from the binary log.
+class ShardLockLedger {
+public:
+    virtual ~ShardLockLedger() = default;
+    virtual std::vector<ExecutedShardLock> load() = 0;
+    // Replaces the waiting lock of the merged table, if any.
+    virtual void record(const ExecutedShardLock& lock) = 0;
+    virtual void remove(const ExecutedShardLock& lock) = 0;
+    virtual void keepWaiting(const ShardLockView& lock) = 0;
 };
 
 class ShardDdlLocks {

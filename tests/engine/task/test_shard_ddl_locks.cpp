@@ -17,6 +17,8 @@ public:
     std::vector<ExecutedShardLock> kept;
     std::vector<ExecutedShardLock> load() override { return kept; }
     void record(const ExecutedShardLock& lock) override { kept.push_back(lock); }
+    std::vector<ShardLockView> waiting;
+    void keepWaiting(const ShardLockView& lock) override { waiting.push_back(lock); }
     void remove(const ExecutedShardLock& lock) override {
         std::erase_if(kept, [&](const ExecutedShardLock& k) {
             return k.target == lock.target && k.arrivals.front().position == lock.arrivals.front().position;
@@ -51,6 +53,8 @@ private slots:
         QCOMPARE(locks.targetOf("second", {"sm_2", "t"}), std::optional<TableName>());
 
         QVERIFY(locks.arrive(kA, kTarget, kAdd, at(100)).kind == Kind::Wait);
+        QCOMPARE(ledger->waiting.size(), size_t{1});
+        QCOMPARE(ledger->waiting.back().waitingFor.size(), size_t{2});
         QVERIFY(locks.waiting(kA));
         QVERIFY(!locks.waiting(kB));
         // Read again (a restart of its source): the same arrival, still waiting.

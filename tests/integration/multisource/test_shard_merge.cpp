@@ -282,6 +282,21 @@ private slots:
             return false;
         }));
         QCOMPARE(globalPersisted(kSourceFirst), heldGlobal);
+        // syncscope-cli status, without asking the engine: the waiting lock as kept beside the checkpoint.
+        QProcess status;
+        status.start(QStringLiteral(SYNCSCOPE_BINARY_DIR "/bin/syncscope-cli"),
+                     {QStringLiteral("status"), QString::fromStdString(taskFile_), QStringLiteral("--source"),
+                      QString::fromStdString(firstSource_), QStringLiteral("--source"),
+                      QString::fromStdString(secondSource_), QStringLiteral("--json")});
+        QVERIFY(status.waitForFinished(kCliTimeoutMs));
+        json report = json::parse(status.readAllStandardOutput().toStdString(), nullptr, false);
+        QVERIFY2(report.is_object() && report["sources"].size() == 2, report.dump(2).c_str());
+        const json& kept = report["sources"][1]["shard_locks"];  // the second source is waited for
+        const std::set<std::string> keptWaiting = tablesIn(kept[0]["waiting_for"]);
+        const std::set<std::string> keptArrived = tablesIn(kept[0]["arrived"]);
+        QVERIFY2(kept.size() == 1 && kept[0]["state"] == "waiting", report.dump(2).c_str());
+        QCOMPARE(keptWaiting, (std::set<std::string>{"sm-first:sm_2.t", "sm-second:sm_3.t"}));
+        QCOMPARE(keptArrived, (std::set<std::string>{"sm-first:sm_1.t"}));
         const std::string page = metrics();
         QVERIFY2(page.find("syncscope_shard_ddl_lock_waiting_tables{") != std::string::npos, page.c_str());
         QVERIFY(get("/api/v1/status")["shard_locks"].size() == 1);
