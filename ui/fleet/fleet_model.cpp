@@ -50,7 +50,7 @@ RowChange changeOf(const FleetModel::Row& a, const FleetModel::Row& b) {
 int anomalyCount(const task::StatusSnapshot& snapshot) {
     int count = 0;
     for (const auto& table : snapshot.tables) {
-        count += anomalyOf(table, snapshot) != CheckpointAnomaly::None ? 1 : 0;
+        count += isAnomaly(anomalyOf(table, snapshot)) ? 1 : 0;
     }
     return count;
 }

@@ -15,6 +15,7 @@
 #include "ui/models/history_recorder.h"
 #include "ui/models/load_progress_model.h"
 #include "ui/models/log_model.h"
+#include "ui/models/shard_lock_model.h"
 #include "ui/models/table_checkpoint_model.h"
 #include "ui/models/table_verification.h"
 #include "ui/models/ui_resources.h"
@@ -23,6 +24,7 @@
 #include "ui/pages/history_page.h"
 #include "ui/pages/load_page.h"
 #include "ui/pages/log_page.h"
+#include "ui/pages/shard_locks_page.h"
 #include "ui/pages/status_header.h"
 #include "ui/pages/table_checkpoints_page.h"
 #include "ui/pages/verify_page.h"
@@ -54,7 +56,8 @@ TaskView::TaskView(QWidget* parent)
       auditModel_(new AuditModel(this)),
       history_(new HistoryRecorder(this)),
       historyLoader_(new RemoteHistoryLoader(history_, this)),
-      loadModel_(new LoadProgressModel(this)) {
+      loadModel_(new LoadProgressModel(this)),
+      shardLockModel_(new ShardLockModel(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
@@ -75,6 +78,8 @@ TaskView::TaskView(QWidget* parent)
     auditPage_ = new AuditPage(auditModel_, tabs_);
     loadPage_ = new LoadPage(loadModel_, tabs_);
     loadPage_->hide();
+    shardLocksPage_ = new ShardLocksPage(shardLockModel_, tabs_);
+    shardLocksPage_->hide();
     tabs_->addTab(tablesPage_, tr("Table checkpoints"));
     tabs_->setTabToolTip(0, tr("Every table's checkpoint, with the ones ahead of the global point flagged"));
     tabs_->addTab(historyPage_, tr("History"));
@@ -168,6 +173,7 @@ void TaskView::showSnapshot(const std::shared_ptr<const task::StatusSnapshot>& s
     ruler_->setSnapshot(snapshot);
     tableModel_->setSnapshot(snapshot);
     showLoad(snapshot);
+    showShardLocks(snapshot);
     if (snapshot) {
         // The engine keeps its last failure in the snapshot while a retry runs; the panel is for a task
         // that stopped on it, so it clears when the task runs again and comes back if it fails again.
@@ -199,6 +205,27 @@ void TaskView::showLoad(const std::shared_ptr<const task::StatusSnapshot>& snaps
         tabs_->removeTab(tabs_->indexOf(loadPage_));
         loadPage_->hide();
     }
+}
+
+void TaskView::showShardLocks(const std::shared_ptr<const task::StatusSnapshot>& snapshot) {
+    shardLockModel_->setSnapshot(snapshot);
+    // Only a task in shard-mode ever has a lock: the tab comes with the first and stays for the task, so that a
+    // lock that ran reads "No shard DDL lock" where the DBA looked, rather than a tab that vanishes.
+    const size_t locks = snapshot ? snapshot->shardLocks.size() : 0;
+    if (locks > 0 && !shardLocksShown()) {
+        const int at = tabs_->indexOf(tablesPage_) + 1;
+        tabs_->insertTab(at, shardLocksPage_, tr("Shard locks"));
+        tabs_->setTabToolTip(at, tr("Shard-mode: the shard DDL locks, the shard tables that read each DDL and those "
+                                    "it waits for"));
+    }
+    if (shardLocksShown()) {
+        tabs_->setTabText(tabs_->indexOf(shardLocksPage_),
+                          locks > 0 ? tr("Shard locks (%1)").arg(locks) : tr("Shard locks"));
+    }
+}
+
+bool TaskView::shardLocksShown() const {
+    return tabs_->indexOf(shardLocksPage_) >= 0;
 }
 
 bool TaskView::failedEventShown() const {
@@ -262,6 +289,10 @@ void TaskView::loadHistoryOf(const std::shared_ptr<task::TaskControl>& task) {
 
 void TaskView::clear() {
     setSnapshot(nullptr);
+    if (shardLocksShown()) {  // the next task shows it with its first lock
+        tabs_->removeTab(tabs_->indexOf(shardLocksPage_));
+        shardLocksPage_->hide();
+    }
     historyLoader_->load(nullptr);  // an answer still on its way for the channel shown before is dropped
     history_->clear();
     logModel_->clear();

@@ -1,6 +1,6 @@
 // Everything shown about one open task: the header, the position ruler and the tabs (table checkpoints,
-// failed event, history, logs, audit), with the source picker of a task with several sources beside the tabs. It owns
-// the models and turns each status snapshot into updates.
+// shard locks of a task in shard-mode, failed event, history, logs, audit), with the source picker of a task with
+// several sources beside the tabs. It owns the models and turns each status snapshot into updates.
 #pragma once
 
 #include <QWidget>
@@ -26,6 +26,8 @@ class LogModel;
 class LogPage;
 class PositionRuler;
 class RemoteHistoryLoader;
+class ShardLockModel;
+class ShardLocksPage;
 class SourcePicker;
 class StatusHeader;
 class TableCheckpointModel;
@@ -68,6 +70,9 @@ public:
     VerifyPage* verifyPage() const { return verifyPage_; }
     LoadPage* loadPage() const { return loadPage_; }
     AuditPage* auditPage() const { return auditPage_; }
+    ShardLockModel* shardLockModel() const { return shardLockModel_; }
+    ShardLocksPage* shardLocksPage() const { return shardLocksPage_; }
+    bool shardLocksShown() const;
     // For a task with several sources: which source the pages that read one source show (Verify and the windows).
     SourcePicker* sourcePicker() const { return sourcePicker_; }
     bool failedEventShown() const;
@@ -84,6 +89,7 @@ private:
     void showSnapshot(const std::shared_ptr<const task::StatusSnapshot>& snapshot);
     void showFailedEvent(const std::optional<task::FailedEvent>& event);
     void showLoad(const std::shared_ptr<const task::StatusSnapshot>& snapshot);
+    void showShardLocks(const std::shared_ptr<const task::StatusSnapshot>& snapshot);
 
     TableCheckpointModel* tableModel_;
     LogModel* logModel_;
@@ -91,6 +97,7 @@ private:
     HistoryRecorder* history_;
     RemoteHistoryLoader* historyLoader_;
     LoadProgressModel* loadModel_;
+    ShardLockModel* shardLockModel_;
     StatusHeader* header_ = nullptr;
     PositionRuler* ruler_ = nullptr;
     QTabWidget* tabs_ = nullptr;
@@ -101,6 +108,7 @@ private:
     AuditPage* auditPage_ = nullptr;
     VerifyPage* verifyPage_ = nullptr;
     LoadPage* loadPage_ = nullptr;
+    ShardLocksPage* shardLocksPage_ = nullptr;
     SourcePicker* sourcePicker_ = nullptr;
     std::shared_ptr<const task::StatusSnapshot> heldSnapshot_;  // the latest, while hidden behind the overview
     QString shownFailureKey_;  // the failure the panel was last raised for, so a refresh does not steal focus

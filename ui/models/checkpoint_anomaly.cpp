@@ -7,6 +7,8 @@
 #include <optional>
 
 #include "engine/binlog/binlog_position.h"
+#include "ui/models/shard_lock_hold.h"
+#include "ui/models/shard_lock_text.h"
 
 namespace syncscope::ui {
 
@@ -77,9 +79,14 @@ bool inPurgedFile(const task::PointView& point, const task::StatusSnapshot& snap
 
 }  // namespace
 
+bool isAnomaly(CheckpointAnomaly anomaly) {
+    return anomaly != CheckpointAnomaly::None && anomaly != CheckpointAnomaly::AheadForShardLock;
+}
+
 CheckpointAnomaly anomalyOf(const task::TablePointView& table, const task::StatusSnapshot& snapshot) {
     if (table.aheadOfGlobal) {
-        return CheckpointAnomaly::AheadOfGlobal;
+        return lockHoldingTable(table, snapshot) ? CheckpointAnomaly::AheadForShardLock
+                                                 : CheckpointAnomaly::AheadOfGlobal;
     }
     if (beyondUpstream(table.persisted, snapshot)) {
         return CheckpointAnomaly::BeyondUpstream;
@@ -100,6 +107,8 @@ QString anomalyLabel(CheckpointAnomaly anomaly) {
             return tr("beyond upstream");
         case CheckpointAnomaly::FilePurged:
             return tr("file purged");
+        case CheckpointAnomaly::AheadForShardLock:
+            return tr("ahead: shard lock");
     }
     return {};
 }
@@ -136,6 +145,19 @@ QString anomalyExplanation(const task::TablePointView& table, const task::Status
                       "the upstream no longer has; the events between it and the oldest file cannot be read "
                       "again.")
                 .arg(name, tablePoint);
+        case CheckpointAnomaly::AheadForShardLock: {
+            bool known = false;
+            const std::string source = sourceOfTable(table, snapshot, &known);
+            const task::ShardLockStatus& lock = *lockHoldingTable(table, snapshot);
+            // The whole of a task with several sources has no global point of its own: each source's is held.
+            const QString held = snapshot.globalPersisted.known() ? globalPoint : tr("its held point");
+            return tr("<b>%1 is %2.</b><br>Expected in shard-mode: the source's global point stays at %3, before "
+                      "the DDL, until every shard table of %4 has read it, while the source's other tables go on "
+                      "applying (this one to %5). A restart reads again from %3 and each table point passes over "
+                      "what was applied.")
+                .arg(name, shardLockHoldText(lock, source).toHtmlEscaped(), held,
+                     QString::fromStdString(lock.target.text()), tablePoint);
+        }
     }
     return {};
 }

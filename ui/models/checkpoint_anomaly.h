@@ -13,7 +13,13 @@ enum class CheckpointAnomaly {
     AheadOfGlobal,   // a resume skips this table's events up to its point (docs/design.md invariant 3)
     BeyondUpstream,  // the point is past the upstream's current position: another server's binlog?
     FilePurged,      // the point is in a binlog file the upstream no longer has
+    // Not an anomaly: ahead of a global point that a shard DDL lock holds (shard-mode) while the source's other
+    // tables go on applying (shard_lock_hold.h).
+    AheadForShardLock,
 };
+
+// Whether the state is one to flag (AheadForShardLock and None are not).
+bool isAnomaly(CheckpointAnomaly anomaly);
 
 CheckpointAnomaly anomalyOf(const task::TablePointView& table, const task::StatusSnapshot& snapshot);
 

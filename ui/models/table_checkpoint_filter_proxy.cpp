@@ -53,11 +53,13 @@ bool TableCheckpointFilterProxy::lessThan(const QModelIndex& left, const QModelI
 bool TableCheckpointFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const {
     const QAbstractItemModel* model = sourceModel();
     if (onlyAnomalies_) {
-        const bool flagged = tableModel_
-                                 ? tableModel_->anomalyAt(sourceRow) != CheckpointAnomaly::None
-                                 : model->data(model->index(sourceRow, TableCheckpointModel::FlagColumn, sourceParent),
-                                               TableCheckpointModel::AnomalyRole)
-                                           .toInt() != 0;
+        const bool flagged =
+            tableModel_ ? isAnomaly(tableModel_->anomalyAt(sourceRow))
+                        : isAnomaly(CheckpointAnomaly(
+                              model
+                                  ->data(model->index(sourceRow, TableCheckpointModel::FlagColumn, sourceParent),
+                                         TableCheckpointModel::AnomalyRole)
+                                  .toInt()));
         if (!flagged) {
             return false;
         }

@@ -9,6 +9,7 @@
 
 #include "ui/models/checkpoint_anomaly.h"
 #include "ui/models/online_change_text.h"
+#include "ui/models/shard_lock_text.h"
 #include "ui/models/ui_resources.h"
 
 namespace syncscope::ui {
@@ -159,9 +160,11 @@ void TableCheckpointModel::resetTo(std::shared_ptr<const task::StatusSnapshot> s
 void TableCheckpointModel::countAnomalies() {
     anomalyCount_ = 0;
     aheadCount_ = 0;
+    aheadForShardLockCount_ = 0;
     for (const CheckpointAnomaly anomaly : anomalies_) {
-        anomalyCount_ += anomaly != CheckpointAnomaly::None ? 1 : 0;
+        anomalyCount_ += isAnomaly(anomaly) ? 1 : 0;
         aheadCount_ += anomaly == CheckpointAnomaly::AheadOfGlobal ? 1 : 0;
+        aheadForShardLockCount_ += anomaly == CheckpointAnomaly::AheadForShardLock ? 1 : 0;
     }
 }
 
@@ -304,6 +307,9 @@ QVariant TableCheckpointModel::data(const QModelIndex& index, int role) const {
             }
             return {};
         case Qt::ForegroundRole:
+            if (column == FlagColumn && anomalyAt(index.row()) == CheckpointAnomaly::AheadForShardLock) {
+                return kShardLockColor;
+            }
             if (column == VerifiedColumn) {
                 const TableVerification* verification = verificationAt(index.row());
                 if (verification && verification->needsAttention()) {
@@ -314,6 +320,7 @@ QVariant TableCheckpointModel::data(const QModelIndex& index, int role) const {
         case Qt::BackgroundRole:
             switch (anomalyAt(index.row())) {
                 case CheckpointAnomaly::None:
+                case CheckpointAnomaly::AheadForShardLock:  // expected: the flag's text and tooltip say why
                     return {};
                 case CheckpointAnomaly::AheadOfGlobal:
                     return kAheadBackground;
@@ -326,7 +333,7 @@ QVariant TableCheckpointModel::data(const QModelIndex& index, int role) const {
                 if (anomaly == CheckpointAnomaly::AheadOfGlobal) {
                     return aheadIcon_;
                 }
-                if (anomaly != CheckpointAnomaly::None) {
+                if (isAnomaly(anomaly)) {
                     return warningIcon_;
                 }
             }

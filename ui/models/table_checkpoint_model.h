@@ -73,6 +73,8 @@ public:
     // The online schema change running on the row's table (online-ddl); null when none.
     const task::OnlineChangeView* onlineChangeAt(int row) const;
     int aheadCount() const { return aheadCount_; }
+    // Tables ahead of a global point that a waiting shard DDL lock holds: expected, not counted as anomalies.
+    int aheadForShardLockCount() const { return aheadForShardLockCount_; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -97,6 +99,7 @@ private:
     std::vector<ChangedRun> runs_;  // reused from refresh to refresh
     int anomalyCount_ = 0;
     int aheadCount_ = 0;
+    int aheadForShardLockCount_ = 0;
     TableVerifications verifications_;
     QIcon aheadIcon_;
     QIcon warningIcon_;

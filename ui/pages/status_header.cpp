@@ -1,5 +1,6 @@
 #include "ui/pages/status_header.h"
 
+#include <QEvent>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -9,6 +10,8 @@
 
 #include "ui/models/checkpoint_anomaly.h"
 #include "ui/models/online_change_text.h"
+#include "ui/models/shard_lock_hold.h"
+#include "ui/models/shard_lock_text.h"
 #include "ui/widgets/stage_badge.h"
 
 namespace syncscope::ui {
@@ -21,7 +24,7 @@ const QColor kStaleColor(239, 108, 0);
 const QColor kSafeModeColor(239, 160, 0);
 const QColor kAheadColor(211, 47, 47);
 constexpr int kAheadTextWidth = 180;
-constexpr int kReasonTextWidth = 420;
+constexpr int kReasonTextWidth = 420;  // the reason line's room until the header is laid out
 constexpr int kNameMinimumWidth = 120;
 constexpr size_t kAheadTablesListed = 10;
 
@@ -55,6 +58,7 @@ StatusHeader::StatusHeader(QWidget* parent) : QWidget(parent) {
     reason_ = new QLabel(this);
     reason_->setToolTip(tr("Why the task is in this stage"));
     reason_->setWordWrap(false);
+    reason_->installEventFilter(this);
     // The name and the reason take the room the figures leave (their tooltips hold the whole text), so
     // that the header never makes the window wider than a 1280-pixel screen.
     for (QLabel* label : {taskName_, reason_}) {
@@ -165,14 +169,33 @@ void StatusHeader::setSnapshot(std::shared_ptr<const task::StatusSnapshot> snaps
         }
         reason = reason.isEmpty() ? online : online + QStringLiteral("; ") + reason;  // first: it is shown whole
     }
+    if (s.stage != task::Stage::Error && !s.stream.reconnecting) {
+        // A shard DDL lock that waits (shard-mode) holds the global points of the sources that read its DDL.
+        std::vector<const task::ShardLockStatus*> waiting;
+        for (const auto& lock : s.shardLocks) {
+            if (!lock.ranDownstream) {
+                waiting.push_back(&lock);
+            }
+        }
+        if (!waiting.empty()) {
+            QString line = shardLockLine(*waiting.front(), s.takenAt);
+            if (waiting.size() > 1) {
+                line += tr(" (and %1 more locks)").arg(waiting.size() - 1);
+            }
+            reason = reason.isEmpty() ? line : line + QStringLiteral("; ") + reason;
+        }
+    }
     reason_->setStyleSheet(s.stream.reconnecting ? QStringLiteral("color: %1").arg(kSafeModeColor.name()) : QString());
-    reason_->setText(fontMetrics().elidedText(reason, Qt::ElideRight, kReasonTextWidth));
+    reasonShown_ = reason;
+    elideReason();
     reason_->setToolTip(reason.isEmpty() ? tr("Why the task is in this stage") : reason);
     lag_->setText(lagText());
     behind_->setText(behindText());
     ahead_->setText(fontMetrics().elidedText(aheadText(), Qt::ElideRight, kAheadTextWidth));
     ahead_->setToolTip(aheadDetails());
-    ahead_->setStyleSheet(tablesAhead_.empty() ? QString() : QStringLiteral("color: %1").arg(kAheadColor.name()));
+    // Red only for a table ahead without a shard DDL lock holding its source's global point.
+    ahead_->setStyleSheet(
+        tablesAhead_.size() == aheadForShardLock_ ? QString() : QStringLiteral("color: %1").arg(kAheadColor.name()));
     rows_->setText(rowsText());
     workers_->setText(workersText());
     workers_->setToolTip(workersReason());
@@ -180,6 +203,24 @@ void StatusHeader::setSnapshot(std::shared_ptr<const task::StatusSnapshot> snaps
     safeMode_->setStyleSheet(s.safeMode ? QStringLiteral("color: %1").arg(kSafeModeColor.name()) : QString());
     persisted_->setText(pointText(s.globalPersisted));
     refreshAge();
+}
+
+bool StatusHeader::eventFilter(QObject* watched, QEvent* event) {
+    // The label's room changes when the figures beside it do (a longer "Tables ahead"), not only with the window.
+    if (watched == reason_ && event->type() == QEvent::Resize) {
+        elideReason();
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void StatusHeader::elideReason() {
+    if (!snapshot_) {
+        return;
+    }
+    // To the room the figures leave it (laid out by now), so that a long line ends in an ellipsis, not mid-word,
+    // and a wide screen shows it whole.
+    const int room = reason_->width() > 0 ? reason_->width() : kReasonTextWidth;
+    reason_->setText(reason_->fontMetrics().elidedText(reasonShown_, Qt::ElideRight, room));
 }
 
 // Whether the figures mean anything: a running task's do (caught up on an idle upstream it has read
@@ -219,12 +260,14 @@ QString StatusHeader::behindText() const {
 
 void StatusHeader::collectTablesAhead() {
     tablesAhead_.clear();
+    aheadForShardLock_ = 0;
     if (!snapshot_) {
         return;
     }
     for (const auto& table : snapshot_->tables) {
         if (table.aheadOfGlobal) {
             tablesAhead_.push_back(&table);
+            aheadForShardLock_ += lockHoldingTable(table, *snapshot_) ? 1 : 0;
         }
     }
     // The farthest ahead first, as many as the details list: the most a resume would skip.
@@ -256,6 +299,11 @@ QString StatusHeader::aheadDetails() const {
         return tr("No table point is persisted ahead of the global point: a resume skips nothing");
     }
     QStringList lines;
+    if (aheadForShardLock_ > 0) {
+        lines << tr("%1 of them ahead of a global point that a shard DDL lock holds, as expected: a restart reads "
+                    "again from the held point and each table point passes over what was applied (Shard locks)")
+                     .arg(aheadForShardLock_);
+    }
     lines << tr("A resume from the persisted global point %1 would skip:").arg(pointText(snapshot_->globalPersisted));
     const QLocale locale;
     for (size_t i = 0; i < ahead.size() && i < kAheadTablesListed; ++i) {

@@ -48,7 +48,11 @@ public:
     QString reasonText() const;
     StageBadge* badge() const { return badge_; }
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
+    void elideReason();
     QWidget* addField(const QString& title, const QString& tooltip, QLabel** valueLabel);
     // Once per snapshot: the tables ahead of the global point, the farthest first (as far as listed).
     void collectTablesAhead();
@@ -57,10 +61,12 @@ private:
     StageBadge* badge_ = nullptr;
     QLabel* taskName_ = nullptr;
     QLabel* reason_ = nullptr;
+    QString reasonShown_;  // the whole line; the label shows as much as fits
     QLabel* lag_ = nullptr;
     QLabel* behind_ = nullptr;
     QLabel* ahead_ = nullptr;
     std::vector<const task::TablePointView*> tablesAhead_;  // into snapshot_
+    size_t aheadForShardLock_ = 0;                          // of them, ahead of a point a shard DDL lock holds
     QLabel* rows_ = nullptr;
     QLabel* workers_ = nullptr;
     QLabel* safeMode_ = nullptr;

@@ -113,8 +113,8 @@ TableCheckpointsPage::TableCheckpointsPage(TableCheckpointModel* model, QWidget*
         metrics.horizontalAdvance(QStringLiteral("pt-osc _orders_new: 1,234,567 rows copied, waiting for the swap")) +
             kCellPadding);
     int flagWidth = 0;
-    for (auto anomaly :
-         {CheckpointAnomaly::AheadOfGlobal, CheckpointAnomaly::BeyondUpstream, CheckpointAnomaly::FilePurged}) {
+    for (auto anomaly : {CheckpointAnomaly::AheadOfGlobal, CheckpointAnomaly::BeyondUpstream,
+                         CheckpointAnomaly::FilePurged, CheckpointAnomaly::AheadForShardLock}) {
         flagWidth = std::max(flagWidth, metrics.horizontalAdvance(anomalyLabel(anomaly)));
     }
     // The flag's icon is as high as a line of text, and square.
@@ -177,6 +177,9 @@ void TableCheckpointsPage::updateSummary() {
     QString text = tr("%1 of %2 tables").arg(proxy_->rowCount()).arg(model_->rowCount());
     if (model_->aheadCount() > 0) {
         text += tr(", <span style='color:#d32f2f'><b>%1 ahead of global</b></span>").arg(model_->aheadCount());
+    }
+    if (model_->aheadForShardLockCount() > 0) {
+        text += tr(", %1 ahead while a shard DDL lock holds the global point").arg(model_->aheadForShardLockCount());
     }
     if (model_->anomalyCount() > model_->aheadCount()) {
         text += tr(", %1 other anomalies").arg(model_->anomalyCount() - model_->aheadCount());

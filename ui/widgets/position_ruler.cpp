@@ -9,6 +9,8 @@
 #include <cmath>
 
 #include "ui/models/checkpoint_anomaly.h"
+#include "ui/models/shard_lock_hold.h"
+#include "ui/models/shard_lock_text.h"
 #include "ui/widgets/position_ruler_style.h"
 
 namespace syncscope::ui {
@@ -54,6 +56,7 @@ QSize PositionRuler::minimumSizeHint() const {
 
 void PositionRuler::setSnapshot(std::shared_ptr<const task::StatusSnapshot> snapshot) {
     snapshot_ = std::move(snapshot);
+    heldBy_ = snapshot_ ? lockHoldingSource(*snapshot_, snapshot_->sourceId) : nullptr;
     axis_ = snapshot_ ? BinlogAxis(snapshot_->upstreamFiles) : BinlogAxis();
     if (mode_ == ViewMode::Manual && viewEnd_ > viewStart_) {
         const double start = viewStart_;
@@ -189,6 +192,13 @@ std::vector<PositionRuler::Marker> PositionRuler::markers() const {
          tr("every table is applied up to here; written to the checkpoint table at the next flush")},
         {tr("global persisted"), kGlobalPersistedColor, &snapshot_->globalPersisted,
          tr("the checkpoint in the downstream's table: where a resume starts")}};
+    // The hold is exactly at the persisted global point: one label with it.
+    if (heldBy_) {
+        const QString target = QString::fromStdString(heldBy_->target.text());
+        all.push_back({tr("shard lock: %1").arg(target), kShardLockColor, &snapshot_->globalPersisted,
+                       tr("held here for the shard DDL lock on %1: %2")
+                           .arg(target, shardLockLine(*heldBy_, snapshot_->takenAt))});
+    }
     // The end of safe mode is a mark only where it is a point of the stream a DBA can act on.
     if (snapshot_->safeMode && snapshot_->safeModeUntil.axis) {
         all.push_back({tr("safe mode until"), kSafeModeColor, &snapshot_->safeModeUntil,
@@ -322,9 +332,12 @@ QString PositionRuler::describeTablesAt(double x) const {
         if (++count <= kTablesListedInTooltip) {
             QString line = pointTooltip(qualifiedName(table), table.persisted);
             if (table.aheadOfGlobal) {
-                line += QStringLiteral("<br><span style='color:#e53935'>") +
-                        tr("ahead of the global point by %1 bytes: a resume skips its events up to here")
-                            .arg(QLocale().toString(qlonglong(table.bytesFromGlobal))) +
+                const QString bytes = QLocale().toString(qlonglong(table.bytesFromGlobal));
+                line += QStringLiteral("<br><span style='color:%1'>").arg(aheadColor().name()) +
+                        (heldBy_ ? tr("ahead of the held global point by %1 bytes: %2")
+                                       .arg(bytes, shardLockHoldText(*heldBy_, snapshot_->sourceId).toHtmlEscaped())
+                                 : tr("ahead of the global point by %1 bytes: a resume skips its events up to here")
+                                       .arg(bytes)) +
                         QStringLiteral("</span>");
             }
             tables << line;
@@ -406,6 +419,10 @@ QString PositionRuler::describeAt(const QPoint& position) const {
         .arg(QString::fromStdString(file))
         .arg(pos)
         .arg(QLocale().toString(qulonglong(value)));
+}
+
+QColor PositionRuler::aheadColor() const {
+    return heldBy_ ? kShardLockColor : kAheadColor;
 }
 
 bool PositionRuler::event(QEvent* event) {

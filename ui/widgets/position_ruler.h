@@ -2,7 +2,9 @@
 // labelled marks for the upstream, read, applied and global (in memory and persisted) points and, where
 // it means something, the end of safe mode; below the axis a strip with one mark per table point
 // (red: ahead of the global point, a resume would skip its events), the names of the tables ahead, and
-// a diamond on the axis where each table was last verify'd (green: equal, red: differences or failed).
+// a diamond on the axis where each table was last verify'd (green: equal, red: differences or failed). While a
+// shard DDL lock holds the source's global point (shard-mode), a mark there names the lock, and the table points
+// ahead of it are drawn in its colour: expected, not red.
 // It opens on the span that matters, from the persisted global point (where a resume starts) to the
 // upstream's end, and follows it until the DBA zooms (wheel or buttons), pans (drag) or asks for every
 // file. Marks outside the view sit at its edge with their distance. Hover for exact file:pos and GTID;
@@ -74,6 +76,8 @@ public:
 
     // The labelled marks of the current snapshot (those with a point on the axis are drawn).
     std::vector<Marker> markers() const;
+    // The shard DDL lock that holds this source's global point; null when none.
+    const task::ShardLockStatus* shardLockHolding() const { return heldBy_; }
     // Where the labels are (the tests check that none covers another and that they follow the positions).
     std::vector<RulerLabel> labels() const;
     TablesOutside tablesOutside() const;
@@ -127,8 +131,11 @@ private:
     void paintMarkers(QPainter& painter);
     void paintLegend(QPainter& painter, const QRectF& plot);
     void paintVerifiedMarks(QPainter& painter, const QRectF& plot);
+    // Red for table points ahead of the global point; the lock's colour while a shard DDL lock holds it.
+    QColor aheadColor() const;
 
     std::shared_ptr<const task::StatusSnapshot> snapshot_;
+    const task::ShardLockStatus* heldBy_ = nullptr;  // into snapshot_
     BinlogAxis axis_;
     TableVerifications verifications_;
     double viewStart_ = 0;

@@ -107,7 +107,7 @@ void PositionRuler::paintTableStrip(QPainter& painter, const QRectF& plot) {
             painter.drawLine(QPointF(x, bottom), QPointF(x, bottom - height(plain[size_t(column)])));
         }
         if (ahead[size_t(column)] > 0) {
-            painter.setPen(QPen(kAheadColor, 2));
+            painter.setPen(QPen(aheadColor(), 2));
             painter.drawLine(QPointF(x, bottom), QPointF(x, kStripTop));
         }
     }
@@ -123,7 +123,7 @@ void PositionRuler::paintTableStrip(QPainter& painter, const QRectF& plot) {
         const double width = metrics.horizontalAdvance(text) + 6;
         const QRectF box(left ? plot.left() : plot.right() - width, kStripTop, width, kStripHeight);
         painter.fillRect(box, palette().color(QPalette::Window));
-        painter.setPen(countAhead > 0 ? kAheadColor : palette().color(QPalette::WindowText));
+        painter.setPen(countAhead > 0 ? aheadColor() : palette().color(QPalette::WindowText));
         painter.drawText(box, Qt::AlignCenter, text);
     };
     edgeCount(outside.left, outside.leftAhead, true);
@@ -151,7 +151,7 @@ void PositionRuler::paintAheadNames(QPainter& painter, const QRectF& plot) {
     const double reserve = metrics.horizontalAdvance(moreTemplate.arg(ahead.size())) + 8;
     double rowEnd = plot.left();
     size_t shown = 0;
-    painter.setPen(kAheadColor);
+    painter.setPen(aheadColor());
     for (const auto& [x, table] : ahead) {
         const QString name = QString::fromStdString(table->schema + "." + table->table);
         const double width = metrics.horizontalAdvance(name) + 6;
@@ -243,7 +243,10 @@ void PositionRuler::paintLegend(QPainter& painter, const QRectF& plot) {
     const QLocale locale;
     QString summary = tr("%1 table points").arg(locale.toString(qulonglong(snapshot_->tables.size())));
     if (aheadCount > 0) {
-        summary += tr(", %1 ahead of the global point (red)").arg(aheadCount);
+        summary += heldBy_ ? tr(", %1 ahead of the global point held for the shard DDL lock on %2")
+                                 .arg(aheadCount)
+                                 .arg(QString::fromStdString(heldBy_->target.text()))
+                           : tr(", %1 ahead of the global point (red)").arg(aheadCount);
     }
     if (!verifications_.isEmpty()) {
         int attention = 0;
@@ -263,7 +266,7 @@ void PositionRuler::paintLegend(QPainter& painter, const QRectF& plot) {
                    .arg(startPos)
                    .arg(viewEnd_ >= length ? tr("the upstream's end")
                                            : QStringLiteral("%1:%2").arg(QString::fromStdString(endFile)).arg(endPos));
-    painter.setPen(aheadCount > 0 ? kAheadColor : palette().color(QPalette::WindowText));
+    painter.setPen(aheadCount > 0 ? aheadColor() : palette().color(QPalette::WindowText));
     summary = metrics.elidedText(summary, Qt::ElideRight, int(plot.width()));
     painter.drawText(QRectF(plot.left(), kLegendTop, plot.width(), kLegendHeight), Qt::AlignRight | Qt::AlignVCenter,
                      summary);

@@ -11,7 +11,8 @@ namespace syncscope::ui::ruler {
 inline constexpr int kSideMargin = 14;
 inline constexpr int kFileBandTop = 4;
 inline constexpr int kFileBandHeight = 18;
-// One lane per label there can be (five points and the end of safe mode), so that none covers another.
+// One lane per label there can be (five points and the end of safe mode; a shard lock shares the persisted
+// global point's label), so that none covers another.
 inline constexpr int kLabelLanes = 6;
 inline constexpr int kLabelLaneHeight = 16;
 inline constexpr int kAxisY = kFileBandTop + kFileBandHeight + 4 + kLabelLanes * kLabelLaneHeight + 10;

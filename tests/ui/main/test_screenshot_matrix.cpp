@@ -1,9 +1,11 @@
 // The main window as a DBA first sees it, at 1280x800 and 1920x1080, in the light and the dark palette:
 // a healthy running task, a task with tables ahead of the global point, a failed task, a task resumed
-// after its load, and the audit tab. Each picture is saved for review (test-output/ui/matrix_*.png) and
-// checked for what must hold at a glance: the ruler's labels cover nothing, the Flag column is on
-// screen without scrolling, positions are never cut inside their numbers, the tab that matters is the
-// one selected, and the audit lists the start with its time and position in full.
+// after its load, the audit tab, and a shard DDL lock waiting for a shard table of another source (shard-mode). Each
+// picture is saved for review (test-output/ui/matrix_*.png) and checked for what must hold at a glance: the ruler's
+// labels cover nothing, the Flag column is on screen without scrolling, positions are never cut inside their numbers,
+// the tab that matters is the one selected, and the audit lists the start with its time and position in full; the shard
+// lock is on its tab, the header and the ruler, and the tables ahead of its held global point read as expected, not
+// red.
 #include <QtTest>
 
 #include <QHeaderView>
@@ -23,9 +25,12 @@
 #include "ui/main/task_actions.h"
 #include "ui/main/task_view.h"
 #include "ui/models/audit_model.h"
+#include "ui/models/checkpoint_anomaly.h"
+#include "ui/models/shard_lock_model.h"
 #include "ui/models/table_checkpoint_model.h"
 #include "ui/pages/audit_page.h"
 #include "ui/pages/load_page.h"
+#include "ui/pages/shard_locks_page.h"
 #include "ui/pages/status_header.h"
 #include "ui/pages/table_checkpoints_page.h"
 #include "ui/widgets/position_ruler.h"
@@ -37,7 +42,7 @@ using syncscope::test::SimulatedTask;
 
 namespace {
 
-enum class Scene { Healthy, TablesAhead, Failed, ResumedAfterLoad, Audit, OnlineChange };
+enum class Scene { Healthy, TablesAhead, Failed, ResumedAfterLoad, Audit, OnlineChange, ShardLock };
 
 const char* sceneName(Scene scene) {
     switch (scene) {
@@ -53,6 +58,8 @@ const char* sceneName(Scene scene) {
             return "audit";
         case Scene::OnlineChange:
             return "online_change";
+        case Scene::ShardLock:
+            return "shard_lock";
     }
     return "?";
 }
@@ -75,6 +82,29 @@ void writeAudit(const std::string& path) {
         entry.positionAfter = after;
         log.append(entry);
     }
+}
+
+// shard-mode: sm_1.t and sm_2.t of this source (tables 0 and 1) and sm_3.t of mariadb-02 merge into sm.t. The first
+// two read an ADD COLUMN, sm_3.t has not yet: this source's global point holds before the DDL while its other
+// tables run ahead of it.
+void holdForShardLock(SimulatedTask& task) {
+    task.renameTable(0, "sm_1", "t");
+    task.renameTable(1, "sm_2", "t");
+    task.putTableAhead(1, 5200, 4);
+    task.putTableAhead(3, 2400, 12);
+    task.putTableAhead(8, 1'200'000, 340);
+    const auto status = task.status();
+    const task::PointView& held = status->globalPersisted;
+    auto after = [&held](uint64_t bytes) { return held.file + ":" + std::to_string(held.pos + bytes); };
+    const int64_t now = std::chrono::duration_cast<std::chrono::seconds>(status->takenAt.time_since_epoch()).count();
+    task::ShardLockStatus lock;
+    lock.target = {"sm", "t"};
+    lock.ddls = {"ALTER TABLE `sm`.`t` ADD COLUMN `c` INT NOT NULL DEFAULT 7"};
+    lock.arrived = {{"mariadb-01", {"sm_1", "t"}, after(180), now - 150},
+                    {"mariadb-01", {"sm_2", "t"}, after(5200), now - 95}};
+    lock.waitingFor = {{"mariadb-02", {"sm_3", "t"}, "", 0}};
+    lock.since = now - 150;
+    task.setShardLocks({lock});
 }
 
 load::LoadProgressView finishedLoad(int tables) {
@@ -124,7 +154,7 @@ private slots:
         for (const auto& [width, height] : {std::pair{1280, 800}, std::pair{1920, 1080}}) {
             for (bool dark : {false, true}) {
                 for (Scene scene : {Scene::Healthy, Scene::TablesAhead, Scene::Failed, Scene::ResumedAfterLoad,
-                                    Scene::Audit, Scene::OnlineChange}) {
+                                    Scene::Audit, Scene::OnlineChange, Scene::ShardLock}) {
                     QTest::addRow("%s %dx%d %s", sceneName(scene), width, height, dark ? "dark" : "light")
                         << width << height << dark << int(scene);
                 }
@@ -173,6 +203,9 @@ private slots:
             change.rowsCopied = 48213;
             change.since = "mysql-bin.000004:10442";
             task->setOnlineChanges({change});
+        }
+        if (what == Scene::ShardLock) {
+            holdForShardLock(*task);
         }
         settle(window);
         TaskView* view = window.taskView();
@@ -286,20 +319,77 @@ private slots:
                 view->header()->reasonText().startsWith(QStringLiteral("Schema change of `shop`.`t5` by pt-osc: ")),
                 qPrintable(view->header()->reasonText()));
         }
+        if (what == Scene::ShardLock) {
+            checkShardLock(*view);
+        } else {
+            QVERIFY(!view->shardLocksShown());  // a task without shard-mode has no such tab
+        }
         if (what != Scene::Audit) {
             view->tabs()->setCurrentIndex(what == Scene::Failed ? 0 : view->tabs()->indexOf(view->tablesPage()));
         }
-        const QString path = QString::fromStdString(test::outputDir("ui")) +
-                             QStringLiteral("/matrix_%1_%2x%3_%4.png")
-                                 .arg(QString::fromLatin1(sceneName(what)))
-                                 .arg(width)
-                                 .arg(height)
-                                 .arg(dark ? QStringLiteral("dark") : QStringLiteral("light"));
-        QVERIFY(window.grab().save(path));
+        auto save = [&](const char* name) {
+            const QString path = QString::fromStdString(test::outputDir("ui")) +
+                                 QStringLiteral("/matrix_%1_%2x%3_%4.png")
+                                     .arg(QString::fromLatin1(name))
+                                     .arg(width)
+                                     .arg(height)
+                                     .arg(dark ? QStringLiteral("dark") : QStringLiteral("light"));
+            QVERIFY(window.grab().save(path));
+        };
+        if (what == Scene::ShardLock) {
+            save("shard_lock_tables");  // the tables ahead of the held point, as expected
+            view->tabs()->setCurrentWidget(view->shardLocksPage());
+            settle(window);
+        }
+        save(sceneName(what));
+        if (what == Scene::ShardLock) {
+            // The DDL ran and every source passed it: the tab stays, saying so, and a table ahead is red again.
+            task->setShardLocks({});
+            window.adapter()->refreshNow();
+            settle(window);
+            QVERIFY(view->shardLocksShown());
+            QVERIFY(view->shardLocksPage()->showsEmptyText());
+            QCOMPARE(view->shardLocksPage()->summaryText(),
+                     QStringLiteral("No shard DDL lock: every shard table of the merged tables is at the same DDL"));
+            QCOMPARE(view->tableModel()->aheadCount(), 3);
+        }
         window.detachTask();
     }
 
 private:
+    // The lock on its tab (three shard tables, the one waited for marked), in the header and on the ruler; the
+    // tables ahead of the held global point flagged as expected, none red.
+    static void checkShardLock(TaskView& view) {
+        QVERIFY(view.shardLocksShown());
+        QCOMPARE(view.tabs()->indexOf(view.shardLocksPage()), view.tabs()->indexOf(view.tablesPage()) + 1);
+        ShardLockModel* locks = view.shardLockModel();
+        QCOMPARE(locks->rowCount(), 3);
+        QCOMPARE(locks->index(2, ShardLockModel::ShardTableColumn).data().toString(), QStringLiteral("sm_3.t"));
+        QVERIFY(locks->index(2, 0).data(ShardLockModel::WaitedForRole).toBool());
+        QVERIFY(!view.shardLocksPage()->showsEmptyText());
+        const QString line = QStringLiteral(
+            "Shard DDL lock on sm.t waits for 1 of 3 shard tables (mariadb-02:sm_3.t) "
+            "for 2 min");
+        QVERIFY2(view.header()->reasonText().startsWith(line), qPrintable(view.header()->reasonText()));
+        QVERIFY2(view.shardLocksPage()->summaryText().startsWith(line),
+                 qPrintable(view.shardLocksPage()->summaryText()));
+        bool marked = false;
+        for (const auto& marker : view.ruler()->markers()) {
+            marked = marked || marker.name == QStringLiteral("shard lock: sm.t");
+        }
+        QVERIFY(marked);
+        TableCheckpointModel* tables = view.tableModel();
+        QCOMPARE(tables->aheadCount(), 0);
+        QCOMPARE(tables->aheadForShardLockCount(), 3);
+        for (int row = 0; row < tables->rowCount(); ++row) {
+            if (tables->tableAt(row)->aheadOfGlobal) {
+                QCOMPARE(tables->anomalyAt(row), CheckpointAnomaly::AheadForShardLock);
+                QCOMPARE(tables->index(row, TableCheckpointModel::FlagColumn).data().toString(),
+                         QStringLiteral("ahead: shard lock"));
+            }
+        }
+    }
+
     QTemporaryDir dir_;
 };
 

@@ -1,6 +1,7 @@
 // The table checkpoint model and its proxy, fed with real status snapshots: every sequence passes
 // QAbstractItemModelTester, unchanged rows emit nothing and changed rows one dataChanged, sorting is on
-// numbers, the anomaly switch keeps flagged tables only, and an ahead row says what a resume would skip.
+// numbers, the anomaly switch keeps flagged tables only, and an ahead row says what a resume would skip, unless a
+// shard DDL lock holds its source's global point (shard-mode): then it is expected, and says why.
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QtTest>
@@ -10,6 +11,7 @@
 #include "ui/models/table_checkpoint_model.h"
 
 Q_DECLARE_METATYPE(std::vector<uint64_t>)
+Q_DECLARE_METATYPE(syncscope::ui::CheckpointAnomaly)
 
 using syncscope::task::StatusSnapshot;
 using syncscope::task::TablePointView;
@@ -49,6 +51,21 @@ std::shared_ptr<StatusSnapshot> snapshotWith(const std::vector<uint64_t>& persis
         snapshot->tables.push_back(table);
     }
     return snapshot;
+}
+
+// sm.t merges sm_1.t of sm-first (read the ADD COLUMN) with sm_3.t of sm-second (waited for).
+syncscope::task::ShardLockStatus shardLock(bool ranDownstream) {
+    syncscope::task::ShardLockStatus lock;
+    lock.target = {"sm", "t"};
+    lock.ddls = {"ALTER TABLE `sm`.`t` ADD COLUMN `c` INT"};
+    lock.arrived = {{"sm-first", {"sm_1", "t"}, "mysql-bin.000002:400000", 1796400000}};
+    lock.waitingFor = {{"sm-second", {"sm_3", "t"}, "", 0}};
+    if (ranDownstream) {
+        lock.ranDownstream = true;
+        lock.arrived.push_back({"sm-second", {"sm_3", "t"}, "mysql-bin.000009:700", 1796400100});
+        lock.waitingFor = {{"sm-first", {"sm_1", "t"}, "", 0}};  // sm-first still re-syncs
+    }
+    return lock;
 }
 
 QStringList column(const QAbstractItemModel& model, int columnIndex) {
@@ -288,6 +305,94 @@ private slots:
                  QVariant(qlonglong(334)));
         QCOMPARE(model.index(1, TableCheckpointModel::BytesFromGlobalColumn).data(TableCheckpointModel::ExportRole),
                  QVariant(QStringLiteral("334")));
+    }
+
+    void aheadReadsAsExpectedOnlyWhileAShardLockHoldsItsSource_data() {
+        QTest::addColumn<QString>("sourceId");
+        QTest::addColumn<int>("locks");  // 0: none, 1: waiting, 2: ran downstream
+        QTest::addColumn<QString>("lockedSource");
+        QTest::addColumn<CheckpointAnomaly>("expected");
+        const auto red = CheckpointAnomaly::AheadOfGlobal;
+        const auto held = CheckpointAnomaly::AheadForShardLock;
+        QTest::addRow("no lock: red") << "sm-first" << 0 << "sm-first" << red;
+        QTest::addRow("waiting lock, the source read its DDL: expected") << "sm-first" << 1 << "sm-first" << held;
+        QTest::addRow("waiting lock, only another source read its DDL: red") << "sm-second" << 1 << "" << red;
+        QTest::addRow("ran downstream, the source re-syncs: expected") << "sm-first" << 2 << "sm-first" << held;
+        QTest::addRow("ran downstream, the source passed it: red") << "sm-second" << 2 << "" << red;
+        // The whole of a task with several sources lists its tables without their source.
+        QTest::addRow("several sources, the lock names the table with its source: expected")
+            << "sm-first,sm-second" << 1 << "sm-first" << held;
+        QTest::addRow("several sources, the table's source unknown: red") << "sm-first,sm-second" << 1 << "" << red;
+    }
+
+    void aheadReadsAsExpectedOnlyWhileAShardLockHoldsItsSource() {
+        QFETCH(QString, sourceId);
+        QFETCH(int, locks);
+        QFETCH(QString, lockedSource);
+        QFETCH(CheckpointAnomaly, expected);
+        auto withLock = [&] {
+            auto snapshot = snapshotWith({1000, 1500334});
+            snapshot->sourceId = sourceId.toStdString();
+            if (locks > 0) {
+                auto lock = shardLock(locks == 2);
+                if (sourceId.contains(QLatin1Char(',')) && !lockedSource.isEmpty()) {
+                    lock.waitingFor.push_back({lockedSource.toStdString(), {"shop", "t1"}, "", 0});
+                }
+                snapshot->shardLocks = {lock};
+            }
+            return snapshot;
+        };
+        TableCheckpointModel model;
+        TableCheckpointFilterProxy proxy;
+        proxy.setSourceModel(&model);
+        QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setSnapshot(snapshotWith({1000, 1500334}));
+        QCOMPARE(model.aheadCount(), 1);
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        model.setSnapshot(withLock());
+        QCOMPARE(model.anomalyAt(1), expected);
+        const QModelIndex flag = model.index(1, TableCheckpointModel::FlagColumn);
+        const QString tooltip = flag.data(Qt::ToolTipRole).toString();
+        if (expected == CheckpointAnomaly::AheadOfGlobal) {
+            // Exactly as without a lock: red, counted, kept by the anomaly switch.
+            QCOMPARE(flag.data().toString(), QStringLiteral("ahead of global"));
+            QVERIFY(flag.data(Qt::BackgroundRole).value<QColor>().isValid());
+            QVERIFY(!flag.data(Qt::DecorationRole).value<QIcon>().isNull());
+            QVERIFY2(tooltip.contains(QStringLiteral("lost without an error")), qPrintable(tooltip));
+            QCOMPARE(model.aheadCount(), 1);
+            QCOMPARE(model.anomalyCount(), 1);
+            QCOMPARE(changed.count(), 0);
+            proxy.setOnlyAnomalies(true);
+            QCOMPARE(proxy.rowCount(), 1);
+            return;
+        }
+        QCOMPARE(flag.data().toString(), QStringLiteral("ahead: shard lock"));
+        QVERIFY(!flag.data(Qt::BackgroundRole).isValid());
+        QVERIFY(!flag.data(Qt::DecorationRole).isValid());
+        QCOMPARE(model.aheadCount(), 0);
+        QCOMPARE(model.anomalyCount(), 0);
+        QCOMPARE(model.aheadForShardLockCount(), 1);
+        // The row's colour changed: the whole row, once.
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(changed.front().at(0).toModelIndex(), model.index(1, 0));
+        QCOMPARE(changed.front().at(1).toModelIndex(), model.index(1, TableCheckpointModel::ColumnCount - 1));
+        const QString why = locks == 1 ? QStringLiteral(
+                                             "ahead of the global point because the shard DDL lock on sm.t "
+                                             "waits (sm_1.t read ALTER TABLE `sm`.`t` ADD COLUMN `c` INT "
+                                             "at mysql-bin.000002:400000; waiting for sm_3.t on source "
+                                             "sm-second")
+                                       : QStringLiteral("re-reads from the point held for the shard DDL lock on sm.t");
+        QVERIFY2(tooltip.contains(why.toHtmlEscaped()), qPrintable(tooltip));
+        QVERIFY2(!tooltip.contains(QStringLiteral("lost without an error")), qPrintable(tooltip));
+        proxy.setOnlyAnomalies(true);
+        QCOMPARE(proxy.rowCount(), 0);
+        // The lock resolves: red again.
+        proxy.setOnlyAnomalies(false);
+        auto resolved = withLock();
+        resolved->shardLocks.clear();
+        model.setSnapshot(resolved);
+        QCOMPARE(model.anomalyAt(1), CheckpointAnomaly::AheadOfGlobal);
+        QCOMPARE(model.aheadCount(), 1);
     }
 };
 

@@ -64,6 +64,7 @@ void SimulatedTask::publish() {
     snapshot->globalInMemory = point(globalMemory_);
     snapshot->globalPersisted = point(globalPersisted_);
     snapshot->onlineChanges = onlineChanges_;
+    snapshot->shardLocks = shardLocks_;
     snapshot->exitSafe = point(exitSafe_);
     for (uint64_t i = 0; i < kFullFiles; ++i) {
         snapshot->upstreamFiles.push_back({fileName(int(i) + 1), kFileSize});
@@ -244,6 +245,20 @@ void SimulatedTask::putTableAhead(int table, uint64_t bytes, uint64_t events) {
 void SimulatedTask::setOnlineChanges(std::vector<task::OnlineChangeView> changes) {
     std::lock_guard lock(mutex_);
     onlineChanges_ = std::move(changes);
+    publish();
+}
+
+void SimulatedTask::setShardLocks(std::vector<task::ShardLockStatus> locks) {
+    std::lock_guard lock(mutex_);
+    shardLocks_ = std::move(locks);
+    publish();
+}
+
+void SimulatedTask::renameTable(int table, std::string schema, std::string name) {
+    std::lock_guard lock(mutex_);
+    auto& state = tables_.at(size_t(table));
+    state.schema = std::move(schema);
+    state.table = std::move(name);
     publish();
 }
 

@@ -41,6 +41,10 @@ public:
     void putTableAhead(int table, uint64_t bytes, uint64_t events);
     // The online schema changes the engine follows (online-ddl), as its status reports them.
     void setOnlineChanges(std::vector<task::OnlineChangeView> changes);
+    // The shard DDL locks (shard-mode), as the engine's status reports them.
+    void setShardLocks(std::vector<task::ShardLockStatus> locks);
+    // Names a table as a scene needs it (the shard tables of a merge, say).
+    void renameTable(int table, std::string schema, std::string name);
     // The snapshot load's progress as the engine reports it (a finished load stays in the snapshots).
     void setLoad(std::optional<load::LoadProgressView> load);
 
@@ -71,6 +75,7 @@ private:
     mutable std::mutex mutex_;
     std::shared_ptr<const task::StatusSnapshot> current_;
     std::vector<task::OnlineChangeView> onlineChanges_;
+    std::vector<task::ShardLockStatus> shardLocks_;
     std::deque<task::Notice> notices_;
     task::Stage stage_ = task::Stage::New;
     std::string reason_ = "not started";

@@ -1,0 +1,88 @@
+#include "ui/pages/shard_locks_page.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "ui/models/shard_lock_model.h"
+#include "ui/models/shard_lock_text.h"
+
+namespace syncscope::ui {
+
+namespace {
+constexpr int kCellPadding = 12;
+}  // namespace
+
+ShardLocksPage::ShardLocksPage(ShardLockModel* model, QWidget* parent) : QWidget(parent), model_(model) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    summary_ = new QLabel(this);
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    why_ = new QLabel(tr("While a lock waits, the sources whose shard tables read the DDL hold their global point "
+                         "before it; their other tables go on applying, ahead of it, as expected."),
+                      this);
+    why_->setWordWrap(true);
+    why_->setForegroundRole(QPalette::PlaceholderText);
+    layout->addWidget(summary_);
+    layout->addWidget(why_);
+
+    stack_ = new QStackedWidget(this);
+    view_ = new QTableView(stack_);
+    view_->setModel(model_);
+    view_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view_->setWordWrap(false);
+    view_->verticalHeader()->hide();
+    view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 6);
+    view_->horizontalHeader()->setStretchLastSection(true);
+    empty_ = new QLabel(tr("No shard DDL lock: every shard table of the merged tables is at the same DDL"), stack_);
+    empty_->setAlignment(Qt::AlignCenter);
+    empty_->setWordWrap(true);
+    empty_->setForegroundRole(QPalette::PlaceholderText);
+    stack_->addWidget(view_);
+    stack_->addWidget(empty_);
+    layout->addWidget(stack_, 1);
+
+    connect(model_, &QAbstractItemModel::modelReset, this, &ShardLocksPage::fitColumns);
+    connect(model_, &QAbstractItemModel::modelReset, this, &ShardLocksPage::updateSummary);
+    connect(model_, &QAbstractItemModel::dataChanged, this, &ShardLocksPage::updateSummary);
+    updateSummary();
+}
+
+void ShardLocksPage::updateSummary() {
+    QStringList lines;
+    for (const auto& lock : model_->locks()) {
+        lines << QStringLiteral("<b>%1</b>").arg(shardLockLine(lock, model_->now()).toHtmlEscaped());
+    }
+    summary_->setText(lines.join(QStringLiteral("<br>")));
+    summary_->setVisible(!lines.isEmpty());
+    why_->setVisible(!lines.isEmpty());
+    stack_->setCurrentWidget(model_->rowCount() > 0 ? static_cast<QWidget*>(view_) : empty_);
+}
+
+void ShardLocksPage::fitColumns() {
+    // A few rows (the shard tables of the locks): sized to what they hold, the DDLs taking the rest.
+    view_->resizeColumnsToContents();
+    for (int column = 0; column + 1 < ShardLockModel::ColumnCount; ++column) {
+        view_->setColumnWidth(column, view_->columnWidth(column) + kCellPadding);
+    }
+}
+
+QString ShardLocksPage::summaryText() const {
+    if (showsEmptyText()) {
+        return empty_->text();
+    }
+    QStringList lines;
+    for (const auto& lock : model_->locks()) {
+        lines << shardLockLine(lock, model_->now());
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+bool ShardLocksPage::showsEmptyText() const {
+    return stack_->currentWidget() == empty_;
+}
+
+}  // namespace syncscope::ui
