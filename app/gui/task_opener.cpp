@@ -38,11 +38,11 @@ OpenedTask openMultiSourceTask(const QString& taskPath, const QStringList& sourc
         for (const std::string& warning : plan.warnings) {
             spdlog::warn("{}", warning);
         }
-        multisource::planShardMerge(plan.subtasks, plan.task.caseSensitive, plan.task.shardMode);
         opened.auditPath = ui::PrecheckDialog::defaultAuditPath(QString::fromStdString(plan.task.name));
         for (task::TaskSetup& setup : plan.subtasks) {
             setup.auditLogPath = opened.auditPath.toStdString();  // one audit log; each entry names its source
         }
+        multisource::planShardMerge(plan.subtasks, plan.task.caseSensitive, plan.task.shardMode);
         opened.setup = plan.subtasks.front();  // the precheck reads the first source and the target
         // A source the DBA paused stays paused when the task is opened again, also when `syncscope-cli run` paused
         // it (kept in the downstream beside the checkpoint, a copy beside the audit log).

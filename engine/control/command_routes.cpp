@@ -10,6 +10,12 @@ void addCommandRoutes(ControlRouter& router) {
     router.command("/api/v1/pause", "pause", [](task::TaskControl& target) { return target.pause(); });
     router.command("/api/v1/resume", "resume", [](task::TaskControl& target) { return target.resume(); });
     router.command("/api/v1/stop", "stop", [](task::TaskControl& target) { return target.stop(); });
+    router.post("/api/v1/shard-locks/unlock",
+                [&router](const httplib::Request& req, const std::string&, httplib::Response& res) {
+                    task::TaskControl& whole = router.task();
+                    router.answerCommand(res, "shard-unlock",
+                                         whole.unlockShardDdl(req.get_param_value("target"), false), {}, whole, {});
+                });
     router.post("/api/v1/until", [&router](const httplib::Request& req, const std::string& body,
                                            httplib::Response& res) {
         UntilRequest request = parseUntilBody(body);

@@ -19,7 +19,7 @@ namespace {
 // Revision 2: /api/v1/version, /api/v1/audit, /api/v1/log, HTTPS, a JSON reason in every 4xx.
 // Revision 3: subtasks of a task with several sources (status "subtasks", ?source=ID).
 // Revision 4: GET /api/v1/history?since=TIME (the charts' last ten minutes).
-// Revision 5: GET /api/v1/shard-locks (shard-mode), status "shard_locks".
+// Revision 5: GET /api/v1/shard-locks (shard-mode), status "shard_locks", the DBA's unlock and its preview.
 constexpr int kApiRevision = 5;
 const char* const kMetricsType = "text/plain; version=0.0.4; charset=utf-8";
 
@@ -53,7 +53,8 @@ void serveVersion(const ControlRouter& router, httplib::Response& res) {
           {"GET /api/v1/status", "GET /api/v1/version", "GET /api/v1/audit?tail=N", "GET /api/v1/log?tail=N",
            "GET /metrics", "POST /api/v1/start", "POST /api/v1/pause", "POST /api/v1/resume", "POST /api/v1/stop",
            "POST /api/v1/skip", "POST /api/v1/resume-from", "POST /api/v1/until", "GET /api/v1/preview/skip",
-           "GET /api/v1/preview/resume-from", "GET /api/v1/history?since=TIME", "GET /api/v1/shard-locks"}}});
+           "GET /api/v1/preview/resume-from", "GET /api/v1/history?since=TIME", "GET /api/v1/shard-locks",
+           "GET /api/v1/preview/shard-unlock?target=S.T", "POST /api/v1/shard-locks/unlock?target=S.T"}}});
 }
 
 // ?since=TIME (ISO, as status's taken_at; default: all that is kept), ?source=ID for one subtask's.
@@ -91,6 +92,14 @@ void addStatusRoutes(ControlRouter& router, ErrorTally& errors, const StatusHist
         auto status = router.task().status();
         router.reply(res, http_status::kOk,
                      {{"task", status->taskName}, {"shard_locks", shardLocksJson(status->shardLocks)}});
+    });
+    router.get("/api/v1/preview/shard-unlock", [&router](const httplib::Request& req, httplib::Response& res) {
+        task::CommandResult preview = router.task().unlockShardDdl(req.get_param_value("target"), true);
+        if (!preview.accepted) {
+            router.replyError(res, http_status::kConflict, "preview shard-unlock: " + preview.reason);
+            return;
+        }
+        router.reply(res, http_status::kOk, {{"command", "shard-unlock"}, {"preview", preview.reason}});
     });
     router.get("/api/v1/version",
                [&router](const httplib::Request&, httplib::Response& res) { serveVersion(router, res); });

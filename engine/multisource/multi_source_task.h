@@ -47,6 +47,11 @@ public:
     // A position belongs to one source: refused for the whole task unless it has one source.
     task::CommandResult resumeFrom(const task::ResumeTarget& target) override;
     task::CommandResult stopAt(const std::string& point) override;
+    // The task's shard DDL locks are one for all its sources.
+    task::CommandResult unlockShardDdl(const std::string& target, bool preview) override {
+        return subtasks_.empty() ? TaskControl::unlockShardDdl(target, preview)
+                                 : subtasks_.front()->unlockShardDdl(target, preview);
+    }
 
     // The subtasks.
     std::vector<std::string> sourceIds() const override;

@@ -145,6 +145,7 @@ void planShardMerge(std::vector<task::TaskSetup>& subtasks, bool caseSensitive, 
     const task::TaskSetup& first = subtasks.front();
     auto ledger = std::make_shared<ShardLockTable>(first.downstream, first.metaSchema, first.taskName);
     auto locks = std::make_shared<task::ShardDdlLocks>(taskName, std::move(groups), std::move(ledger));
+    locks->setAuditLog(first.auditLogPath);  // the DBA's unlocks, beside the task's other actions
     for (task::TaskSetup& setup : subtasks) {
         setup.shardLocks = locks;
     }

@@ -51,6 +51,9 @@ public:
         return forgetPauseOnceRunning(task_->resumeFrom(target, evidence));
     }
     task::CommandResult stopAt(const std::string& point) override { return task_->stopAt(point); }
+    task::CommandResult unlockShardDdl(const std::string& target, bool preview) override {
+        return task_->unlockShardDdl(target, preview);
+    }
 
     const std::string& sourceId() const { return task_->setup().sourceId; }
     const std::shared_ptr<task::Task>& task() const { return task_; }

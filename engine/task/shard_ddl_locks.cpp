@@ -5,6 +5,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "engine/task/audit_log.h"
+
 namespace syncscope::task {
 
 std::string comparableDdl(const std::string& sql) {
@@ -166,7 +168,10 @@ ShardDdlLocks::Verdict ShardDdlLocks::arrive(const ShardTable& shard, const Tabl
             continue;
         }
         for (size_t i = 0; i < lock.arrivals.size(); ++i) {
-            if (lock.arrivals[i].shard == shard && lock.arrivals[i].position == position) {
+            // A shard table the DBA's unlock ran without is passed over at whatever point it reads the DDLs.
+            const bool unlockedWithout = lock.arrivals[i].position.empty() && sameDdls(lock.ddls, ddls);
+            if (lock.arrivals[i].shard == shard && (lock.arrivals[i].position == position || unlockedWithout)) {
+                lock.arrivals[i].position = position;
                 lock.arrivals[i].at = at;  // passed by its source once the table point past it is persisted
                 version_.fetch_add(1, std::memory_order_acq_rel);
                 return {Verdict::Kind::Done, "ran downstream when every shard table had read it"};
@@ -229,6 +234,13 @@ void ShardDdlLocks::executed(const TableName& target) {
         if (lock == nullptr) {
             return;
         }
+        if (lock->forced) {
+            // The shard tables waited for pass the DDLs over when they read them (at a point not known yet).
+            for (const ShardTable& absent : missing(*lock)) {
+                lock->arrivals.push_back({absent, "", std::chrono::system_clock::now(), {}});
+                lock->passedBy.push_back(false);
+            }
+        }
         kept = {lock->target, lock->ddls, lock->arrivals};
     }
     // Kept before any source passes it: after a kill, an arrival read again is passed over, not run again.
@@ -280,6 +292,73 @@ void ShardDdlLocks::forgetIfAllPassed(Lock& lock) {
     }
     spdlog::info("task {}: shard DDL lock on {} passed by every shard table", taskName_, lock.target.text());
     lock.arrivals.clear();
+}
+
+CommandResult ShardDdlLocks::unlock(const std::string& targetText, bool preview) {
+    const size_t dot = targetText.find('.');
+    if (dot == std::string::npos || dot == 0 || dot + 1 == targetText.size()) {
+        return {false, "unlock: target '" + targetText +
+                           "' is not a merged table named as schema.table (GET /api/v1/shard-locks lists them)"};
+    }
+    const TableName target{targetText.substr(0, dot), targetText.substr(dot + 1)};
+    std::unique_lock guard(mutex_);
+    Lock* lock = lockOf(target);
+    if (lock == nullptr || lock->forced) {
+        std::string known;
+        for (const Lock& other : locks_) {
+            if (!other.executed && !other.forced) {
+                known += (known.empty() ? "" : ", ") + other.target.text();
+            }
+        }
+        return {false, "no shard DDL lock on " + target.text() + " waits" +
+                           (known.empty() ? std::string(" (none waits)") : " (waiting: " + known + ")") +
+                           "; nothing was changed"};
+    }
+    std::string absent;
+    for (const ShardTable& table : missing(*lock)) {
+        absent += (absent.empty() ? "" : ", ") + table.text();
+    }
+    const ShardArrival& owner = lock->arrivals.front();
+    std::string what = "unlock the shard DDL lock on " + target.text() + ": source " + owner.shard.sourceId +
+                       " runs '" + listed(lock->ddls) + "' on " + target.text() + " now, without " + absent +
+                       "; the shard tables that read it re-sync, and " + absent +
+                       " pass the DDLs over when they read them. Until then their rows are written in their old "
+                       "shape into the changed table (they fail if it no longer fits, e.g. a column dropped)";
+    if (preview) {
+        return {true, what};
+    }
+    AuditEntry entry;
+    entry.action = "shard-unlock";
+    entry.task = taskName_;
+    entry.sourceId = owner.shard.sourceId;
+    entry.positionBefore = owner.position;
+    entry.details = {{"target", target.text()}, {"ddls", lock->ddls}, {"waited_for", absent}, {"what", what}};
+    guard.unlock();
+    try {
+        AuditLog(auditPath_).append(entry);  // written and synced before it takes effect
+    } catch (const std::exception& e) {
+        return {false, std::string("the audit log cannot be written, so the unlock was not done: ") + e.what()};
+    }
+    guard.lock();
+    lock = lockOf(target);
+    if (lock == nullptr) {
+        return {false, "the shard DDL lock on " + target.text() + " ran meanwhile; nothing was changed"};
+    }
+    lock->forced = true;
+    spdlog::warn("task {}: the DBA's {}", taskName_, what);
+    version_.fetch_add(1, std::memory_order_acq_rel);
+    return {true, what};
+}
+
+std::optional<ShardDdlLocks::Forced> ShardDdlLocks::takeForced(const std::string& sourceId) {
+    std::lock_guard guard(mutex_);
+    for (Lock& lock : locks_) {
+        if (lock.forced && !lock.executed && !lock.arrivals.empty() &&
+            lock.arrivals.front().shard.sourceId == sourceId) {
+            return Forced{lock.target, lock.ddls, lock.arrivals.front().at};
+        }
+    }
+    return std::nullopt;
 }
 
 std::vector<ShardArrival> ShardDdlLocks::executedArrivalsOf(const std::string& sourceId) const {

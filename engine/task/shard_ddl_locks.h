@@ -23,6 +23,7 @@
 #include "engine/binlog/location.h"
 #include "engine/common/table_name.h"
 #include "engine/task/status_snapshot.h"
+#include "engine/task/task_control.h"
 
 namespace syncscope::task {
 
@@ -112,6 +113,21 @@ public:
     // table's point moves to its DDL's end, and the tables that waited are read again. (Arrivals kept only
     // in the ledger are handed out once read again.)
     std::vector<ShardArrival> executedArrivalsOf(const std::string& sourceId) const;
+    // The DBA's unlock (DM's shard-ddl-lock unlock) of the waiting lock on `target`: what it would do
+    // (`preview`), or it is done: the source of the first arrival runs the DDLs at its next boundary, and the
+    // shard tables waited for pass them over when they read them. Audited before it takes effect. Refused,
+    // changing nothing, when no lock on `target` waits.
+    // `target` as "schema.table".
+    CommandResult unlock(const std::string& target, bool preview);
+    // The unlocked lock whose DDLs `sourceId` must run now, if any (until it has run: executed()).
+    struct Forced {
+        TableName target;
+        std::vector<std::string> ddls;
+        binlog::Location at;  // the source's arrival
+    };
+    std::optional<Forced> takeForced(const std::string& sourceId);
+    void setAuditLog(std::string path) { auditPath_ = std::move(path); }
+
     // Whether `shard` waits in a lock that has not run.
     bool waiting(const ShardTable& shard) const;
     // Changes whenever a lock runs or goes: pipelines look again at their holds then.
@@ -127,6 +143,7 @@ private:
         std::vector<bool> passedBy;  // per arrival
         std::chrono::system_clock::time_point since;
         bool executed = false;
+        bool forced = false;  // unlocked by the DBA: runs without the shard tables waited for
     };
     const ShardGroup* groupOf(const TableName& target) const;
     Lock* lockOf(const TableName& target);
@@ -139,6 +156,7 @@ private:
     std::shared_ptr<ShardLockLedger> ledger_;
     mutable std::mutex mutex_;
     std::vector<Lock> locks_;
+    std::string auditPath_;
     std::atomic<uint64_t> version_{1};
 };
 

@@ -749,6 +749,24 @@ void SyncPipeline::holdGlobal() {
 
 void SyncPipeline::followShardLocks() {
     shardVersion_ = shards_->version();
+    if (std::optional<ShardDdlLocks::Forced> forced = shards_->takeForced(setup_.sourceId)) {
+        // The DBA's unlock: this source read the DDLs first, it runs them, after a barrier (every row before is
+        // downstream).
+        flush(FlushReason::AfterDdl);
+        for (const std::string& sql : forced->ddls) {
+            DdlPlan plan;
+            plan.sql = sql;
+            try {
+                ddl_->run(plan, forced->at, false);
+            } catch (const DdlFailed& failed) {
+                throw SessionFailure{failureOutcome(
+                    "the DBA's unlock of the shard DDL lock on " + forced->target.text() + ": " + failed.message,
+                    failed.retryable)};
+            }
+        }
+        shards_->executed(forced->target);
+        shardVersion_ = shards_->version();
+    }
     std::vector<ShardArrival> ran;
     bool resync = false;
     for (ShardArrival& arrival : shards_->executedArrivalsOf(setup_.sourceId)) {

@@ -1,5 +1,7 @@
 #include "engine/task/task.h"
 
+#include "engine/task/shard_ddl_locks.h"
+
 #include <spdlog/spdlog.h>
 
 #include "engine/binlog/location.h"
@@ -35,6 +37,13 @@ Stage Task::stage() const {
 bool Task::waitingForDba() const {
     std::lock_guard lock(mutex_);
     return lifecycle_.stage == Stage::Error && lifecycle_.wanted == Wanted::WaitForDba;
+}
+
+CommandResult Task::unlockShardDdl(const std::string& target, bool preview) {
+    if (!setup_.shardLocks) {
+        return TaskControl::unlockShardDdl(target, preview);
+    }
+    return setup_.shardLocks->unlock(target, preview);
 }
 
 void Task::audit(const std::string& action, const std::string& after, nlohmann::json details) {

@@ -49,6 +49,7 @@ public:
     // `evidence`: the replay SQL of the rows a forward resume-from skips, named in its audit entry.
     CommandResult resumeFrom(const ResumeTarget& target, const SkipEvidence& evidence) override;
     CommandResult stopAt(const std::string& point) override;
+    CommandResult unlockShardDdl(const std::string& target, bool preview) override;
 
     Stage stage() const;
     // Stopped on an error that a retry cannot fix: waiting for the DBA (resume, skip, stop).

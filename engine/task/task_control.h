@@ -52,6 +52,11 @@ public:
     virtual CommandResult stopAt(const std::string& point) {
         return {false, "stop at '" + point + "': this task cannot stop at a point"};
     }
+    // The DBA's unlock of the waiting shard DDL lock on the merged table `target` ("schema.table";
+    // shard_ddl_locks.h), or with `preview` what it would do.
+    virtual CommandResult unlockShardDdl(const std::string& target, bool /*preview*/) {
+        return {false, "unlock the shard DDL lock on " + target + ": this task merges no shard tables (no shard-mode)"};
+    }
 };
 
 }  // namespace syncscope::task

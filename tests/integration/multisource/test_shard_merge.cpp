@@ -5,7 +5,9 @@
 // shard-locks and status, /metrics), names the shards that read the DDL and those waited for; the other shards' rows
 // keep applying while it waits and their table points run ahead of the held global point; the DDL runs downstream
 // once; the downstream ends with exactly the union of the shards (row by row); the ledger of ran locks is empty at
-// the end. Then two shards read different DDLs: the source stops naming both.
+// the end. A shard that never reads the next DDL: the DBA's unlock (previewed, refused for a table without a lock,
+// audited) runs it without that shard, whose old-shape rows still arrive and which passes the DDL over when it reads
+// it at last. Then two shards read different DDLs: the source stops naming both.
 #include <QtTest>
 
 #include <QProcess>
@@ -111,6 +113,13 @@ private:
         httplib::Client client("127.0.0.1", port_);
         client.set_read_timeout(std::chrono::seconds(10));
         auto res = client.Get(path.c_str());
+        return res ? json::parse(res->body, nullptr, false) : json();
+    }
+
+    json post(const std::string& path) {
+        httplib::Client client("127.0.0.1", port_);
+        client.set_read_timeout(std::chrono::seconds(10));
+        auto res = client.Post(path.c_str(), "", "application/json");
         return res ? json::parse(res->body, nullptr, false) : json();
     }
 
@@ -358,9 +367,55 @@ private slots:
                  log.c_str());
     }
 
+    void aShardThatNeverReadsTheDdlIsLeftByTheDbasAuditedUnlock() {
+        up_->execute("ALTER TABLE sm_1.t ADD COLUMN d INT NULL");
+        up_->execute("ALTER TABLE sm_2.t ADD COLUMN d INT NULL");
+        QVERIFY2(syncscope::test::waitFor([&] {
+                     return tablesIn(waitingLock()["waiting_for"]) == std::set<std::string>{"sm-second:sm_3.t"};
+                 }),
+                 stderrText().c_str());
+        // Nothing to unlock on a table without a lock, and a name that is no table: refused, nothing changed.
+        QCOMPARE(post("/api/v1/shard-locks/unlock?target=sm.nothing")["accepted"], json(false));
+        QCOMPARE(post("/api/v1/shard-locks/unlock?target=sm")["accepted"], json(false));
+        QVERIFY(!waitingLock().is_null());
+        // The preview says what the unlock does, and changes nothing.
+        json preview = get("/api/v1/preview/shard-unlock?target=sm.t");
+        QVERIFY2(preview.value("preview", std::string()).find("without sm-second:sm_3.t") != std::string::npos,
+                 preview.dump().c_str());
+        QVERIFY(!waitingLock().is_null());
+        QCOMPARE(valueOf(*down_,
+                         "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'sm' AND "
+                         "TABLE_NAME = 't' AND COLUMN_NAME = 'd'"),
+                 std::string("0"));
+        json answer = post("/api/v1/shard-locks/unlock?target=sm.t");
+        QVERIFY2(answer["accepted"] == json(true), answer.dump().c_str());
+        QVERIFY2(readTextFile(logDir_ + "/" + kTaskName + "-audit.jsonl").find("\"shard-unlock\"") != std::string::npos,
+                 readTextFile(logDir_ + "/" + kTaskName + "-audit.jsonl").c_str());
+        QVERIFY2(syncscope::test::waitFor([&] {
+                     return valueOf(*down_,
+                                    "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = "
+                                    "'sm' AND TABLE_NAME = 't' AND COLUMN_NAME = 'd'") == "1";
+                 }),
+                 stderrText().c_str());
+        // sm_3 still writes its old shape (d is nullable): every shard's rows arrive.
+        for (int shard = 0; shard < 3; ++shard) {
+            writeRound(shard);
+        }
+        QVERIFY2(syncscope::test::waitFor([&] { return downstreamRows(true) == unionOfShards(true); }),
+                 (stderrText() + "\nlocks: " + get("/api/v1/shard-locks").dump()).c_str());
+        // When sm_3 reads the DDL at last it is passed over, and the lock goes.
+        second_->execute("ALTER TABLE sm_3.t ADD COLUMN d INT NULL");
+        writeRound(2);
+        QVERIFY2(syncscope::test::waitFor([&] { return get("/api/v1/shard-locks")["shard_locks"].empty(); }),
+                 get("/api/v1/shard-locks").dump().c_str());
+        QVERIFY2(syncscope::test::waitFor([&] { return downstreamRows(true) == unionOfShards(true); }),
+                 stderrText().c_str());
+        QCOMPARE(stageOf(kSourceSecond), std::string("Running"));
+    }
+
     void differentDdlsOnTwoShardsStopNamingBoth() {
-        up_->execute("ALTER TABLE sm_1.t ADD COLUMN d INT");
-        up_->execute("ALTER TABLE sm_2.t ADD COLUMN e INT");
+        up_->execute("ALTER TABLE sm_1.t ADD COLUMN f INT");
+        up_->execute("ALTER TABLE sm_2.t ADD COLUMN g INT");
         QVERIFY2(syncscope::test::waitFor([&] { return stageOf(kSourceFirst) == "Error"; }), stderrText().c_str());
         json status = get("/api/v1/status?source=" + std::string(kSourceFirst));
         const std::string reason = status.value("stage_reason", std::string());
