@@ -134,7 +134,11 @@ private:
         return s.is_object() ? s.value("stage", std::string()) : std::string();
     }
 
-    std::string stderrText() { return readTextFile(logDir_ + "/run-stderr.txt"); }
+    // The engine's own log, its last lines (stderr has only the start).
+    std::string stderrText() {
+        const std::string log = readTextFile(logDir_ + "/" + kTaskName + ".log");
+        return log.substr(log.size() > 6000 ? log.size() - 6000 : 0);
+    }
 
     void startRun() {
         run_.setStandardErrorFile(QString::fromStdString(logDir_ + "/run-stderr.txt"), QIODevice::Append);
