@@ -59,7 +59,8 @@ nlohmann::json failedEventJson(const task::FailedEvent& failed) {
 }
 
 nlohmann::json tableJson(const task::TablePointView& table) {
-    return {{"schema", table.schema},
+    return {{"source_id", table.sourceId},
+            {"schema", table.schema},
             {"table", table.table},
             {"in_memory", pointJson(table.inMemory)},
             {"persisted", pointJson(table.persisted)},

@@ -111,6 +111,7 @@ task::StatusSnapshot statusFromJson(const nlohmann::json& json) {
     }
     for (const auto& table : json.value("tables", nlohmann::json::array())) {
         task::TablePointView view;
+        view.sourceId = valueOr<std::string>(table, "source_id", "");
         view.schema = valueOr<std::string>(table, "schema", "");
         view.table = valueOr<std::string>(table, "table", "");
         view.inMemory = pointFrom(table.value("in_memory", nlohmann::json()));

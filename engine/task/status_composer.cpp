@@ -90,6 +90,7 @@ std::shared_ptr<const StatusSnapshot> StatusComposer::compose(TaskStateView stat
     }
     for (const auto& table : points.tables) {
         TablePointView view;
+        view.sourceId = setup_.sourceId;
         view.schema = table.table.schema;
         view.table = table.table.table;
         if (table.inMemory) {

@@ -60,6 +60,7 @@ struct CatchUpView {
 };
 
 struct TablePointView {
+    std::string sourceId;  // whose table point it is (a task with several sources lists every source's)
     std::string schema;
     std::string table;
     PointView inMemory;

@@ -52,9 +52,13 @@ const task::ShardLockStatus* lockHoldingSource(const task::StatusSnapshot& snaps
 
 std::string sourceOfTable(const task::TablePointView& table, const task::StatusSnapshot& snapshot, bool* known) {
     *known = true;
+    if (!table.sourceId.empty()) {
+        return table.sourceId;  // the engine says whose point it is
+    }
     if (!severalSources(snapshot)) {
         return snapshot.sourceId;
     }
+    // A remote engine of an older API revision: its tables carry no source.
     if (auto source = onlySourceNaming(snapshot, [&table](const TableName& name) {
             return name.schema == table.schema && name.table == table.table;
         })) {

@@ -312,17 +312,24 @@ private slots:
         QTest::addColumn<int>("locks");  // 0: none, 1: waiting, 2: ran downstream
         QTest::addColumn<QString>("lockedSource");
         QTest::addColumn<CheckpointAnomaly>("expected");
+        QTest::addColumn<QString>("tableSource");  // the source the engine names on the row ("" : none)
         const auto red = CheckpointAnomaly::AheadOfGlobal;
         const auto held = CheckpointAnomaly::AheadForShardLock;
-        QTest::addRow("no lock: red") << "sm-first" << 0 << "sm-first" << red;
-        QTest::addRow("waiting lock, the source read its DDL: expected") << "sm-first" << 1 << "sm-first" << held;
-        QTest::addRow("waiting lock, only another source read its DDL: red") << "sm-second" << 1 << "" << red;
-        QTest::addRow("ran downstream, the source re-syncs: expected") << "sm-first" << 2 << "sm-first" << held;
-        QTest::addRow("ran downstream, the source passed it: red") << "sm-second" << 2 << "" << red;
+        QTest::addRow("no lock: red") << "sm-first" << 0 << "sm-first" << red << "";
+        QTest::addRow("waiting lock, the source read its DDL: expected") << "sm-first" << 1 << "sm-first" << held << "";
+        QTest::addRow("waiting lock, only another source read its DDL: red") << "sm-second" << 1 << "" << red << "";
+        QTest::addRow("ran downstream, the source re-syncs: expected") << "sm-first" << 2 << "sm-first" << held << "";
+        QTest::addRow("ran downstream, the source passed it: red") << "sm-second" << 2 << "" << red << "";
         // The whole of a task with several sources lists its tables without their source.
         QTest::addRow("several sources, the lock names the table with its source: expected")
-            << "sm-first,sm-second" << 1 << "sm-first" << held;
-        QTest::addRow("several sources, the table's source unknown: red") << "sm-first,sm-second" << 1 << "" << red;
+            << "sm-first,sm-second" << 1 << "sm-first" << held << "";
+        QTest::addRow("several sources, the table's source unknown: red")
+            << "sm-first,sm-second" << 1 << "" << red << "";
+        // The engine names each row's source: no guess from the locks' tables.
+        QTest::addRow("several sources, the row names the source that read the DDL: expected")
+            << "sm-first,sm-second" << 1 << "" << held << "sm-first";
+        QTest::addRow("several sources, the row names a source the lock does not hold: red")
+            << "sm-first,sm-second" << 1 << "" << red << "sm-second";
     }
 
     void aheadReadsAsExpectedOnlyWhileAShardLockHoldsItsSource() {
@@ -330,9 +337,13 @@ private slots:
         QFETCH(int, locks);
         QFETCH(QString, lockedSource);
         QFETCH(CheckpointAnomaly, expected);
+        QFETCH(QString, tableSource);
         auto withLock = [&] {
             auto snapshot = snapshotWith({1000, 1500334});
             snapshot->sourceId = sourceId.toStdString();
+            for (auto& table : snapshot->tables) {
+                table.sourceId = tableSource.toStdString();
+            }
             if (locks > 0) {
                 auto lock = shardLock(locks == 2);
                 if (sourceId.contains(QLatin1Char(',')) && !lockedSource.isEmpty()) {
