@@ -179,6 +179,19 @@ void printOnlineChanges(const StatusReport& report, std::ostream& out) {
     }
 }
 
+// The kept lock that holds this source's global point: a waiting one a table of the source read, or one that ran
+// while a table of the source has still to pass it (its re-sync); null when none.
+const task::ShardLockStatus* lockHoldingSource(const StatusReport& report) {
+    for (const auto& lock : report.shardLocks) {
+        for (const auto& shard : lock.ranDownstream ? lock.waitingFor : lock.arrived) {
+            if (shard.sourceId == report.setup.sourceId) {
+                return &lock;
+            }
+        }
+    }
+    return nullptr;
+}
+
 // The shard DDL locks kept beside the checkpoint that name this source: why its tables may be ahead of its global
 // point.
 void printShardLocks(const StatusReport& report, std::ostream& out) {
@@ -238,10 +251,15 @@ void printText(const StatusReport& report, std::ostream& out) {
             << "  (after a resume, safe mode stays on until the stream passes it)\n";
     }
     out << "  table points: " << source->tables.size() << '\n';
+    const task::ShardLockStatus* holding = lockHoldingSource(report);
     for (const auto& point : source->tables) {
         bool ahead = hasAnomaly(point, inspect::AnomalyKind::TableAheadOfGlobal);
         out << "    " << (ahead ? "! " : "  ") << point.row.schema << "." << point.row.table << "  "
             << point.location.toString() << (ahead ? "  AHEAD OF THE GLOBAL POINT" : "") << '\n';
+        if (ahead && holding != nullptr) {
+            out << "      expected while the shard DDL lock on " << holding->target.text()
+                << " holds this source's global point before its DDL (DM's re-sync reads from there)\n";
+        }
         printAnomalies(point.anomalies, out);
     }
     printOnlineChanges(report, out);

@@ -310,6 +310,17 @@ private slots:
         QVERIFY2(kept.size() == 1 && kept[0]["state"] == "waiting", report.dump(2).c_str());
         QCOMPARE(keptWaiting, (std::set<std::string>{"sm-first:sm_2.t", "sm-second:sm_3.t"}));
         QCOMPARE(keptArrived, (std::set<std::string>{"sm-first:sm_1.t"}));
+        // In text: sm_2.t ahead of the first source's global point, explained by the lock.
+        QProcess text;
+        text.start(
+            QStringLiteral(SYNCSCOPE_BINARY_DIR "/bin/syncscope-cli"),
+            {QStringLiteral("status"), QString::fromStdString(taskFile_), QStringLiteral("--source"),
+             QString::fromStdString(firstSource_), QStringLiteral("--source"), QString::fromStdString(secondSource_)});
+        QVERIFY(text.waitForFinished(kCliTimeoutMs));
+        const std::string printed = text.readAllStandardOutput().toStdString();
+        QVERIFY2(printed.find("expected while the shard DDL lock on sm.t holds this source's global point") !=
+                     std::string::npos,
+                 printed.c_str());
         const std::string page = metrics();
         QVERIFY2(page.find("syncscope_shard_ddl_lock_waiting_tables{") != std::string::npos, page.c_str());
         QVERIFY(get("/api/v1/status")["shard_locks"].size() == 1);
