@@ -11,6 +11,7 @@
 #include "engine/precheck/downstream_checks.h"
 #include "engine/precheck/online_ddl_tables.h"
 #include "engine/precheck/server_facts.h"
+#include "engine/precheck/shard_tables.h"
 #include "engine/precheck/sql_session.h"
 #include "engine/precheck/table_rules.h"
 #include "engine/precheck/upstream_checks.h"
@@ -148,8 +149,10 @@ PrecheckReport runPrecheck(const task::TaskSetup& setup, const PrecheckOptions& 
             }
             auto tableFindings = checkUpstreamTables(upFacts, mappings);
             auto routeFindings = checkRoutes(mappings);
+            auto shardFindings = checkShardTables(upFacts, mappings, upstream->server(), setup.sourceId);
             findings.insert(findings.end(), tableFindings.begin(), tableFindings.end());
             findings.insert(findings.end(), routeFindings.begin(), routeFindings.end());
+            findings.insert(findings.end(), shardFindings.begin(), shardFindings.end());
             return findings;
         });
         runArea(report, "upstream grants", [&] {

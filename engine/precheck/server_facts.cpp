@@ -111,7 +111,7 @@ ServerFacts readServerFacts(SqlSession& session, const std::function<bool(const 
     for (const auto& row :
          session.query(std::string("SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, COLUMN_TYPE, "
                                    "DATA_TYPE, IS_NULLABLE, CHARACTER_SET_NAME, COLLATION_NAME, "
-                                   "EXTRA FROM information_schema.COLUMNS WHERE TABLE_SCHEMA NOT IN ") +
+                                   "EXTRA, COLUMN_DEFAULT FROM information_schema.COLUMNS WHERE TABLE_SCHEMA NOT IN ") +
                        kSystemSchemas + " ORDER BY TABLE_SCHEMA, TABLE_NAME, ORDINAL_POSITION")) {
         if (TableFacts* table = find(row)) {
             std::string extra = upper(text(row, 8));
@@ -119,7 +119,8 @@ ServerFacts readServerFacts(SqlSession& session, const std::function<bool(const 
                              extra.find("VIRTUAL") != std::string::npos ||
                              extra.find("PERSISTENT") != std::string::npos;
             table->columns.push_back({text(row, 2), text(row, 3), text(row, 4), text(row, 5) == "YES", text(row, 6),
-                                      text(row, 7), generated});
+                                      text(row, 7), generated, row.size() > 9 ? row[9] : std::nullopt,
+                                      extra.find("AUTO_INCREMENT") != std::string::npos});
         }
     }
     for (const auto& row :

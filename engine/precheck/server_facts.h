@@ -23,6 +23,10 @@ struct ColumnFacts {
     std::string charset;    // empty for non-text columns
     std::string collation;  // empty for non-text columns
     bool generated = false;
+    // COLUMN_DEFAULT as the server shows it (MariaDB quotes strings and shows an implicit NULL as NULL);
+    // nullopt: no default.
+    std::optional<std::string> defaultValue;
+    bool autoIncrement = false;
 
     // "varchar(20) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL": what MODIFY needs.
     std::string definition() const;

@@ -4,6 +4,7 @@
 
 #include "engine/precheck/grants.h"
 #include "engine/precheck/precheck_report.h"
+#include "engine/precheck/shard_tables.h"
 #include "engine/precheck/table_rules.h"
 #include "engine/precheck/upstream_checks.h"
 
@@ -13,11 +14,12 @@ using namespace syncscope::precheck;
 namespace {
 
 ColumnFacts intColumn(const std::string& name, bool nullable = false) {
-    return {name, "int(11)", "int", nullable, "", "", false};
+    return {name, "int(11)", "int", nullable, "", "", false, std::nullopt, false};
 }
 
 ColumnFacts textColumn(const std::string& name, const std::string& collation) {
-    return {name, "varchar(20)", "varchar", false, collation.substr(0, collation.find('_')), collation, false};
+    return {name,      "varchar(20)", "varchar",    false, collation.substr(0, collation.find('_')),
+            collation, false,         std::nullopt, false};
 }
 
 TableFacts table(const std::string& name, std::vector<ColumnFacts> columns, std::vector<IndexFacts> indexes = {}) {
@@ -30,6 +32,24 @@ std::vector<std::string> checks(const std::vector<Finding>& findings) {
         out.push_back(finding.check);
     }
     return out;
+}
+
+// The shard table `schema`.t with `id` INT as its primary key and `v` INT NULL.
+TableFacts shard(const std::string& schema) {
+    ColumnFacts v = intColumn("v", true);
+    v.defaultValue = "NULL";
+    TableFacts t = table("t", {intColumn("id"), v}, {{"PRIMARY", true, false, {"id"}}});
+    t.name.schema = schema;
+    return t;
+}
+
+// Every table of `facts` routed into shop.t.
+std::vector<TableMapping> mergedIntoShopT(const ServerFacts& facts) {
+    std::vector<TableMapping> mappings;
+    for (const auto& t : facts.tables) {
+        mappings.push_back({t.name, {"shop", "t"}});
+    }
+    return mappings;
 }
 
 std::vector<TableMapping> identity(const ServerFacts& facts) {
@@ -192,6 +212,154 @@ private slots:
         QVERIFY(checkDownstreamTables(up, down, identity(up), checksOn).empty());
         down.foreignKeys.front().deleteRule = "RESTRICT";
         QVERIFY(checkDownstreamTables(up, down, identity(up), {}).empty());
+    }
+
+    void firstStructureDifferenceNamesBothShards_data() {
+        QTest::addColumn<int>("shape");
+        QTest::addColumn<QString>("expected");
+        QTest::addRow("equal: none") << 0 << "";
+        QTest::addRow("extra column in the second")
+            << 1 << "`sm_2`.`t` has column `c` int(11) NOT NULL DEFAULT 7 where `sm_1`.`t` has none";
+        QTest::addRow("column missing in the second") << 2
+                                                      << "`sm_1`.`t` has column `v` int(11) NULL DEFAULT NULL "
+                                                         "where `sm_2`.`t` has none";
+        QTest::addRow("other type") << 3
+                                    << "`sm_2`.`t` has column `v` bigint(20) NULL DEFAULT NULL where `sm_1`.`t` has "
+                                       "`v` int(11) NULL DEFAULT NULL";
+        QTest::addRow("other nullability") << 4
+                                           << "`sm_2`.`t` has column `v` int(11) NOT NULL where `sm_1`.`t` has `v` "
+                                              "int(11) NULL DEFAULT NULL";
+        QTest::addRow("other default") << 5
+                                       << "`sm_2`.`t` has column `v` int(11) NULL DEFAULT 3 where `sm_1`.`t` has `v` "
+                                          "int(11) NULL DEFAULT NULL";
+        QTest::addRow("other order") << 6
+                                     << "`sm_2`.`t` has column `v` int(11) NULL DEFAULT NULL as column 1 where "
+                                        "`sm_1`.`t` has `id` int(11) NOT NULL";
+        QTest::addRow("other primary key") << 7
+                                           << "`sm_2`.`t` has primary key (`id`, `v`) where `sm_1`.`t` has primary "
+                                              "key (`id`)";
+        QTest::addRow("no primary key in the second")
+            << 8 << "`sm_1`.`t` has primary key (`id`) where `sm_2`.`t` has none";
+        QTest::addRow("extra unique key in the second")
+            << 9 << "`sm_2`.`t` has unique key `uk_v` (`v`) where `sm_1`.`t` has no unique key over (`v`)";
+        QTest::addRow("unique key of another name: none") << 10 << "";
+        QTest::addRow("auto-increment in the second only")
+            << 11
+            << "`sm_2`.`t` has column `id` int(11) NOT NULL AUTO_INCREMENT where `sm_1`.`t` has `id` int(11) "
+               "NOT NULL";
+    }
+
+    void firstStructureDifferenceNamesBothShards() {
+        QFETCH(int, shape);
+        QFETCH(QString, expected);
+        TableFacts first = shard("sm_1");
+        TableFacts second = shard("sm_2");
+        switch (shape) {
+            case 1: {
+                ColumnFacts c = intColumn("c");
+                c.defaultValue = "7";
+                second.columns.push_back(c);
+                break;
+            }
+            case 2:
+                second.columns.pop_back();
+                break;
+            case 3:
+                second.columns[1].columnType = "bigint(20)";
+                break;
+            case 4:
+                second.columns[1].nullable = false;
+                second.columns[1].defaultValue.reset();
+                break;
+            case 5:
+                second.columns[1].defaultValue = "3";
+                break;
+            case 6:
+                std::swap(second.columns[0], second.columns[1]);
+                break;
+            case 7:
+                second.indexes[0].columns.push_back("v");
+                break;
+            case 8:
+                second.indexes.clear();
+                break;
+            case 9:
+                second.indexes.push_back({"uk_v", true, false, {"v"}});
+                break;
+            case 10:
+                first.indexes.push_back({"uk_v", true, false, {"v"}});
+                second.indexes.push_back({"v_unique", true, false, {"v"}});
+                break;
+            case 11:
+                second.columns[0].autoIncrement = true;
+                break;
+            default:
+                break;
+        }
+        QCOMPARE(QString::fromStdString(firstStructureDifference(first, second)), expected);
+    }
+
+    void shardChecksOfMergedTables_data() {
+        QTest::addColumn<int>("shape");
+        QTest::addColumn<QStringList>("expected");
+        QTest::addRow("equal shard tables: nothing") << 0 << QStringList{};
+        QTest::addRow("differing shard tables: table_structure") << 1 << QStringList{"shard.table_structure"};
+        QTest::addRow("auto-increment primary key: auto_increment") << 2 << QStringList{"shard.auto_increment"};
+        QTest::addRow("auto-increment outside any key: nothing") << 3 << QStringList{};
+        QTest::addRow("no key: no_unique_key") << 4 << QStringList{"shard.no_unique_key"};
+        QTest::addRow("one shard without its key: table_structure and no_unique_key")
+            << 5 << QStringList{"shard.table_structure", "shard.no_unique_key"};
+    }
+
+    void shardChecksOfMergedTables() {
+        QFETCH(int, shape);
+        QFETCH(QStringList, expected);
+        ServerFacts facts;
+        facts.tables = {shard("sm_1"), shard("sm_2")};
+        switch (shape) {
+            case 1:
+                facts.tables[1].columns[1].columnType = "bigint(20)";
+                break;
+            case 2:
+                facts.tables[0].columns[0].autoIncrement = true;
+                facts.tables[1].columns[0].autoIncrement = true;
+                break;
+            case 3:
+                for (auto& t : facts.tables) {
+                    t.columns[1].autoIncrement = true;
+                }
+                break;
+            case 4:
+                for (auto& t : facts.tables) {
+                    t.indexes.clear();
+                }
+                break;
+            case 5:
+                facts.tables[1].indexes.clear();
+                break;
+            default:
+                break;
+        }
+        std::vector<std::string> want;
+        for (const auto& check : expected) {
+            want.push_back(check.toStdString());
+        }
+        auto findings = checkShardTables(facts, mergedIntoShopT(facts), "upstream repl@127.0.0.1:3306", "mysql-1");
+        QCOMPARE(checks(findings), want);
+        for (const auto& finding : findings) {
+            QCOMPARE(finding.subject, std::string("`shop`.`t`"));
+            QVERIFY2(finding.problem.find("upstream repl@127.0.0.1:3306") != std::string::npos,
+                     finding.problem.c_str());
+            QVERIFY2(finding.problem.find("`sm_2`.`t`") != std::string::npos, finding.problem.c_str());
+        }
+    }
+
+    void tablesNotMergedHaveNoShardFinding() {
+        ServerFacts facts;
+        facts.tables = {shard("sm_1"), shard("sm_2")};
+        facts.tables[1].indexes.clear();
+        QVERIFY(checkShardTables(facts, identity(facts), "upstream", "mysql-1").empty());
+        QVERIFY(mergedTables(identity(facts)).empty());
     }
 
     void grantPatterns_data() {

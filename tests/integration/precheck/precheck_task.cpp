@@ -29,7 +29,11 @@ PrecheckTaskFiles writePrecheckTask(const std::string& dir, const PrecheckTaskOp
          << "target-database: {host: \"127.0.0.1\", port: " << options.downstream.port << ", user: \""
          << options.downstream.user << "\", password: \"" << options.downstream.password << "\""
          << (options.session.empty() ? "" : ", session: " + options.session) << "}\n"
-         << "block-allow-list:\n  only-this:\n    do-dbs: [\"" << options.schema << "\"]\n";
+         << "block-allow-list:\n  only-this:\n    do-dbs: [\"" << options.schema << "\"";
+    for (const auto& schema : options.moreSchemas) {
+        task << ", \"" << schema << "\"";
+    }
+    task << "]\n";
     if (!options.ignoreTable.empty()) {
         task << "    ignore-tables:\n      - db-name: \"" << options.schema << "\"\n        tbl-name: \""
              << options.ignoreTable << "\"\n";

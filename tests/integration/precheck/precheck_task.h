@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "engine/task/task_setup.h"
 #include "tests/support/test_env.h"
@@ -15,10 +16,11 @@ struct PrecheckTaskOptions {
     ServerSettings downstream = downstreamRoot();
     std::string metaBinlogName;  // empty: the upstream's current file
     bool enableGtid = false;
-    std::string session;        // YAML of target-database.session, e.g. "{foreign_key_checks: 1}"
-    std::string instanceExtra;  // more keys of the mysql-instances entry, each line indented 4
-    std::string topLevelExtra;  // more top-level YAML
-    std::string ignoreTable;    // a table of the schema to leave out
+    std::string session;                   // YAML of target-database.session, e.g. "{foreign_key_checks: 1}"
+    std::string instanceExtra;             // more keys of the mysql-instances entry, each line indented 4
+    std::string topLevelExtra;             // more top-level YAML
+    std::string ignoreTable;               // a table of the schema to leave out
+    std::vector<std::string> moreSchemas;  // more schemas the task replicates (shard databases)
 };
 
 struct PrecheckTaskFiles {

@@ -201,6 +201,96 @@ private slots:
         downRoot_->execute("DROP DATABASE `" + schema + "`");
     }
 
+    // DM's sharding prechecks: two shard databases upstream whose table t routes merge into one downstream
+    // table. Equal shard tables give none of the three findings; a column only one has, an auto-increment
+    // primary key, or no key at all gives the one it names, naming the merged table, the shard tables and the
+    // upstream server.
+    void shardTablesOfAMergedTable_data() {
+        QTest::addColumn<QString>("base");
+        QTest::addColumn<QString>("firstShard");
+        QTest::addColumn<QString>("secondShard");
+        QTest::addColumn<QString>("check");
+        QTest::addColumn<int>("severity");
+        QTest::addColumn<QStringList>("named");
+
+        const QString keyed = "(id INT PRIMARY KEY, v INT)";
+        const QString autoIncrement = "(id INT AUTO_INCREMENT PRIMARY KEY, v INT)";
+        const QString keyless = "(a INT, b INT)";
+        QTest::addRow("equal shard tables: no shard finding")
+            << "pre_shard_eq" << keyed << keyed << "" << 0 << QStringList{};
+        QTest::addRow("a column only one shard has: table_structure naming both")
+            << "pre_shard_col" << keyed << "(id INT PRIMARY KEY, v INT, c INT NOT NULL DEFAULT 7)"
+            << "shard.table_structure" << static_cast<int>(Severity::Error)
+            << QStringList{
+                   "`pre_shard_col_2`.`t` has column `c` int(11) NOT NULL DEFAULT 7 where "
+                   "`pre_shard_col_1`.`t` has none"};
+        QTest::addRow("auto-increment primary key: auto_increment")
+            << "pre_shard_ai" << autoIncrement << autoIncrement << "shard.auto_increment"
+            << static_cast<int>(Severity::Warning)
+            << QStringList{"column `id` is AUTO_INCREMENT", "`pre_shard_ai_1`.`t`", "`pre_shard_ai_2`.`t`"};
+        QTest::addRow("shard tables without any key: no_unique_key")
+            << "pre_shard_nokey" << keyless << keyless << "shard.no_unique_key" << static_cast<int>(Severity::Warning)
+            << QStringList{"`pre_shard_nokey_1`.`t`", "`pre_shard_nokey_2`.`t`"};
+    }
+
+    void shardTablesOfAMergedTable() {
+        QFETCH(QString, base);
+        QFETCH(QString, firstShard);
+        QFETCH(QString, secondShard);
+        QFETCH(QString, check);
+        QFETCH(int, severity);
+        QFETCH(QStringList, named);
+        const std::string merged = base.toStdString();
+        const std::vector<std::string> shards{merged + "_1", merged + "_2"};
+        // The shard databases stay out of the upstream's binary log: nothing that reads it needs them.
+        upRoot_->execute("SET SESSION sql_log_bin = 0");
+        auto cleanup = qScopeGuard([&] {
+            for (const auto& shard : shards) {
+                upRoot_->execute("DROP DATABASE IF EXISTS `" + shard + "`");
+            }
+            upRoot_->execute("SET SESSION sql_log_bin = 1");
+            downRoot_->execute("DROP DATABASE IF EXISTS `" + merged + "`");
+        });
+        for (size_t i = 0; i < shards.size(); ++i) {
+            upRoot_->execute("DROP DATABASE IF EXISTS `" + shards[i] + "`");
+            upRoot_->execute("CREATE DATABASE `" + shards[i] + "`");
+            upRoot_->execute("CREATE TABLE `" + shards[i] + "`.t " + (i == 0 ? firstShard : secondShard).toStdString());
+        }
+        downRoot_->execute("DROP DATABASE IF EXISTS `" + merged + "`");
+        downRoot_->execute("CREATE DATABASE `" + merged + "`");
+        downRoot_->execute("CREATE TABLE `" + merged + "`.t " + firstShard.toStdString());
+
+        test::PrecheckTaskOptions options = optionsFor(merged, Variant::Plain);
+        options.moreSchemas = shards;
+        options.instanceExtra = "    route-rules: [\"shards\"]\n";
+        options.topLevelExtra = "routes:\n  shards:\n    schema-pattern: \"" + merged +
+                                "_*\"\n    table-pattern: \"t\"\n    target-schema: \"" + merged +
+                                "\"\n    target-table: \"t\"\n";
+        PrecheckReport report = runPrecheck(test::loadPrecheckTask(writePrecheckTask(dir_, options)));
+        QCOMPARE(report.tablesChecked, size_t(2));
+        QCOMPARE(report.withCheck("route.merged_tables").size(), size_t(1));
+        for (const char* shardCheck : {"shard.table_structure", "shard.auto_increment", "shard.no_unique_key"}) {
+            auto found = report.withCheck(shardCheck);
+            if (check != shardCheck) {
+                QVERIFY2(found.empty(), checksOf(report).c_str());
+                continue;
+            }
+            QCOMPARE(found.size(), size_t(1));
+            const Finding& finding = *found.front();
+            QCOMPARE(static_cast<int>(finding.severity), severity);
+            QCOMPARE(finding.subject, "`" + merged + "`.`t`");
+            QVERIFY2(finding.problem.find("upstream " + test::engineSettings(test::upstreamReplication()).describe()) !=
+                         std::string::npos,
+                     finding.problem.c_str());
+            for (const QString& part : named) {
+                QVERIFY2(finding.problem.find(part.toStdString()) != std::string::npos, finding.problem.c_str());
+            }
+            QVERIFY(!finding.impact.empty());
+            QVERIFY(!finding.fix.empty());
+            QVERIFY(finding.problem.find(test::upstreamReplication().password) == std::string::npos);
+        }
+    }
+
     void findingAndFix_data() {
         QTest::addColumn<QString>("schema");
         QTest::addColumn<int>("variant");
