@@ -612,15 +612,17 @@ void SyncPipeline::onDdl(const binlog::Event& event, const binlog::QueryEvent& q
         keepSwapBefore(online, at);
     }
     if (shards_ != nullptr && online.kind == OnlineDdlStep::Kind::Pass && onShardDdl(event, query, at, plans)) {
-        if (ownGroup) {
-            if (!transactionTracker_.inGroup()) {
-                transactionTracker_.openForDdl(startOf(event), timestampOf(event));
-                onGroupOpened();
-            }
-            endTransaction(event);
-            flush(FlushReason::AfterDdl);
-            followShardLocks();
+        if (!ownGroup) {
+            transactionTracker_.markDdlInGroup();  // a shard's CREATE TABLE ... SELECT: its rows follow
+            return;
         }
+        if (!transactionTracker_.inGroup()) {
+            transactionTracker_.openForDdl(startOf(event), timestampOf(event));
+            onGroupOpened();
+        }
+        endTransaction(event);
+        flush(FlushReason::AfterDdl);
+        followShardLocks();
         return;
     }
     bool barrierDone = false;
