@@ -441,6 +441,77 @@ private slots:
         run_.terminate();
         QVERIFY(run_.waitForFinished(kCliTimeoutMs));
     }
+
+    // A task with one source whose own shard tables merge (routes within one upstream): the same lock, through
+    // `run` with one --source.
+    void oneSourcesOwnShardsMergeThroughTheOneSourceRun() {
+        const char* const task = "smo_task";
+        for (const char* database : {"smo_1", "smo_2"}) {
+            up_->execute("SET SESSION sql_log_bin = 0");
+            up_->execute(std::string("DROP DATABASE IF EXISTS ") + database);
+            up_->execute(std::string("CREATE DATABASE ") + database);
+            up_->execute(std::string("CREATE TABLE ") + database + ".t (id INT PRIMARY KEY, v VARCHAR(60))");
+            up_->execute("SET SESSION sql_log_bin = 1");
+        }
+        down_->execute("DROP DATABASE IF EXISTS smo");
+        down_->execute("CREATE DATABASE smo");
+        down_->execute("CREATE TABLE smo.t (id INT PRIMARY KEY, v VARCHAR(60))");
+        for (const char* suffix : {"_syncer_checkpoint", "_syncscope_paused_sources", "_syncscope_shard_locks"}) {
+            down_->execute(std::string("DROP TABLE IF EXISTS dm_meta.`") + task + suffix + "`");
+        }
+        auto end = up_->query("SHOW MASTER STATUS");
+        const std::string taskFile = syncscope::test::writeMultiSourceTaskFile(
+            configDir_, task, syncscope::test::downstreamRoot(),
+            {{kSourceFirst, "smo_*", *end.front()[0], std::stoull(*end.front()[1])}},
+            "    route-rules: [\"merge-smo\"]\n",
+            "shard-mode: \"pessimistic\"\n"
+            "routes:\n"
+            "  merge-smo: {schema-pattern: \"smo_*\", table-pattern: \"t\", target-schema: \"smo\", target-table: "
+            "\"t\"}\n");
+        QProcess one;
+        one.setStandardErrorFile(QString::fromStdString(logDir_ + "/one-stderr.txt"));
+        one.start(QStringLiteral(SYNCSCOPE_BINARY_DIR "/bin/syncscope-cli"),
+                  {QStringLiteral("run"), QString::fromStdString(taskFile), QStringLiteral("--source"),
+                   QString::fromStdString(firstSource_), QStringLiteral("--log-dir"), QString::fromStdString(logDir_),
+                   QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(port_)});
+        QVERIFY(one.waitForStarted());
+        const std::string log = logDir_ + "/" + task + ".log";
+        QVERIFY2(syncscope::test::waitFor([&] { return stageOf(kSourceFirst) == "Running"; }),
+                 readTextFile(logDir_ + "/one-stderr.txt").c_str());
+        up_->execute("INSERT INTO smo_1.t VALUES (1, 'a'), (2, 'b')");
+        up_->execute("INSERT INTO smo_2.t VALUES (1001, 'c')");
+        up_->execute("ALTER TABLE smo_1.t ADD COLUMN c INT NOT NULL DEFAULT 7");
+        up_->execute("INSERT INTO smo_1.t VALUES (3, 'd', 1)");
+        up_->execute("INSERT INTO smo_2.t VALUES (1002, 'e')");
+        QVERIFY2(syncscope::test::waitFor([&] {
+                     json locks = get("/api/v1/shard-locks");
+                     return locks.is_object() && locks["shard_locks"].size() == 1 &&
+                            tablesIn(locks["shard_locks"][0]["waiting_for"]) ==
+                                std::set<std::string>{"sm-first:smo_2.t"};
+                 }),
+                 (get("/api/v1/shard-locks").dump() + readTextFile(log)).c_str());
+        QVERIFY(syncscope::test::waitFor([&] { return valueOf(*down_, "SELECT COUNT(*) FROM smo.t") == "4"; }));
+        up_->execute("ALTER TABLE smo_2.t ADD COLUMN c INT NOT NULL DEFAULT 7");
+        up_->execute("UPDATE smo_2.t SET c = 9 WHERE id = 1002");
+        const std::string expected = "1|a|7\n2|b|7\n3|d|1\n1001|c|7\n1002|e|9\n";
+        QVERIFY2(
+            syncscope::test::waitFor([&] {
+                try {
+                    std::string rows;
+                    for (const auto& row : down_->query("SELECT CONCAT_WS('|', id, v, c) FROM smo.t ORDER BY id")) {
+                        rows += *row[0] + "\n";
+                    }
+                    return rows == expected;
+                } catch (const syncscope::source::UpstreamError&) {
+                    return false;
+                }
+            }),
+            readTextFile(log).c_str());
+        QVERIFY(get("/api/v1/shard-locks")["shard_locks"].empty());
+        one.terminate();
+        QVERIFY(one.waitForFinished(kCliTimeoutMs));
+        QCOMPARE(one.exitCode(), 0);
+    }
 };
 
 }  // namespace
