@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <ctime>
 #include <utility>
 
@@ -13,6 +14,22 @@
 namespace syncscope::remote {
 
 namespace {
+
+// A query parameter's value, percent-encoded (a table name may hold any character).
+std::string queryValue(const std::string& value) {
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    std::string encoded;
+    for (unsigned char c : value) {
+        if (std::isalnum(c) != 0 || c == '.' || c == '_' || c == '-') {
+            encoded += static_cast<char>(c);
+        } else {
+            encoded += '%';
+            encoded += kHex[c >> 4];
+            encoded += kHex[c & 0xF];
+        }
+    }
+    return encoded;
+}
 
 constexpr int kHttpOk = 200;
 constexpr int kHttpNotFound = 404;
@@ -164,6 +181,20 @@ task::CommandResult RemoteTask::resumeFrom(const task::ResumeTarget& target) {
 
 task::CommandResult RemoteTask::stopAt(const std::string& point) {
     return command("until", nlohmann::json{{"point", point}}.dump());
+}
+
+task::CommandResult RemoteTask::unlockShardDdl(const std::string& target, bool preview) {
+    const std::string query = "?target=" + queryValue(target);
+    if (!preview) {
+        return command("shard-locks/unlock" + query);
+    }
+    ControlApiClient::Answer answer = client_.get("/api/v1/preview/shard-unlock" + query);
+    if (!answer.error.empty()) {
+        return {false, "preview of the unlock not asked: " + answer.error};
+    }
+    nlohmann::json json = nlohmann::json::parse(answer.body, nullptr, false);
+    std::string text = json.is_object() ? json.value("preview", json.value("error", answer.body)) : answer.body;
+    return {answer.status == kHttpOk, text};
 }
 
 }  // namespace syncscope::remote

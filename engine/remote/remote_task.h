@@ -51,6 +51,7 @@ public:
     task::CommandResult skipFailedEvent(const task::SkipEvidence& evidence) override;
     task::CommandResult resumeFrom(const task::ResumeTarget& target) override;
     task::CommandResult stopAt(const std::string& point) override;
+    task::CommandResult unlockShardDdl(const std::string& target, bool preview) override;
 
 private:
     task::CommandResult command(const std::string& name, const std::string& body = {});

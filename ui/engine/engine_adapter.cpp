@@ -129,6 +129,32 @@ void EngineAdapter::stopAt(const QString& point) {
     runCommand(tr("Stop at"), [point = point.toStdString()](task::TaskControl& task) { return task.stopAt(point); });
 }
 
+void EngineAdapter::unlockShardDdl(const QString& target) {
+    runCommand(tr("Unlock the shard DDL lock on %1").arg(target),
+               [target = target.toStdString()](task::TaskControl& task) { return task.unlockShardDdl(target, false); });
+}
+
+void EngineAdapter::previewShardUnlock(const QString& target) {
+    if (!task_) {
+        emit shardUnlockPreviewed(target, {false, "no task is open"});
+        return;
+    }
+    // Off the GUI thread (a remote engine's preview is an HTTP request); the task is held, never this object.
+    auto* watcher = new QFutureWatcher<task::CommandResult>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, target] {
+        const task::CommandResult preview = watcher->result();
+        watcher->deleteLater();
+        emit shardUnlockPreviewed(target, preview);
+    });
+    watcher->setFuture(QtConcurrent::run([task = task_, name = target.toStdString()]() -> task::CommandResult {
+        try {
+            return task->unlockShardDdl(name, true);
+        } catch (const std::exception& error) {
+            return {false, std::string("the preview failed: ") + error.what()};
+        }
+    }));
+}
+
 void EngineAdapter::runCommand(const QString& name, Command command) {
     if (!task_) {
         emit commandFinished(name, {false, "no task is open"});

@@ -54,6 +54,10 @@ public:
     void resumeFromWith(const task::ResumeTarget& target, const task::SkipEvidence& evidence);
     // Pause by itself at FILE:POS, a GTID or a time ("" clears the stop point).
     void stopAt(const QString& point);
+    // The DBA's unlock of the waiting shard DDL lock on the merged table TARGET ("schema.table"): its preview
+    // comes back as shardUnlockPreviewed; the unlock itself is a command (commandFinished).
+    void previewShardUnlock(const QString& target);
+    void unlockShardDdl(const QString& target);
 
 public slots:
     // One refresh: status, notices, log lines. The timer calls it; tests call it directly.
@@ -67,6 +71,8 @@ signals:
     void refreshed();
     void commandStarted(const QString& command);
     void commandFinished(const QString& command, const task::CommandResult& result);
+    // What the unlock of the lock on TARGET would do (accepted), or why there is nothing to unlock.
+    void shardUnlockPreviewed(const QString& target, const task::CommandResult& preview);
 
 private:
     using Command = std::function<task::CommandResult(task::TaskControl&)>;

@@ -32,6 +32,7 @@
 #include "ui/main/view_preferences.h"
 #include "ui/models/ui_resources.h"
 #include "ui/overview/overview_page.h"
+#include "ui/pages/shard_locks_page.h"
 #include "ui/pages/verify_page.h"
 
 namespace syncscope::ui {
@@ -126,6 +127,22 @@ void MainWindow::connectTaskView() {
     connect(adapter_, &EngineAdapter::commandFinished, this, &MainWindow::onCommandFinished);
     connect(taskView_, &TaskView::retryRequested, adapter_, &EngineAdapter::resume);
     connect(taskView_, &TaskView::skipConfirmed, preview_, &PreviewController::skipWithPreview);
+    // The DBA's unlock of a shard DDL lock: its preview first, then the unlock once confirmed.
+    connect(taskView_->shardLocksPage(), &ShardLocksPage::unlockRequested, adapter_,
+            &EngineAdapter::previewShardUnlock);
+    connect(adapter_, &EngineAdapter::shardUnlockPreviewed, this,
+            [this](const QString& target, const task::CommandResult& preview) {
+                const QString text = QString::fromStdString(preview.reason);
+                if (!preview.accepted) {
+                    commandState_->setText(tr("Unlock refused: %1").arg(text));
+                    return;
+                }
+                if (QMessageBox::question(this, tr("Unlock the shard DDL lock on %1").arg(target),
+                                          tr("%1.\n\nUnlock now? The unlock is written to the audit log.").arg(text)) ==
+                    QMessageBox::Yes) {
+                    adapter_->unlockShardDdl(target);
+                }
+            });
     // The source picked for a task with several sources: Verify reads it, and an open browser turns to it.
     // Another channel shown: an open browser turns to its binlog, or to none.
     connect(fleet_, &FleetController::shownChannelChanged, browse_, &BrowseController::followSource);

@@ -1,7 +1,10 @@
 #include "ui/pages/shard_locks_page.h"
 
+#include <QHBoxLayout>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
+#include <QPushButton>
 #include <QStackedWidget>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -45,6 +48,21 @@ ShardLocksPage::ShardLocksPage(ShardLockModel* model, QWidget* parent) : QWidget
     stack_->addWidget(empty_);
     layout->addWidget(stack_, 1);
 
+    auto* buttons = new QHBoxLayout;
+    unlock_ = new QPushButton(tr("Unlock..."), this);
+    unlock_->setToolTip(
+        tr("Run the selected waiting lock's DDL now, without the shard tables it waits for (DM's "
+           "shard-ddl-lock unlock): a preview says what it does first; audited"));
+    buttons->addWidget(unlock_);
+    buttons->addStretch(1);
+    layout->addLayout(buttons);
+    connect(unlock_, &QPushButton::clicked, this, [this] {
+        if (const QString target = selectedWaitingTarget(); !target.isEmpty()) {
+            emit unlockRequested(target);
+        }
+    });
+    connect(view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &ShardLocksPage::updateSummary);
+
     connect(model_, &QAbstractItemModel::modelReset, this, &ShardLocksPage::fitColumns);
     connect(model_, &QAbstractItemModel::modelReset, this, &ShardLocksPage::updateSummary);
     connect(model_, &QAbstractItemModel::dataChanged, this, &ShardLocksPage::updateSummary);
@@ -60,6 +78,17 @@ void ShardLocksPage::updateSummary() {
     summary_->setVisible(!lines.isEmpty());
     why_->setVisible(!lines.isEmpty());
     stack_->setCurrentWidget(model_->rowCount() > 0 ? static_cast<QWidget*>(view_) : empty_);
+    unlock_->setVisible(model_->rowCount() > 0);
+    unlock_->setEnabled(!selectedWaitingTarget().isEmpty());
+}
+
+QString ShardLocksPage::selectedWaitingTarget() const {
+    const QModelIndexList rows = view_->selectionModel()->selectedRows();
+    if (rows.isEmpty()) {
+        return {};
+    }
+    const task::ShardLockStatus* lock = model_->lockAt(rows.front().row());
+    return lock == nullptr || lock->ranDownstream ? QString() : QString::fromStdString(lock->target.text());
 }
 
 void ShardLocksPage::fitColumns() {

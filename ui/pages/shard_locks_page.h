@@ -5,6 +5,7 @@
 #include <QWidget>
 
 class QLabel;
+class QPushButton;
 class QStackedWidget;
 class QTableView;
 
@@ -24,6 +25,10 @@ public:
     QString summaryText() const;
     bool showsEmptyText() const;
 
+signals:
+    // The DBA asked to unlock the waiting lock on the merged table TARGET ("schema.table").
+    void unlockRequested(const QString& target);
+
 public slots:
     void updateSummary();
 
@@ -36,6 +41,12 @@ private:
     QStackedWidget* stack_ = nullptr;
     QTableView* view_ = nullptr;
     QLabel* empty_ = nullptr;
+    QPushButton* unlock_ = nullptr;
+
+public:
+    QPushButton* unlockButton() const { return unlock_; }
+    // The merged table of the selected row's lock when it waits ("" otherwise): what Unlock acts on.
+    QString selectedWaitingTarget() const;
 };
 
 }  // namespace syncscope::ui

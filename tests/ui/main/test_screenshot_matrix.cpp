@@ -9,6 +9,7 @@
 #include <QtTest>
 
 #include <QHeaderView>
+#include <QPushButton>
 #include <QSettings>
 #include <QTabWidget>
 #include <QTableView>
@@ -373,6 +374,20 @@ private:
         QVERIFY2(view.header()->reasonText().startsWith(line), qPrintable(view.header()->reasonText()));
         QVERIFY2(view.shardLocksPage()->summaryText().startsWith(line),
                  qPrintable(view.shardLocksPage()->summaryText()));
+        // Unlock acts on the selected row's waiting lock: disabled without a selection; a click asks for it.
+        ShardLocksPage* page = view.shardLocksPage();
+        QVERIFY(!page->unlockButton()->isHidden());
+        QVERIFY(!page->unlockButton()->isEnabled());
+        // The window's preview of the unlock is not wanted here (the simulated task has no shard locks).
+        QObject::disconnect(page, &ShardLocksPage::unlockRequested, nullptr, nullptr);
+        QSignalSpy asked(page, &ShardLocksPage::unlockRequested);
+        page->view()->selectRow(2);
+        QVERIFY(page->unlockButton()->isEnabled());
+        page->unlockButton()->click();
+        QCOMPARE(asked.count(), 1);
+        QCOMPARE(asked.front().front().toString(), QStringLiteral("sm.t"));
+        page->view()->clearSelection();
+        QVERIFY(!page->unlockButton()->isEnabled());
         bool marked = false;
         for (const auto& marker : view.ruler()->markers()) {
             marked = marked || marker.name == QStringLiteral("shard lock: sm.t");
