@@ -147,6 +147,16 @@ private slots:
         QVERIFY2(again.reason.find("not Running") != std::string::npos, again.reason.c_str());
         QVERIFY(engine.resume().accepted);
         QVERIFY(test::waitFor([&] { return engine.status()->stage == task::Stage::Running; }, kWaitMs));
+
+        // The shard DDL lock's unlock and its preview go to the engine with the table name as given (a space and
+        // a quote percent-encoded); this engine's refusal comes back as it is.
+        for (bool preview : {true, false}) {
+            task::CommandResult unlock = engine.unlockShardDdl("sm.t 'x'", preview);
+            QVERIFY(!unlock.accepted);
+            QVERIFY2(
+                unlock.reason.find("shard DDL lock on sm.t 'x': this task merges no shard tables") != std::string::npos,
+                unlock.reason.c_str());
+        }
     }
 
     void revisionFourServesTheHistoryOverHttpsWithAToken() {
