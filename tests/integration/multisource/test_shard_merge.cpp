@@ -438,6 +438,19 @@ private slots:
                      reason.find("sm_2.t") != std::string::npos,
                  status.dump(2).c_str());
         QCOMPARE(stageOf(kSourceSecond), std::string("Running"));
+        // The DBA skips the shard's differing DDL (previewed, audited as any skip): the source goes on, and the
+        // lock still waits for the shard tables that have not read the first one.
+        json preview = get("/api/v1/preview/skip");
+        QVERIFY2(preview["preview"].value("transactions", 0) == 1 && preview["preview"].value("rows", -1) == 0,
+                 preview.dump().c_str());  // the DDL's own transaction, no row
+        json skipped = post("/api/v1/skip");
+        QVERIFY2(skipped["accepted"] == json(true), skipped.dump().c_str());
+        QVERIFY2(syncscope::test::waitFor([&] { return stageOf(kSourceFirst) == "Running"; }), stderrText().c_str());
+        QVERIFY2(syncscope::test::waitFor([&] {
+                     return tablesIn(waitingLock()["waiting_for"]) ==
+                            std::set<std::string>{"sm-first:sm_2.t", "sm-second:sm_3.t"};
+                 }),
+                 get("/api/v1/shard-locks").dump().c_str());
         run_.terminate();
         QVERIFY(run_.waitForFinished(kCliTimeoutMs));
     }
