@@ -612,17 +612,9 @@ void SyncPipeline::onDdl(const binlog::Event& event, const binlog::QueryEvent& q
         keepSwapBefore(online, at);
     }
     if (shards_ != nullptr && online.kind == OnlineDdlStep::Kind::Pass && onShardDdl(event, query, at, plans)) {
-        if (!ownGroup) {
-            transactionTracker_.markDdlInGroup();  // a shard's CREATE TABLE ... SELECT: its rows follow
-            return;
+        if (ddlDone(event, ownGroup)) {
+            followShardLocks();
         }
-        if (!transactionTracker_.inGroup()) {
-            transactionTracker_.openForDdl(startOf(event), timestampOf(event));
-            onGroupOpened();
-        }
-        endTransaction(event);
-        flush(FlushReason::AfterDdl);
-        followShardLocks();
         return;
     }
     bool barrierDone = false;
@@ -652,10 +644,14 @@ void SyncPipeline::onDdl(const binlog::Event& event, const binlog::QueryEvent& q
                      setup_.taskName, online.real.quoted(), online.ddls.size(), at.toString());
         online_->swapped(online.shadow);
     }
+    ddlDone(event, ownGroup);
+}
+
+bool SyncPipeline::ddlDone(const binlog::Event& event, bool ownGroup) {
     if (!ownGroup) {
         // CREATE TABLE ... SELECT: the group's rows follow; the group ends at its terminator.
         transactionTracker_.markDdlInGroup();
-        return;
+        return false;
     }
     if (!transactionTracker_.inGroup()) {
         transactionTracker_.openForDdl(startOf(event), timestampOf(event));
@@ -663,6 +659,7 @@ void SyncPipeline::onDdl(const binlog::Event& event, const binlog::QueryEvent& q
     }
     endTransaction(event);
     flush(FlushReason::AfterDdl);
+    return true;
 }
 
 // Shard merge (shard_ddl_locks.h). A DDL of a shard table is an arrival in its group's lock: the barrier

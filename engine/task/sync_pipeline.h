@@ -107,6 +107,9 @@ private:
     void onXaStatement(const binlog::Event& event, const binlog::QueryEvent& query);
     void onRows(const binlog::Event& event, const binlog::RowsEvent& rows);
     void onDdl(const binlog::Event& event, const binlog::QueryEvent& query);
+    // After a DDL: its own group ends and its position is persisted (true), or, inside a group (CREATE TABLE
+    // ... SELECT), the group goes on to its terminator (false).
+    bool ddlDone(const binlog::Event& event, bool ownGroup);
     void keepSwapBefore(OnlineDdlStep& swap, const binlog::Location& at);
     // Shard merge (shard_ddl_locks.h): a DDL of a shard table; false when the table merges with no other.
     bool onShardDdl(const binlog::Event& event, const binlog::QueryEvent& query, const binlog::Location& at,
