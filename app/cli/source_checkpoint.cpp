@@ -104,6 +104,8 @@ SourceCheckpoint readSourceCheckpoint(const task::TaskSetup& setup, const std::s
         auto connection = apply::connectDownstream(setup.downstream);
         report.onlineChanges =
             checkpoint::OnlineDdlStore(*connection, setup.metaSchema, setup.taskName).load(setup.sourceId);
+        report.dmShardingGroups =
+            inspect::readDmShardingMeta(*connection, setup.metaSchema, setup.taskName, setup.sourceId);
     } catch (const std::exception& e) {
         report.onlineProblem = e.what();
     }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/checkpoint/online_ddl_store.h"
+#include "engine/inspect/dm_sharding_meta.h"
 #include "engine/inspect/inspection_report.h"
 #include "engine/task/status_snapshot.h"
 #include "engine/task/task_setup.h"
@@ -41,6 +42,9 @@ struct SourceCheckpoint {
     // (as of the last arrival) or ran downstream and not yet passed by every shard table.
     std::vector<task::ShardLockStatus> shardLocks;
     std::string shardProblem;  // why that table could not be read
+    // A DM deployment's own sharding state for this source (`<task>_syncer_sharding_meta`): an unresolved group
+    // holds the source's global point, and its shard tables may be ahead of it by design.
+    std::vector<inspect::DmShardingGroup> dmShardingGroups;
 
     size_t anomalyCount() const { return source ? source->anomalyCount() : 0; }
     std::string checkpointTable() const;  // `meta`.`task_syncer_checkpoint`

@@ -144,6 +144,21 @@ nlohmann::json toJson(const StatusReport& report) {
     out["online_schema_changes"] = online;
     out["online_schema_changes_problem"] = report.onlineProblem;
     out["shard_locks"] = control::shardLocksJson(report.shardLocks);
+    nlohmann::json dm = nlohmann::json::array();
+    for (const auto& group : report.dmShardingGroups) {
+        nlohmann::json item = {{"target", group.target},
+                               {"active_index", group.activeIndex},
+                               {"unresolved", group.unresolved()},
+                               {"tables_at_active_ddl", group.tablesAtActiveDdl()}};
+        if (group.unresolved()) {
+            const inspect::DmShardDdl& active = group.global[static_cast<size_t>(group.activeIndex)];
+            item["active_ddls"] = active.ddls;
+            item["first_read_at"] = active.file + ":" + std::to_string(active.pos);
+            item["first_read_by"] = active.source;
+        }
+        dm.push_back(std::move(item));
+    }
+    out["dm_sharding_groups"] = dm;
     out["shard_locks_problem"] = report.shardProblem;
     return out;
 }
@@ -252,6 +267,10 @@ void printText(const StatusReport& report, std::ostream& out) {
     }
     out << "  table points: " << source->tables.size() << '\n';
     const task::ShardLockStatus* holding = lockHoldingSource(report);
+    const inspect::DmShardingGroup* dmHolding = nullptr;
+    for (const auto& group : report.dmShardingGroups) {
+        dmHolding = dmHolding != nullptr || !group.unresolved() ? dmHolding : &group;
+    }
     for (const auto& point : source->tables) {
         bool ahead = hasAnomaly(point, inspect::AnomalyKind::TableAheadOfGlobal);
         out << "    " << (ahead ? "! " : "  ") << point.row.schema << "." << point.row.table << "  "
@@ -259,11 +278,31 @@ void printText(const StatusReport& report, std::ostream& out) {
         if (ahead && holding != nullptr) {
             out << "      expected while the shard DDL lock on " << holding->target.text()
                 << " holds this source's global point before its DDL (DM's re-sync reads from there)\n";
+        } else if (ahead && dmHolding != nullptr) {
+            out << "      expected while DM's sharding DDL lock on " << dmHolding->target
+                << " is unresolved: DM holds the global point before its first DDL\n";
         }
         printAnomalies(point.anomalies, out);
     }
     printOnlineChanges(report, out);
     printShardLocks(report, out);
+    for (const auto& group : report.dmShardingGroups) {
+        if (!group.unresolved()) {
+            continue;
+        }
+        const inspect::DmShardDdl& active = group.global[static_cast<size_t>(group.activeIndex)];
+        out << "  DM's sharding DDL lock on " << group.target << " is unresolved (DM's sharding meta): DDL "
+            << group.activeIndex + 1 << " of " << group.global.size() << ", first read by " << active.source << " at "
+            << active.file << ":" << active.pos << '\n';
+        for (const auto& ddl : active.ddls) {
+            out << "      " << ddl << '\n';
+        }
+        std::string tables;
+        for (const auto& table : group.tablesAtActiveDdl()) {
+            tables += (tables.empty() ? "" : ", ") + table;
+        }
+        out << "    shard tables of this source that read it: " << tables << '\n';
+    }
     size_t anomalies = source->anomalyCount();
     out << anomalies << (anomalies == 1 ? " anomaly" : " anomalies") << '\n';
 }

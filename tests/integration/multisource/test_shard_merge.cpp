@@ -455,6 +455,43 @@ private slots:
         QVERIFY(run_.waitForFinished(kCliTimeoutMs));
     }
 
+    // A DM deployment's own sharding state (`<task>_syncer_sharding_meta`, DM's columns and JSON as
+    // dm/syncer/sharding-meta writes them): syncscope-cli status names its unresolved lock, without an engine.
+    void aDmDeploymentsShardingMetaIsReadByStatus() {
+        const std::string table = std::string("dm_meta.`") + kTaskName + "_syncer_sharding_meta`";
+        down_->execute("CREATE TABLE " + table +
+                       " (source_id VARCHAR(32) NOT NULL, target_table_id VARCHAR(144) NOT NULL, source_table_id "
+                       "VARCHAR(144) NOT NULL, active_index INT, is_global BOOLEAN, data JSON, create_time timestamp "
+                       "DEFAULT CURRENT_TIMESTAMP, update_time timestamp DEFAULT CURRENT_TIMESTAMP ON UPDATE "
+                       "CURRENT_TIMESTAMP, UNIQUE KEY uk_source_id_table_id_source (source_id, target_table_id, "
+                       "source_table_id))");
+        const std::string item =
+            R"([{"first-pos":{"Name":"mysql-bin.000007","Pos":1234},"ddls":["ALTER TABLE `sm`.`t` ADD COLUMN `z` INT"],"source":"`sm_1`.`t`"}])";
+        for (const std::string& shard : {std::string(), std::string("`sm_1`.`t`")}) {
+            down_->execute("INSERT INTO " + table + " (source_id, target_table_id, source_table_id, active_index, " +
+                           "is_global, data) VALUES ('sm-first', '`sm`.`t`', '" + shard + "', 0, " +
+                           (shard.empty() ? "1" : "0") + ", '" + item + "')");
+        }
+        QProcess status;
+        status.start(QStringLiteral(SYNCSCOPE_BINARY_DIR "/bin/syncscope-cli"),
+                     {QStringLiteral("status"), QString::fromStdString(taskFile_), QStringLiteral("--source"),
+                      QString::fromStdString(firstSource_), QStringLiteral("--source"),
+                      QString::fromStdString(secondSource_), QStringLiteral("--json")});
+        QVERIFY(status.waitForFinished(kCliTimeoutMs));
+        json report = json::parse(status.readAllStandardOutput().toStdString(), nullptr, false);
+        down_->execute("DROP TABLE " + table);
+        QVERIFY2(report.is_object() && report["sources"].size() == 2, report.dump(2).c_str());
+        const json& groups = report["sources"][0]["dm_sharding_groups"];
+        QVERIFY2(groups.size() == 1, report.dump(2).c_str());
+        QCOMPARE(groups[0]["target"], json("`sm`.`t`"));
+        QCOMPARE(groups[0]["unresolved"], json(true));
+        QCOMPARE(groups[0]["first_read_at"], json("mysql-bin.000007:1234"));
+        QCOMPARE(groups[0]["first_read_by"], json("`sm_1`.`t`"));
+        QCOMPARE(groups[0]["tables_at_active_ddl"], json::array({"`sm_1`.`t`"}));
+        QCOMPARE(groups[0]["active_ddls"], json::array({"ALTER TABLE `sm`.`t` ADD COLUMN `z` INT"}));
+        QVERIFY2(report["sources"][1]["dm_sharding_groups"].empty(), report.dump(2).c_str());
+    }
+
     // A task with one source whose own shard tables merge (routes within one upstream): the same lock, through
     // `run` with one --source.
     void oneSourcesOwnShardsMergeThroughTheOneSourceRun() {
