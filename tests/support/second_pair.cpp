@@ -4,6 +4,7 @@
 #include <QProcessEnvironment>
 
 #include <cstdlib>
+#include <string>
 
 namespace syncscope::test {
 
@@ -11,9 +12,14 @@ namespace {
 
 constexpr int kDbpairTimeoutMs = 180000;
 
-int portFromEnvironment(const char* name) {
-    const char* text = std::getenv(name);
+int portFromEnvironment(const std::string& name) {
+    const char* text = std::getenv(name.c_str());
     return text != nullptr && *text != '\0' ? std::atoi(text) : 0;
+}
+
+// SYNCSCOPE_SECOND_UP_PORT, SYNCSCOPE_THIRD_DOWN_PORT, ...
+std::string variable(int pair, const char* server) {
+    return std::string("SYNCSCOPE_") + (pair == 3 ? "THIRD" : "SECOND") + "_" + server + "_PORT";
 }
 
 }  // namespace
@@ -23,25 +29,27 @@ SecondPair::~SecondPair() {
     stop(&ignored);
 }
 
-ServerSettings SecondPair::upstreamRoot() {
+ServerSettings SecondPair::upstreamRoot(int pair) {
     ServerSettings root = test::upstreamRoot();
-    root.port = portFromEnvironment("SYNCSCOPE_SECOND_UP_PORT");
+    root.port = portFromEnvironment(variable(pair, "UP"));
     return root;
 }
 
-ServerSettings SecondPair::upstreamReplication() {
+ServerSettings SecondPair::upstreamReplication(int pair) {
     ServerSettings replication = test::upstreamReplication();
-    replication.port = portFromEnvironment("SYNCSCOPE_SECOND_UP_PORT");
+    replication.port = portFromEnvironment(variable(pair, "UP"));
     return replication;
 }
 
 bool SecondPair::run(const QStringList& args, QString* output) const {
     QProcess script;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("SYNCSCOPE_DB_DIR"), QStringLiteral(SYNCSCOPE_BINARY_DIR "/test-db-second"));
-    env.insert(QStringLiteral("SYNCSCOPE_UP_PORT"), qEnvironmentVariable("SYNCSCOPE_SECOND_UP_PORT"));
-    env.insert(QStringLiteral("SYNCSCOPE_DOWN_PORT"), qEnvironmentVariable("SYNCSCOPE_SECOND_DOWN_PORT"));
-    env.insert(QStringLiteral("SYNCSCOPE_REPLICA_PORT"), qEnvironmentVariable("SYNCSCOPE_SECOND_REPLICA_PORT"));
+    env.insert(QStringLiteral("SYNCSCOPE_DB_DIR"), pair_ == 3 ? QStringLiteral(SYNCSCOPE_BINARY_DIR "/test-db-third")
+                                                              : QStringLiteral(SYNCSCOPE_BINARY_DIR "/test-db-second"));
+    for (const char* server : {"UP", "DOWN", "REPLICA"}) {
+        env.insert(QStringLiteral("SYNCSCOPE_%1_PORT").arg(QLatin1String(server)),
+                   qEnvironmentVariable(variable(pair_, server).c_str()));
+    }
     script.setProcessEnvironment(env);
     script.setProcessChannelMode(QProcess::MergedChannels);
     script.start(QStringLiteral(SYNCSCOPE_SOURCE_DIR "/scripts/dbpair"), args);
@@ -52,8 +60,9 @@ bool SecondPair::run(const QStringList& args, QString* output) const {
 }
 
 bool SecondPair::start(QString* output) {
-    if (portFromEnvironment("SYNCSCOPE_SECOND_UP_PORT") <= 0) {
-        *output = QStringLiteral("SYNCSCOPE_SECOND_UP_PORT is not set (CTest sets it: syncscope_use_second_pair)");
+    if (portFromEnvironment(variable(pair_, "UP")) <= 0) {
+        *output = QString::fromStdString(variable(pair_, "UP") + " is not set (CTest sets it: " +
+                                         (pair_ == 3 ? "syncscope_use_third_pair)" : "syncscope_use_second_pair)"));
         return false;
     }
     run({QStringLiteral("stop")}, output);

@@ -13,7 +13,9 @@ namespace syncscope::test {
 
 class SecondPair {
 public:
-    SecondPair() = default;
+    // `pair` 2: the second pair (SYNCSCOPE_SECOND_*); 3: a third one (SYNCSCOPE_THIRD_*, syncscope_use_third_pair),
+    // for a task with three upstream servers.
+    explicit SecondPair(int pair = 2) : pair_(pair) {}
     ~SecondPair();
     SecondPair(const SecondPair&) = delete;
     SecondPair& operator=(const SecondPair&) = delete;
@@ -28,12 +30,13 @@ public:
     bool restartUpstream(int secondsDown, QString* output);
 
     // The second upstream as root and as the replication user (port 0 when SYNCSCOPE_SECOND_UP_PORT is not set).
-    static ServerSettings upstreamRoot();
-    static ServerSettings upstreamReplication();
+    static ServerSettings upstreamRoot(int pair = 2);
+    static ServerSettings upstreamReplication(int pair = 2);
 
 private:
     bool run(const QStringList& args, QString* output) const;  // scripts/dbpair ARGS for the second pair
 
+    int pair_ = 2;
     bool started_ = false;
 };
 
