@@ -19,6 +19,7 @@
 #include "engine/control/status_json.h"
 #include "engine/inspect/checkpoint_analyzer.h"
 #include "engine/multisource/paused_sources.h"
+#include "engine/task/shard_ddl_locks.h"
 
 namespace syncscope::cli {
 namespace {
@@ -194,19 +195,6 @@ void printOnlineChanges(const StatusReport& report, std::ostream& out) {
     }
 }
 
-// The kept lock that holds this source's global point: a waiting one a table of the source read, or one that ran
-// while a table of the source has still to pass it (its re-sync); null when none.
-const task::ShardLockStatus* lockHoldingSource(const StatusReport& report) {
-    for (const auto& lock : report.shardLocks) {
-        for (const auto& shard : lock.ranDownstream ? lock.waitingFor : lock.arrived) {
-            if (shard.sourceId == report.setup.sourceId) {
-                return &lock;
-            }
-        }
-    }
-    return nullptr;
-}
-
 // The shard DDL locks kept beside the checkpoint that name this source: why its tables may be ahead of its global
 // point.
 void printShardLocks(const StatusReport& report, std::ostream& out) {
@@ -266,7 +254,7 @@ void printText(const StatusReport& report, std::ostream& out) {
             << "  (after a resume, safe mode stays on until the stream passes it)\n";
     }
     out << "  table points: " << source->tables.size() << '\n';
-    const task::ShardLockStatus* holding = lockHoldingSource(report);
+    const task::ShardLockStatus* holding = task::lockHoldingSource(report.shardLocks, report.setup.sourceId);
     const inspect::DmShardingGroup* dmHolding = nullptr;
     for (const auto& group : report.dmShardingGroups) {
         dmHolding = dmHolding != nullptr || !group.unresolved() ? dmHolding : &group;

@@ -4,6 +4,7 @@
 #include "engine/control/load_status.h"
 #include "engine/control/metrics_writer.h"
 #include "engine/control/status_json.h"
+#include "engine/task/shard_ddl_locks.h"
 
 namespace syncscope::control {
 
@@ -59,12 +60,23 @@ void writePositions(MetricsWriter& out, const task::StatusSnapshot& status, cons
 
 void writeTables(MetricsWriter& out, const task::StatusSnapshot& status, const MetricLabels& task) {
     uint64_t ahead = 0;
+    uint64_t heldByLock = 0;
     for (const auto& table : status.tables) {
-        ahead += table.aheadOfGlobal ? 1 : 0;
+        if (!table.aheadOfGlobal) {
+            continue;
+        }
+        const bool held =
+            !status.shardLocks.empty() && task::lockHoldingSource(status.shardLocks, table.sourceId) != nullptr;
+        (held ? heldByLock : ahead) += 1;
     }
     out.family("syncscope_tables_ahead_of_global", "gauge",
-               "Table points persisted ahead of the persisted global point: a resume would skip their events.");
+               "Table points persisted ahead of the persisted global point, none held by a shard DDL lock: a resume "
+               "would skip their events.");
     out.sample(ahead, task);
+    out.family("syncscope_tables_ahead_of_global_for_shard_lock", "gauge",
+               "Table points ahead of a global point a shard DDL lock holds (shard-mode): expected until the lock is "
+               "passed.");
+    out.sample(heldByLock, task);
     out.family("syncscope_table_ahead_of_global", "gauge",
                "1 where this table's persisted point runs ahead of the persisted global point.");
     for (const auto& table : status.tables) {
@@ -182,26 +194,24 @@ std::string renderMetrics(const task::StatusSnapshot& status, const std::map<std
                "Shard DDL locks (shard-mode) not yet passed by every shard table: waiting for shard tables to read "
                "the DDL, or ran downstream while sources re-sync.");
     out.sample(static_cast<uint64_t>(status.shardLocks.size()), task);
-    if (!status.shardLocks.empty()) {
-        const int64_t now =
-            std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
-                .count();
-        auto labelsOf = [&task](const task::ShardLockStatus& lock) {
-            MetricLabels labels = task;
-            labels.emplace_back("target_schema", lock.target.schema);
-            labels.emplace_back("target_table", lock.target.table);
-            return labels;
-        };
-        out.family("syncscope_shard_ddl_lock_waiting_tables", "gauge",
-                   "Shard tables a shard DDL lock waits for, per merged table (0 once it ran downstream).");
-        for (const auto& lock : status.shardLocks) {
-            out.sample(static_cast<uint64_t>(lock.ranDownstream ? 0 : lock.waitingFor.size()), labelsOf(lock));
-        }
-        out.family("syncscope_shard_ddl_lock_age_seconds", "gauge",
-                   "Seconds since a shard DDL lock's first shard table read its DDL, per merged table.");
-        for (const auto& lock : status.shardLocks) {
-            out.sample(static_cast<uint64_t>(std::max<int64_t>(0, now - lock.since)), labelsOf(lock));
-        }
+    // The per-lock families are served, without a sample, while no lock exists: the alert rules name them.
+    const int64_t now =
+        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+    auto labelsOf = [&task](const task::ShardLockStatus& lock) {
+        MetricLabels labels = task;
+        labels.emplace_back("target_schema", lock.target.schema);
+        labels.emplace_back("target_table", lock.target.table);
+        return labels;
+    };
+    out.family("syncscope_shard_ddl_lock_waiting_tables", "gauge",
+               "Shard tables a shard DDL lock waits for, per merged table (0 once it ran downstream).");
+    for (const auto& lock : status.shardLocks) {
+        out.sample(static_cast<uint64_t>(lock.ranDownstream ? 0 : lock.waitingFor.size()), labelsOf(lock));
+    }
+    out.family("syncscope_shard_ddl_lock_age_seconds", "gauge",
+               "Seconds since a shard DDL lock's first shard table read its DDL, per merged table.");
+    for (const auto& lock : status.shardLocks) {
+        out.sample(static_cast<uint64_t>(std::max<int64_t>(0, now - lock.since)), labelsOf(lock));
     }
     out.family("syncscope_binlog_stream_reconnecting", "gauge",
                "1 while a lost binlog connection is being resumed in place (status binlog_stream has the attempt).");

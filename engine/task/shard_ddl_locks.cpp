@@ -64,6 +64,17 @@ std::vector<ShardLockStatus> shardLockStatus(const std::vector<ShardLockView>& l
     return out;
 }
 
+const ShardLockStatus* lockHoldingSource(const std::vector<ShardLockStatus>& locks, const std::string& sourceId) {
+    for (const ShardLockStatus& lock : locks) {
+        for (const ShardLockStatus::Shard& shard : lock.ranDownstream ? lock.waitingFor : lock.arrived) {
+            if (sourceId.empty() || shard.sourceId == sourceId) {
+                return &lock;
+            }
+        }
+    }
+    return nullptr;
+}
+
 namespace {
 
 std::string listed(const std::vector<std::string>& ddls) {

@@ -163,6 +163,11 @@ private:
 // The locks as the status shows them.
 std::vector<ShardLockStatus> shardLockStatus(const std::vector<ShardLockView>& locks);
 
+// The lock that holds the global point of `sourceId`, so that its tables ahead of it are expected: a waiting one
+// in which a shard table of the source read the DDL, or one that ran while the source still re-syncs (listed as
+// waited for); null when none. An empty `sourceId` (a task with one source and no source-id) matches any.
+const ShardLockStatus* lockHoldingSource(const std::vector<ShardLockStatus>& locks, const std::string& sourceId);
+
 // DDL text as compared between shards: whitespace runs as one space, letters folded outside quotes.
 std::string comparableDdl(const std::string& sql);
 

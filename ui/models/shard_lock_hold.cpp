@@ -1,5 +1,7 @@
 #include "ui/models/shard_lock_hold.h"
 
+#include "engine/task/shard_ddl_locks.h"
+
 #include <optional>
 
 namespace syncscope::ui {
@@ -8,10 +10,6 @@ namespace {
 
 bool severalSources(const task::StatusSnapshot& snapshot) {
     return snapshot.sourceId.find(',') != std::string::npos;  // wholeTaskStatus joins the sources' ids
-}
-
-bool ofSource(const task::ShardLockStatus::Shard& shard, const std::string& sourceId) {
-    return sourceId.empty() || shard.sourceId == sourceId;
 }
 
 // The one source the locks' shard tables name where `matches` holds; nullopt when none or several do.
@@ -37,17 +35,7 @@ std::optional<std::string> onlySourceNaming(const task::StatusSnapshot& snapshot
 }  // namespace
 
 const task::ShardLockStatus* lockHoldingSource(const task::StatusSnapshot& snapshot, const std::string& sourceId) {
-    for (const auto& lock : snapshot.shardLocks) {
-        // Waiting: the sources that read the DDL hold. Ran downstream: those still re-syncing (listed as waited
-        // for) read again from the held point, their table points passing over what was applied.
-        const auto& holding = lock.ranDownstream ? lock.waitingFor : lock.arrived;
-        for (const auto& shard : holding) {
-            if (ofSource(shard, sourceId)) {
-                return &lock;
-            }
-        }
-    }
-    return nullptr;
+    return task::lockHoldingSource(snapshot.shardLocks, sourceId);
 }
 
 std::string sourceOfTable(const task::TablePointView& table, const task::StatusSnapshot& snapshot, bool* known) {

@@ -29,7 +29,10 @@ bool hasUnitOrIsAState(const std::string& name) {
                                           "syncscope_unit",
                                           "syncscope_synced",
                                           "syncscope_safe_mode",
-                                          "syncscope_online_schema_changes",  // a count of running changes
+                                          "syncscope_online_schema_changes",          // a count of running changes
+                                          "syncscope_shard_ddl_locks",                // a count of locks
+                                          "syncscope_shard_ddl_lock_waiting_tables",  // a count of tables
+                                          "syncscope_tables_ahead_of_global_for_shard_lock",  // a count of tables
                                           "syncscope_binlog_stream_reconnecting",
                                           "syncscope_failed_event",
                                           "syncscope_table_ahead_of_global",
@@ -99,6 +102,42 @@ private slots:
         QVERIFY2(page.error.empty(), page.error.c_str());
         QCOMPARE(page.count("syncscope_position_axis_bytes"), size_t{0});
         QCOMPARE(page.value("syncscope_stage", {{"stage", "New"}}), std::optional<double>(1));
+    }
+
+    // A table ahead of a global point a waiting shard DDL lock holds (its source read the DDL) is counted apart from
+    // the tables ahead without a lock, which are what the critical alert watches; the lock's own families.
+    void tablesAheadUnderAShardLockAreCountedApart() {
+        task::StatusSnapshot status;
+        status.taskName = "sh";
+        status.sourceId = "a,b";
+        for (const char* source : {"a", "b"}) {
+            task::TablePointView table;
+            table.sourceId = source;
+            table.schema = std::string("db_") + source;
+            table.table = "t";
+            table.aheadOfGlobal = true;
+            status.tables.push_back(table);
+        }
+        test::PrometheusPage without = test::parsePrometheusText(control::renderMetrics(status, {}));
+        QCOMPARE(without.value("syncscope_tables_ahead_of_global", {}), std::optional<double>(2));
+        QCOMPARE(without.value("syncscope_tables_ahead_of_global_for_shard_lock", {}), std::optional<double>(0));
+        QCOMPARE(without.value("syncscope_shard_ddl_locks", {}), std::optional<double>(0));
+        QVERIFY(without.families.contains("syncscope_shard_ddl_lock_age_seconds"));  // served without a sample
+        task::ShardLockStatus lock;
+        lock.target = {"shop", "t"};
+        lock.arrived = {{"a", {"db_a", "t"}, "bin.000001:400", 1}};
+        lock.waitingFor = {{"b", {"db_b", "t"}, "", 0}};
+        lock.since = 1;
+        status.shardLocks = {lock};
+        test::PrometheusPage page = test::parsePrometheusText(control::renderMetrics(status, {}));
+        QVERIFY2(page.error.empty(), page.error.c_str());
+        QCOMPARE(page.value("syncscope_tables_ahead_of_global", {}), std::optional<double>(1));  // b's: no lock holds b
+        QCOMPARE(page.value("syncscope_tables_ahead_of_global_for_shard_lock", {}), std::optional<double>(1));
+        QCOMPARE(page.value("syncscope_shard_ddl_locks", {}), std::optional<double>(1));
+        QCOMPARE(
+            page.value("syncscope_shard_ddl_lock_waiting_tables", {{"target_schema", "shop"}, {"target_table", "t"}}),
+            std::optional<double>(1));
+        QVERIFY(page.value("syncscope_shard_ddl_lock_age_seconds", {{"target_table", "t"}}).value_or(0) > 1000);
     }
 
     void stageIsALabelledGaugeWithOneStageSet() {
