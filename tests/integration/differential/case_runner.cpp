@@ -11,6 +11,7 @@
 #include "tests/integration/differential/checkpoint_check.h"
 #include "tests/integration/differential/engine_driver.h"
 #include "tests/integration/differential/fault_injector.h"
+#include "tests/integration/differential/shard_compare.h"
 #include "tests/integration/differential/sql_session.h"
 #include "tests/integration/differential/table_compare.h"
 
@@ -35,8 +36,20 @@ void ignoreErrors(SqlSession& session, const std::string& sql) {
     }
 }
 
+// The shard group's tables apart from the others: the shards on the upstream and the replica, the target
+// downstream (an incremental task needs it there before it starts).
+std::set<std::string> shardTables(const ShardGroup& group) {
+    std::set<std::string> names;
+    if (group.present()) {
+        auto shards = group.shardNames();
+        names.insert(shards.begin(), shards.end());
+        names.insert(group.targetTable().name);
+    }
+    return names;
+}
+
 // The same database and tables on the three servers, outside the upstream's binlog.
-void createCaseDatabase(SqlSession& server, const CaseSpec& spec, bool upstream) {
+void createCaseDatabase(SqlSession& server, const CaseSpec& spec, bool upstream, bool downstream) {
     if (upstream) {
         server.execute("SET SESSION sql_log_bin = 0");
         for (const auto& row : server.query("XA RECOVER")) {
@@ -59,6 +72,12 @@ void createCaseDatabase(SqlSession& server, const CaseSpec& spec, bool upstream)
     server.execute("USE `" + kDatabase + "`");
     for (const auto& table : spec.tables) {
         server.execute(table.createSql());
+    }
+    if (spec.shardGroup.present() && downstream) {
+        server.execute(spec.shardGroup.targetTable().createSql());
+    }
+    for (int shard = 1; spec.shardGroup.present() && !downstream && shard <= spec.shardGroup.count; ++shard) {
+        server.execute(spec.shardGroup.shardTable(shard).createSql());
     }
     server.execute("CREATE TABLE `_fuzz_marker` (`id` INT AUTO_INCREMENT PRIMARY KEY, `note` VARCHAR(40))");
     if (upstream) {
@@ -265,9 +284,10 @@ CaseOutcome runCase(const CaseSpec& spec, const std::vector<int>& keep, const Ru
     SqlSession replica(replicaRoot());
     ignoreErrors(replica, "STOP SLAVE");
     ignoreErrors(replica, "RESET SLAVE ALL");
-    createCaseDatabase(*upSession, spec, true);
-    createCaseDatabase(down, spec, false);
-    createCaseDatabase(replica, spec, false);
+    createCaseDatabase(*upSession, spec, true, false);
+    createCaseDatabase(down, spec, false, true);
+    createCaseDatabase(replica, spec, false, false);
+    const std::set<std::string> apart = shardTables(spec.shardGroup);
     down.execute("CREATE DATABASE IF NOT EXISTS `dm_meta`");
     for (const auto& row : down.query("SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = "
                                       "'dm_meta' AND TABLE_NAME LIKE '" +
@@ -338,7 +358,13 @@ CaseOutcome runCase(const CaseSpec& spec, const std::vector<int>& keep, const Ru
     if (caughtUp) {
         // The applied point moves as workers commit: give the last commits a moment to show.
         SqlSession downNow(test::downstreamRoot());
-        test::waitFor([&] { return checksumsEqual(replica, downNow, kDatabase); }, kSettleMs);
+        test::waitFor(
+            [&] {
+                return checksumsEqual(replica, downNow, kDatabase, apart) &&
+                       (!spec.shardGroup.present() ||
+                        compareShardGroup(replica, downNow, kDatabase, spec.shardGroup).empty());
+            },
+            kSettleMs);
         // The engine passes the last binlog checkpoint event a moment after the last commit shows.
         test::waitFor(
             [&] {
@@ -353,8 +379,12 @@ CaseOutcome runCase(const CaseSpec& spec, const std::vector<int>& keep, const Ru
     bool engineFailed = !waiting.empty();
     if (!engineFailed) {
         // A stopped engine leaves every later row missing: its error is the divergence to report.
-        Divergences tables = compareWithReplica(replica, downAfter, kDatabase);
+        Divergences tables = compareWithReplica(replica, downAfter, kDatabase, apart);
         outcome.divergences.insert(outcome.divergences.end(), tables.begin(), tables.end());
+        if (spec.shardGroup.present()) {
+            Divergences shards = compareShardGroup(replica, downAfter, kDatabase, spec.shardGroup);
+            outcome.divergences.insert(outcome.divergences.end(), shards.begin(), shards.end());
+        }
     }
     int exitCode = engine.terminate();
     if (!engineFailed) {

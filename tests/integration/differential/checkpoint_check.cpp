@@ -88,7 +88,7 @@ Divergences checkCheckpoints(SqlSession& downstream, const std::string& task, co
         return found;
     }
     for (const auto& [table, point] : tables) {
-        if (point.known() && comparePoints(point, global) > 0) {
+        if (point.known() && comparePoints(point, global) > 0 && !expect.shardLockMayHold) {
             found.push_back({"checkpoint-table-ahead", where + ": table point of " + table + " " + point.text() +
                                                            " is ahead of the global point " + global.text()});
         }

@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "tests/integration/differential/shard_group.h"
+
 namespace syncscope::differential {
 
 namespace {
@@ -38,6 +40,7 @@ void EngineDriver::writeFiles() const {
          << "task-mode: incremental\n"
          << "meta-schema: dm_meta\n"
          << (settings_.onlineDdl ? "online-ddl: true\n" : "")
+         << (settings_.shardMerge ? "shard-mode: \"pessimistic\"\n" : "")
          << "target-database: {host: \"127.0.0.1\", port: " << down.port << ", user: \"" << down.user
          << "\", password: \"" << down.password << "\"}\n"
          << "mysql-instances:\n"
@@ -45,12 +48,18 @@ void EngineDriver::writeFiles() const {
          << "    block-allow-list: \"case-only\"\n"
          << "    meta: {binlog-name: \"" << start_.file << "\", binlog-pos: " << start_.pos << ", binlog-gtid: \""
          << start_.gtid << "\"}\n"
+         << (settings_.shardMerge ? "    route-rules: [\"shard-merge\"]\n" : "")
          << "    syncer: {worker-count: " << settings_.workerCount << ", batch: " << settings_.batch
          << ", checkpoint-flush-interval: " << kFlushIntervalSeconds
          << ", multiple-rows: " << (settings_.multipleRows ? "true" : "false")
          << ", safe-mode: " << (settings_.safeMode ? "true" : "false") << "}\n"
          << "block-allow-list:\n"
          << "  case-only: {do-dbs: [\"" << database_ << "\"]}\n";
+    if (settings_.shardMerge) {
+        task << "routes:\n"
+             << "  shard-merge: {schema-pattern: \"" << database_ << "\", table-pattern: \"" << kShardTablePattern
+             << "\", target-schema: \"" << database_ << "\", target-table: \"" << kShardTarget << "\"}\n";
+    }
     std::ofstream source(sourcePath(workDir_));
     source << "source-id: \"fuzz-upstream\"\nflavor: mariadb\nenable-gtid: " << (settings_.gtidMode ? "true" : "false")
            << "\nfrom: {host: \"127.0.0.1\", port: " << up.port << ", user: \"" << up.user << "\", password: \""

@@ -30,7 +30,9 @@ void FaultInjector::checkPersisted(const std::string& where, Divergences& found)
     try {
         SqlSession up(test::upstreamRoot());
         SqlSession down(test::downstreamRoot());
-        auto problems = checkCheckpoints(down, kTaskName, upstreamEnd(up), {}, where);
+        CheckpointExpectations expect;
+        expect.shardLockMayHold = features_.count(Feature::ShardMerge) != 0;
+        auto problems = checkCheckpoints(down, kTaskName, upstreamEnd(up), expect, where);
         found.insert(found.end(), problems.begin(), problems.end());
     } catch (const SqlFailure& e) {
         found.push_back({"check-failed", where + ": could not read the checkpoint: " + e.what()});
@@ -103,6 +105,13 @@ void FaultInjector::cutDump(const std::string& where, Divergences& found) {
     }
     if (killed == 0 || !before || !reading || engine_.process().stage() != "Running") {
         return;  // no stream to cut (the engine is between sessions, or paused by an earlier fault)
+    }
+    // With a shard group, a lock that runs sends its source to re-sync in a new session with a new stream
+    // (reconnects counted from 0), at any moment while the engine still has a shard DDL to read: the status
+    // names no session to tell it from a stream resumed in place (soak seeds 561061, 562035). The cut is
+    // still made; only its "in place" is not judged.
+    if (features_.count(Feature::ShardMerge) != 0) {
+        return;
     }
     if (!test::waitFor([&] { return reconnects().value_or(0) > *before; }, kStageWaitMs)) {
         found.push_back({"dump-cut-not-in-place", where + ": the stream was not resumed in place (reconnects " +

@@ -27,6 +27,7 @@ const std::vector<std::pair<Feature, const char*>>& names() {
         {Feature::Truncate, "truncate"},
         {Feature::Rotate, "rotate"},
         {Feature::OnlineDdl, "online-ddl"},
+        {Feature::ShardMerge, "shard-merge"},
         {Feature::Kill, "kill"},
         {Feature::PauseResume, "pause-resume"},
         {Feature::StopStart, "stop-start"},
@@ -74,6 +75,7 @@ FeatureSet stableFeatures() {
     FeatureSet all(allFeatures().begin(), allFeatures().end());
     all.erase(Feature::NoKey);
     all.erase(Feature::UpstreamRestart);
+    all.erase(Feature::ShardMerge);  // new: in `all`, soaked before it joins these
     return all;
 }
 

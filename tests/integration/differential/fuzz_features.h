@@ -28,8 +28,9 @@ enum class Feature {
     Alter,
     Truncate,
     Rotate,
-    OnlineDdl,  // a pt-online-schema-change style change (shadow, triggers, copy, swap) under the workload,
-                // replicated with online-ddl: true
+    OnlineDdl,   // a pt-online-schema-change style change (shadow, triggers, copy, swap) under the workload,
+                 // replicated with online-ddl: true
+    ShardMerge,  // a shard group routed into one table (shard-mode: pessimistic), its DDLs run shard by shard
     // faults
     Kill,
     PauseResume,

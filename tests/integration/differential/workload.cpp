@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "tests/integration/differential/dml_generator.h"
+#include "tests/integration/differential/shard_workload.h"
 
 namespace syncscope::differential {
 
@@ -38,6 +39,11 @@ public:
         spec.engine.onlineDdl = has(features_, Feature::OnlineDdl);
         spec.tables = generateSchema(random_, features_);
         tables_ = spec.tables;
+        if (has(features_, Feature::ShardMerge)) {
+            spec.engine.shardMerge = true;
+            spec.shardGroup = generateShardGroup(random_);
+            shards_.emplace(random_, spec.shardGroup);
+        }
         int steps = random_.range(size.minSteps, size.maxSteps);
         std::vector<Step> list;
         for (int i = 0; i < steps; ++i) {
@@ -45,6 +51,11 @@ public:
         }
         while (online_) {
             list.push_back(onlinePhase());  // a change started is always finished (the replica keeps its tables)
+        }
+        if (shards_) {
+            for (Step& step : shards_->finishSteps()) {
+                list.push_back(std::move(step));
+            }
         }
         insertFaults(list, size.maxFaults);
         for (size_t i = 0; i < list.size(); ++i) {
@@ -72,6 +83,11 @@ private:
     }
 
     Step nextStep(int index) {
+        if (shards_) {
+            if (auto step = shards_->nextStep(index)) {
+                return *step;
+            }
+        }
         if (has(features_, Feature::OnlineDdl)) {
             if (online_ && random_.chance(12)) {
                 return onlinePhase();
@@ -367,6 +383,7 @@ private:
     std::vector<TableSpec> tables_;
     TableSpec chosen_;
     std::optional<OnlineChange> online_;
+    std::optional<ShardWorkload> shards_;  // the shard group's steps; its tables are not in tables_
 };
 
 }  // namespace

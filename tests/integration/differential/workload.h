@@ -9,6 +9,7 @@
 
 #include "tests/integration/differential/fuzz_features.h"
 #include "tests/integration/differential/schema_model.h"
+#include "tests/integration/differential/shard_group.h"
 
 namespace syncscope::differential {
 
@@ -46,8 +47,9 @@ struct EngineSettings {
     int workerCount = 4;
     int batch = 100;
     bool multipleRows = false;
-    bool safeMode = false;   // the whole case runs with safe-mode: true
-    bool onlineDdl = false;  // the task sets online-ddl: true
+    bool safeMode = false;    // the whole case runs with safe-mode: true
+    bool onlineDdl = false;   // the task sets online-ddl: true
+    bool shardMerge = false;  // the task routes the shard group into its target, shard-mode: pessimistic
 };
 
 struct CaseSpec {
@@ -55,6 +57,7 @@ struct CaseSpec {
     FeatureSet features;
     EngineSettings engine;
     std::vector<TableSpec> tables;  // as created before the first step
+    ShardGroup shardGroup;          // the shard-merge feature's tables, apart from `tables`
     std::vector<Step> steps;
 };
 
