@@ -626,6 +626,12 @@ void SyncPipeline::onDdl(const binlog::Event& event, const binlog::QueryEvent& q
             spdlog::info("task {}: ignored DDL at {} ({}): {}", setup_.taskName, at.toString(), plan.reason, plan.sql);
             continue;
         }
+        if (shards_ != nullptr && coveredByTablePoints(plan, at)) {
+            // Read again from a held global point (a shard lock's re-sync, or a restart while one waited): it ran.
+            spdlog::info("task {}: DDL at {} ran before (its tables' points cover it): {}", setup_.taskName,
+                         at.toString(), plan.sql);
+            continue;
+        }
         if (!barrierDone) {
             // Every row before the DDL must be downstream before the table changes shape, and the points
             // before it persisted, with the exit-safe point at this DDL: after a kill during it, this DDL
@@ -637,6 +643,15 @@ void SyncPipeline::onDdl(const binlog::Event& event, const binlog::QueryEvent& q
             ddl_->run(plan, at, feed_->admit(at).inReplayWindow);
         } catch (const DdlFailed& failed) {
             failOnDdl(event, query, at, failed.sql, failed.code, failed.message, failed.retryable);
+        }
+        if (shards_ != nullptr) {
+            // DM's rule: a DDL moves the points of the tables it changes, so that a read again from a global
+            // point a shard lock held passes it over rather than running it a second time.
+            for (const filter::TableName& table : plan.tables) {
+                if (!table.table.empty()) {
+                    tracker_.raiseTable({table.schema, table.table}, at);
+                }
+            }
         }
     }
     if (online.kind == OnlineDdlStep::Kind::Swap) {
@@ -735,7 +750,29 @@ bool SyncPipeline::onShardDdl(const binlog::Event& event, const binlog::QueryEve
     } catch (const DdlFailed& failed) {
         failOnDdl(event, query, at, failed.sql, failed.code, failed.message, failed.retryable);
     }
-    shards_->executed(*target);
+    lockRan(*target);
+    return true;
+}
+
+// The lock's DDLs ran: kept in the ledger before anything passes it. A ledger the downstream cannot write now
+// (a restart) is retried as any lost connection: the arrival read again finds the DDLs applied.
+void SyncPipeline::lockRan(const TableName& target) {
+    try {
+        shards_->executed(target);
+    } catch (const std::exception& e) {
+        throw SessionFailure{failureOutcome(e.what(), true)};
+    }
+}
+
+bool SyncPipeline::coveredByTablePoints(const DdlPlan& plan, const Location& at) const {
+    if (plan.tables.empty()) {
+        return false;
+    }
+    for (const filter::TableName& table : plan.tables) {
+        if (table.table.empty() || !tracker_.coveredByTablePoint({table.schema, table.table}, at)) {
+            return false;  // a schema's DDL, or a table whose point does not cover it
+        }
+    }
     return true;
 }
 
@@ -763,7 +800,7 @@ void SyncPipeline::followShardLocks() {
                     failed.retryable)};
             }
         }
-        shards_->executed(forced->target);
+        lockRan(forced->target);
         shardVersion_ = shards_->version();
     }
     std::vector<ShardArrival> ran;

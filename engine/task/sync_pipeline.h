@@ -118,6 +118,9 @@ private:
     // a source whose tables waited re-syncs (throws ShardResync).
     void followShardLocks();
     void holdGlobal();
+    void lockRan(const TableName& target);
+    // With shard-mode: every table the DDL changes has a persisted point at or past it (it ran before).
+    bool coveredByTablePoints(const DdlPlan& plan, const binlog::Location& at) const;
     [[noreturn]] void failOnDdl(const binlog::Event& event, const binlog::QueryEvent& query, const binlog::Location& at,
                                 const std::string& sql, int code, const std::string& message, bool retryable);
     // The open group's sequence (the last one's between groups): its changes carry it.
