@@ -465,7 +465,10 @@ Location SyncPipeline::prepare() {
         online_->load(control_->onlineDdlEntries());
         // The recorded DDLs change only at a DDL, which ends with a barrier flush: they are persisted
         // with exactly the points they belong to.
-        flushCoordinator_->alsoAtEachBarrier([this] { return online_->takeWrites(); });
+        // While a shard lock holds the global point they wait too: the global point persisted stays before them,
+        // and a re-sync reads them again from there (they are persisted when the hold ends).
+        flushCoordinator_->alsoAtEachBarrier(
+            [this] { return holdingGlobal_ ? std::vector<checkpoint::OnlineDdlWrite>{} : online_->takeWrites(); });
     }
 
     shards_ = setup_.shardLocks.get();
@@ -829,6 +832,8 @@ void SyncPipeline::followShardLocks() {
         if (!heldLatest_.isEmpty()) {
             tracker_.advanceGlobal(heldLatest_);
         }
+        // The global point and what waited with it (the online schema changes' rows) persisted together.
+        flush(FlushReason::AfterDdl);
     }
 }
 
