@@ -145,10 +145,9 @@ private slots:
         QCOMPARE(task.filters.at("unused-rule").events, std::vector<std::string>{"create database"});
 
         for (const char* key :
-             {"key 'clean-dump-file'", "key 'timezone'",
-              "key 'collation_compatible'", "key 'ignore-checking-items'", "key 'mydumpers.global': defined but no",
-              "key 'mysql-instances[0]': names mydumper or loader settings", "key 'syncers.bulk.max-retry'",
-              "key 'filters.unused-rule': defined but no"}) {
+             {"key 'clean-dump-file'", "key 'timezone'", "key 'collation_compatible'", "key 'ignore-checking-items'",
+              "key 'mydumpers.global': defined but no", "key 'mysql-instances[0]': names mydumper or loader settings",
+              "key 'syncers.bulk.max-retry'", "key 'filters.unused-rule': defined but no"}) {
             QVERIFY2(anyWarningContains(task.warnings, key), key);
         }
         for (const auto& warning : task.warnings)

@@ -40,7 +40,7 @@ private:
     std::string textValue();
 
     FuzzRandom& random_;
-    ShardGroup group_;  // a copy: the case spec that holds the group is returned by value
+    ShardGroup group_;                             // a copy: the case spec that holds the group is returned by value
     std::vector<std::vector<std::string>> added_;  // per shard (index shard - 1): the columns its DDLs added
     int textWidth_ = kShardTextWidth;
     std::optional<Sequence> open_;
