@@ -140,7 +140,9 @@ void planShardMerge(std::vector<task::TaskSetup>& subtasks, bool caseSensitive, 
     }
     if (shardMode != config::TaskConfig::kPessimisticShardMode) {
         throw ShardMergeRefused("task " + taskName + ": shard-mode '" + shardMode +
-                                "' is not supported yet (only pessimistic is); nothing was started");
+                                "' is not supported yet; nothing was started. Set shard-mode: pessimistic (every "
+                                "shard's DDL then waits for the others and runs once), or route the shards to tables "
+                                "of their own");
     }
     const task::TaskSetup& first = subtasks.front();
     auto ledger = std::make_shared<ShardLockTable>(first.downstream, first.metaSchema, first.taskName);

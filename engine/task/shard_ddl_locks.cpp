@@ -171,7 +171,7 @@ std::vector<ShardTable> ShardDdlLocks::missing(const Lock& lock) const {
 
 ShardDdlLocks::Verdict ShardDdlLocks::arrive(const ShardTable& shard, const TableName& target,
                                              const std::vector<std::string>& ddls, const binlog::Location& at) {
-    std::lock_guard guard(mutex_);
+    std::unique_lock guard(mutex_);
     const std::string position = at.toString();
     // Read again after it ran (a kill, or a re-sync that began before this source passed it).
     for (Lock& lock : locks_) {
@@ -226,8 +226,11 @@ ShardDdlLocks::Verdict ShardDdlLocks::arrive(const ShardTable& shard, const Tabl
         names += (names.empty() ? "" : ", ") + table.text();
     }
     if (ledger_) {
+        // Written outside the lock: the other sources' arrivals and the status never wait for the downstream.
+        const ShardLockView waiting{lock->target, lock->ddls, lock->arrivals, absent, lock->since, false};
+        guard.unlock();
         try {
-            ledger_->keepWaiting({lock->target, lock->ddls, lock->arrivals, absent, lock->since, false});
+            ledger_->keepWaiting(waiting);
         } catch (const std::exception& e) {
             // Only the DBA's view without an engine misses it: a restart reads the arrivals again.
             spdlog::warn("task {}: the waiting shard DDL lock on {} is not kept beside the checkpoint: {}", taskName_,

@@ -153,6 +153,19 @@ private:
                  stderrText().c_str());
     }
 
+    // `syncscope-cli status` of the task's two sources, without asking the engine ("" when it did not finish).
+    std::string statusOutput(bool asJson) {
+        QStringList args{QStringLiteral("status"),   QString::fromStdString(taskFile_),
+                         QStringLiteral("--source"), QString::fromStdString(firstSource_),
+                         QStringLiteral("--source"), QString::fromStdString(secondSource_)};
+        if (asJson) {
+            args << QStringLiteral("--json");
+        }
+        QProcess status;
+        status.start(QStringLiteral(SYNCSCOPE_BINARY_DIR "/bin/syncscope-cli"), args);
+        return status.waitForFinished(kCliTimeoutMs) ? status.readAllStandardOutput().toStdString() : std::string();
+    }
+
     // The one waiting lock on sm.t, as GET /api/v1/shard-locks gives it (null when none).
     json waitingLock() {
         json locks = get("/api/v1/shard-locks");
@@ -296,13 +309,7 @@ private slots:
         }));
         QCOMPARE(globalPersisted(kSourceFirst), heldGlobal);
         // syncscope-cli status, without asking the engine: the waiting lock as kept beside the checkpoint.
-        QProcess status;
-        status.start(QStringLiteral(SYNCSCOPE_BINARY_DIR "/bin/syncscope-cli"),
-                     {QStringLiteral("status"), QString::fromStdString(taskFile_), QStringLiteral("--source"),
-                      QString::fromStdString(firstSource_), QStringLiteral("--source"),
-                      QString::fromStdString(secondSource_), QStringLiteral("--json")});
-        QVERIFY(status.waitForFinished(kCliTimeoutMs));
-        json report = json::parse(status.readAllStandardOutput().toStdString(), nullptr, false);
+        json report = json::parse(statusOutput(true), nullptr, false);
         QVERIFY2(report.is_object() && report["sources"].size() == 2, report.dump(2).c_str());
         const json& kept = report["sources"][1]["shard_locks"];  // the second source is waited for
         const std::set<std::string> keptWaiting = tablesIn(kept[0]["waiting_for"]);
@@ -311,13 +318,7 @@ private slots:
         QCOMPARE(keptWaiting, (std::set<std::string>{"sm-first:sm_2.t", "sm-second:sm_3.t"}));
         QCOMPARE(keptArrived, (std::set<std::string>{"sm-first:sm_1.t"}));
         // In text: sm_2.t ahead of the first source's global point, explained by the lock.
-        QProcess text;
-        text.start(
-            QStringLiteral(SYNCSCOPE_BINARY_DIR "/bin/syncscope-cli"),
-            {QStringLiteral("status"), QString::fromStdString(taskFile_), QStringLiteral("--source"),
-             QString::fromStdString(firstSource_), QStringLiteral("--source"), QString::fromStdString(secondSource_)});
-        QVERIFY(text.waitForFinished(kCliTimeoutMs));
-        const std::string printed = text.readAllStandardOutput().toStdString();
+        const std::string printed = statusOutput(false);
         QVERIFY2(printed.find("expected while the shard DDL lock on sm.t holds this source's global point") !=
                      std::string::npos,
                  printed.c_str());
@@ -598,13 +599,7 @@ private slots:
                            "is_global, data) VALUES ('sm-first', '`sm`.`t`', '" + shard + "', 0, " +
                            (shard.empty() ? "1" : "0") + ", '" + item + "')");
         }
-        QProcess status;
-        status.start(QStringLiteral(SYNCSCOPE_BINARY_DIR "/bin/syncscope-cli"),
-                     {QStringLiteral("status"), QString::fromStdString(taskFile_), QStringLiteral("--source"),
-                      QString::fromStdString(firstSource_), QStringLiteral("--source"),
-                      QString::fromStdString(secondSource_), QStringLiteral("--json")});
-        QVERIFY(status.waitForFinished(kCliTimeoutMs));
-        json report = json::parse(status.readAllStandardOutput().toStdString(), nullptr, false);
+        json report = json::parse(statusOutput(true), nullptr, false);
         down_->execute("DROP TABLE " + table);
         QVERIFY2(report.is_object() && report["sources"].size() == 2, report.dump(2).c_str());
         const json& groups = report["sources"][0]["dm_sharding_groups"];
