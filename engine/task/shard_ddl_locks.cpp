@@ -391,17 +391,6 @@ std::vector<ShardArrival> ShardDdlLocks::executedArrivalsOf(const std::string& s
     return arrivals;
 }
 
-bool ShardDdlLocks::waiting(const ShardTable& shard) const {
-    std::lock_guard guard(mutex_);
-    for (const Lock& lock : locks_) {
-        if (!lock.executed && std::any_of(lock.arrivals.begin(), lock.arrivals.end(),
-                                          [&](const ShardArrival& arrival) { return arrival.shard == shard; })) {
-            return true;
-        }
-    }
-    return false;
-}
-
 std::vector<ShardLockView> ShardDdlLocks::view() const {
     std::lock_guard guard(mutex_);
     std::vector<ShardLockView> views;

@@ -88,7 +88,6 @@ public:
 
     // The downstream table `table` of `sourceId` merges into with other shard tables; nullopt when none.
     std::optional<TableName> targetOf(const std::string& sourceId, const TableName& table) const;
-    const std::vector<ShardGroup>& groups() const { return groups_; }
 
     struct Verdict {
         enum class Kind {
@@ -128,8 +127,6 @@ public:
     std::optional<Forced> takeForced(const std::string& sourceId);
     void setAuditLog(std::string path) { auditPath_ = std::move(path); }
 
-    // Whether `shard` waits in a lock that has not run.
-    bool waiting(const ShardTable& shard) const;
     // Changes whenever a lock runs or goes: pipelines look again at their holds then.
     uint64_t version() const { return version_.load(std::memory_order_acquire); }
 

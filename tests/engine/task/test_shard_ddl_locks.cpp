@@ -42,6 +42,18 @@ std::vector<ShardGroup> groups() {
 
 using Kind = ShardDdlLocks::Verdict::Kind;
 
+// Whether `shard` waits in a lock that has not run, as the status shows it.
+bool waits(const ShardDdlLocks& locks, const ShardTable& shard) {
+    for (const ShardLockView& lock : locks.view()) {
+        for (const ShardArrival& arrival : lock.arrived) {
+            if (!lock.executed && arrival.shard == shard) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 class TestShardDdlLocks : public QObject {
     Q_OBJECT
 
@@ -55,8 +67,8 @@ private slots:
         QVERIFY(locks.arrive(kA, kTarget, kAdd, at(100)).kind == Kind::Wait);
         QCOMPARE(ledger->waiting.size(), size_t{1});
         QCOMPARE(ledger->waiting.back().waitingFor.size(), size_t{2});
-        QVERIFY(locks.waiting(kA));
-        QVERIFY(!locks.waiting(kB));
+        QVERIFY(waits(locks, kA));
+        QVERIFY(!waits(locks, kB));
         // Read again (a restart of its source): the same arrival, still waiting.
         QVERIFY(locks.arrive(kA, kTarget, kAdd, at(100)).kind == Kind::Wait);
         // The same DDL written differently (case, spaces) is the same DDL.
@@ -75,7 +87,7 @@ private slots:
         QVERIFY(locks.version() != before);
         QCOMPARE(ledger->kept.size(), size_t{1});
         QCOMPARE(ledger->kept[0].arrivals.size(), size_t{3});
-        QVERIFY(!locks.waiting(kA));
+        QVERIFY(!waits(locks, kA));
         QCOMPARE(locks.executedArrivalsOf("first").size(), size_t{2});
         QCOMPARE(locks.executedArrivalsOf("second").size(), size_t{1});
         QVERIFY(shardLockStatus(locks.view())[0].ranDownstream);
