@@ -306,7 +306,8 @@ int runTask(std::span<char*> args) {
     if (!taskConfig.shardMode.empty()) {
         // Tables of this one source merged into one downstream table (routes): their DDLs are coordinated.
         std::vector<task::TaskSetup> one{std::move(setup)};
-        multisource::planShardMerge(one, taskConfig.caseSensitive, taskConfig.shardMode);
+        multisource::planShardMerge(one, taskConfig.caseSensitive, taskConfig.shardMode,
+                                    taskConfig.strictOptimisticShardMode);
         setup = std::move(one.front());
     }
 

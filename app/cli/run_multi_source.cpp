@@ -72,7 +72,8 @@ int runMultiSourceTask(const RunOptions& options) {
                      plan.subtasks.size(), setup.sourceId, plan.sourceFiles[i], setup.upstream.describe(),
                      setup.downstream.describe());
     }
-    multisource::planShardMerge(plan.subtasks, plan.task.caseSensitive, plan.task.shardMode);
+    multisource::planShardMerge(plan.subtasks, plan.task.caseSensitive, plan.task.shardMode,
+                                plan.task.strictOptimisticShardMode);
 
     // Sources paused by the DBA stay paused across a restart: kept in the downstream beside the checkpoint, whatever
     // --log-dir a restart is given, with a copy in DIR/<task>-paused-sources.json.

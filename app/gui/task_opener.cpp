@@ -42,7 +42,8 @@ OpenedTask openMultiSourceTask(const QString& taskPath, const QStringList& sourc
         for (task::TaskSetup& setup : plan.subtasks) {
             setup.auditLogPath = opened.auditPath.toStdString();  // one audit log; each entry names its source
         }
-        multisource::planShardMerge(plan.subtasks, plan.task.caseSensitive, plan.task.shardMode);
+        multisource::planShardMerge(plan.subtasks, plan.task.caseSensitive, plan.task.shardMode,
+                                    plan.task.strictOptimisticShardMode);
         opened.setup = plan.subtasks.front();  // the precheck reads the first source and the target
         // A source the DBA paused stays paused when the task is opened again, also when `syncscope-cli run` paused
         // it (kept in the downstream beside the checkpoint, a copy beside the audit log).
@@ -83,7 +84,8 @@ OpenedTask openTask(const ui::TaskFiles& files) {
         setup.auditLogPath = opened.auditPath.toStdString();
         if (!taskConfig.shardMode.empty()) {
             std::vector<task::TaskSetup> one{std::move(setup)};
-            multisource::planShardMerge(one, taskConfig.caseSensitive, taskConfig.shardMode);
+            multisource::planShardMerge(one, taskConfig.caseSensitive, taskConfig.shardMode,
+                                        taskConfig.strictOptimisticShardMode);
             setup = std::move(one.front());
         }
         opened.setup = setup;

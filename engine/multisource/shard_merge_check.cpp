@@ -9,6 +9,7 @@
 #include "engine/filter/table_router.h"
 #include "engine/multisource/shard_lock_table.h"
 #include "engine/source/upstream_connection.h"
+#include "engine/task/optimistic_shard_ddl.h"
 
 namespace syncscope::multisource {
 
@@ -116,7 +117,8 @@ std::vector<task::ShardGroup> shardGroups(const std::vector<SourceTables>& sourc
     return groups;
 }
 
-void planShardMerge(std::vector<task::TaskSetup>& subtasks, bool caseSensitive, const std::string& shardMode) {
+void planShardMerge(std::vector<task::TaskSetup>& subtasks, bool caseSensitive, const std::string& shardMode,
+                    bool strictOptimistic) {
     std::vector<SourceTables> sources;
     for (const task::TaskSetup& setup : subtasks) {
         sources.push_back(routedTables(setup, upstreamTables(setup)));
@@ -138,11 +140,14 @@ void planShardMerge(std::vector<task::TaskSetup>& subtasks, bool caseSensitive, 
     if (groups.empty()) {
         return;
     }
-    if (shardMode != config::TaskConfig::kPessimisticShardMode) {
-        throw ShardMergeRefused("task " + taskName + ": shard-mode '" + shardMode +
-                                "' is not supported yet; nothing was started. Set shard-mode: pessimistic (every "
-                                "shard's DDL then waits for the others and runs once), or route the shards to tables "
-                                "of their own");
+    std::shared_ptr<task::OptimisticShardDdl> optimistic;
+    if (shardMode == config::TaskConfig::kOptimisticShardMode) {
+        optimistic = std::make_shared<task::OptimisticShardDdl>(groups, strictOptimistic);
+    } else if (shardMode != config::TaskConfig::kPessimisticShardMode) {
+        throw ShardMergeRefused(
+            "task " + taskName + ": shard-mode '" + shardMode +
+            "' is not a shard mode; nothing was started. Set shard-mode: pessimistic or optimistic, "
+            "or route the shards to tables of their own");
     }
     const task::TaskSetup& first = subtasks.front();
     auto ledger = std::make_shared<ShardLockTable>(first.downstream, first.metaSchema, first.taskName);
@@ -150,6 +155,7 @@ void planShardMerge(std::vector<task::TaskSetup>& subtasks, bool caseSensitive, 
     locks->setAuditLog(first.auditLogPath);  // the DBA's unlocks, beside the task's other actions
     for (task::TaskSetup& setup : subtasks) {
         setup.shardLocks = locks;
+        setup.optimisticShards = optimistic;
     }
 }
 

@@ -47,7 +47,9 @@ std::vector<task::ShardGroup> shardGroups(const std::vector<SourceTables>& sourc
 // Reads every source's upstream. Without `shardMode`, throws ShardMergeRefused when two sources share a
 // downstream table; with "pessimistic", gives every subtask the task's shard DDL locks (the ledger of the
 // locks that ran kept beside the checkpoint; the DBA's unlocks audited in the first setup's audit log, so set
-// it first); "optimistic" is refused (not built yet).
-void planShardMerge(std::vector<task::TaskSetup>& subtasks, bool caseSensitive, const std::string& shardMode);
+// it first); with "optimistic", the locks and the optimistic weighing of DDLs (optimistic_shard_ddl.h), which
+// stops at what does not fit when `strictOptimistic`.
+void planShardMerge(std::vector<task::TaskSetup>& subtasks, bool caseSensitive, const std::string& shardMode,
+                    bool strictOptimistic = false);
 
 }  // namespace syncscope::multisource

@@ -9,7 +9,9 @@
 
 #include "engine/apply/downstream_connection.h"
 #include "engine/checkpoint/applied_marks_store.h"
+#include "engine/common/error.h"
 #include "engine/schema/downstream_schema_loader.h"
+#include "engine/task/merged_table_reader.h"
 #include "engine/task/online_ddl_start_check.h"
 #include "engine/task/replayed_ddl_judge.h"
 #include "engine/task/start_point.h"
@@ -27,7 +29,8 @@ public:
           online_(*connection_, setup.metaSchema, setup.taskName),
           writer_(table_, setup.sourceId, &online_),
           marks_(*connection_, setup.metaSchema, setup.taskName),
-          schemas_(*connection_) {}
+          schemas_(*connection_),
+          merged_(*connection_, setup.metaSchema) {}
 
     binlog::Location start(checkpoint::PersistedCheckpoint& persisted) override {
         table_.ensureTable();
@@ -115,6 +118,22 @@ public:
         return schemas_.load(target);
     }
 
+    MergedTable mergedTable(const schema::TableName& target) override {
+        try {
+            return merged_.read(target);
+        } catch (const sql::SQLException& e) {
+            throw Error(std::string(e.what()));
+        }
+    }
+
+    std::optional<MergedColumn> probeColumn(const std::string& definition) override {
+        try {
+            return merged_.probe(definition);
+        } catch (const sql::SQLException& e) {
+            throw Error(std::string(e.what()));
+        }
+    }
+
     void foreignKeysChanged() override { schemas_.forgetForeignKeys(); }
 
     std::optional<binlog::Location> upstreamEnd() override { return upstreamEndNow(setup_); }
@@ -151,6 +170,7 @@ private:
     TableCheckpointWriter writer_;
     checkpoint::AppliedMarksStore marks_;
     schema::DownstreamSchemaLoader schemas_;
+    MergedTableReader merged_;
     std::unique_ptr<ReplayedDdlJudge> judge_;  // while a replay window's DDLs are read
 };
 

@@ -17,6 +17,7 @@
 #include "engine/task/ddl_applier.h"
 #include "engine/task/ddl_statement.h"
 #include "engine/task/flush_coordinator.h"
+#include "engine/task/optimistic_shard_ddl.h"
 #include "engine/task/task_setup.h"
 
 namespace syncscope::task {
@@ -52,6 +53,10 @@ public:
     virtual std::optional<schema::TableSchema> loadSchema(const schema::TableName& target) = 0;
     // A DDL may have added, dropped or moved a foreign key: the next loads read them again.
     virtual void foreignKeysChanged() = 0;
+    // Shard merge's optimistic mode (merged_table_reader.h): the merged table as it is downstream, and the
+    // column a DDL's definition makes. Throw syncscope::Error when the server cannot be read.
+    virtual MergedTable mergedTable(const schema::TableName& /*target*/) { return {}; }
+    virtual std::optional<MergedColumn> probeColumn(const std::string& /*definition*/) { return std::nullopt; }
     // The upstream's end of binlog now, without GTIDs; nullopt when it cannot be read.
     virtual std::optional<binlog::Location> upstreamEnd() = 0;
 };

@@ -301,6 +301,11 @@ void SyncPipeline::atBoundary() {
     if (shards_ != nullptr && shards_->version() != shardVersion_) {
         followShardLocks();
     }
+    if (optimistic_ != nullptr && optimistic_->version() != optimisticVersion_) {
+        // Another shard changed a merged table: the downstream facts of every table are read again.
+        optimisticVersion_ = optimistic_->version();
+        schemas_->forgetAll();
+    }
     if (flushCoordinator_) {
         flushCoordinator_->atBoundary(transactionTracker_.lastSeq());
     }
@@ -472,6 +477,8 @@ Location SyncPipeline::prepare() {
     }
 
     shards_ = setup_.shardLocks.get();
+    optimistic_ = setup_.optimisticShards.get();
+    optimisticVersion_ = optimistic_ != nullptr ? optimistic_->version() : 0;
 
     // The schema tracker runs on this (the reader's) thread, as does the control connection.
     schemas_ = std::make_unique<schema::SchemaTracker>(
@@ -726,6 +733,9 @@ bool SyncPipeline::onShardDdl(const binlog::Event& event, const binlog::QueryEve
         shards_->passed(*shard, at.toString());
         return true;
     }
+    if (optimistic_ != nullptr && weighOptimistic(event, query, at, *shard, *target, plan)) {
+        return true;
+    }
     ShardDdlLocks::Verdict verdict = shards_->arrive(*shard, *target, {plan.sql}, at);
     switch (verdict.kind) {
         case ShardDdlLocks::Verdict::Kind::Conflict:
@@ -754,6 +764,54 @@ bool SyncPipeline::onShardDdl(const binlog::Event& event, const binlog::QueryEve
         failOnDdl(event, query, at, failed.sql, failed.code, failed.message, failed.retryable);
     }
     lockRan(*target);
+    return true;
+}
+
+bool SyncPipeline::weighOptimistic(const binlog::Event& event, const binlog::QueryEvent& query, const Location& at,
+                                   const ShardTable& shard, const TableName& target, const DdlPlan& plan) {
+    using Kind = OptimisticShardDdl::Verdict::Kind;
+    auto turn = optimistic_->turn();
+    OptimisticShardDdl::Verdict verdict;
+    try {
+        verdict =
+            optimistic_->weigh(shard, target, plan.sql, control_->mergedTable(target),
+                               [this](const std::string& definition) { return control_->probeColumn(definition); });
+    } catch (const Error& e) {
+        throw SessionFailure{failureOutcome("the merged table " + target.text() +
+                                                " cannot be read downstream to weigh "
+                                                "the shard DDL at " +
+                                                at.toString() + ": " + e.what(),
+                                            true)};
+    }
+    switch (verdict.kind) {
+        case Kind::Conflict:
+            failOnDdl(event, query, at, plan.sql, 0, "shard DDL conflict at " + at.toString() + ": " + verdict.reason,
+                      false);
+        case Kind::Coordinate:
+            spdlog::info("task {}: shard DDL of {} at {} waits for every shard table ({}): {}", setup_.taskName,
+                         shard.text(), at.toString(), verdict.reason, plan.sql);
+            return false;
+        case Kind::Pass:
+            spdlog::info("task {}: shard DDL of {} at {} passed over ({}): {}", setup_.taskName, shard.text(),
+                         at.toString(), verdict.reason, plan.sql);
+            break;
+        case Kind::Run: {
+            flush(FlushReason::BeforeDdl, at);
+            DdlPlan run = plan;
+            run.sql = verdict.sql;
+            try {
+                ddl_->run(run, at, feed_->admit(at).inReplayWindow);
+            } catch (const DdlFailed& failed) {
+                failOnDdl(event, query, at, failed.sql, failed.code, failed.message, failed.retryable);
+            }
+            spdlog::info("task {}: shard DDL of {} at {} ran on the merged table {} at once: {}", setup_.taskName,
+                         shard.text(), at.toString(), target.text(), run.sql);
+            break;
+        }
+    }
+    optimistic_->settle(shard, target, verdict);
+    tracker_.raiseTable(shard.table, at);
+    schemas_->forgetTable({shard.table.schema, shard.table.table});
     return true;
 }
 

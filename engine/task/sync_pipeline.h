@@ -117,6 +117,10 @@ private:
     // A lock ran downstream or went: table points move past this source's arrivals, the hold ends, and
     // a source whose tables waited re-syncs (throws ShardResync).
     void followShardLocks();
+    // shard-mode optimistic (optimistic_shard_ddl.h): runs or passes over a shard's DDL that fits every shard
+    // (true), stops on a conflict, or leaves it to the pessimistic lock (false).
+    bool weighOptimistic(const binlog::Event& event, const binlog::QueryEvent& query, const binlog::Location& at,
+                         const ShardTable& shard, const TableName& target, const DdlPlan& plan);
     void holdGlobal();
     void lockRan(const TableName& target);
     // With shard-mode: every table the DDL changes has a persisted point at or past it (it ran before).
@@ -172,7 +176,9 @@ private:
     bool holdingGlobal_ = false;
     binlog::Location heldLatest_;  // where the global point would be without the hold
     uint64_t shardVersion_ = 0;
-    uint64_t onlineViewVersion_ = 0;  // of the changes the live view shows
+    OptimisticShardDdl* optimistic_ = nullptr;  // shard-mode optimistic; null otherwise
+    uint64_t optimisticVersion_ = 0;            // of the merged tables' structure this source's schemas know
+    uint64_t onlineViewVersion_ = 0;            // of the changes the live view shows
     uint32_t lastEventTimestamp_ = 0;
 
     StopPointCheck stopPoint_{setup_.stopPoint, setup_.taskName};  // the DBA's run --until / POST /api/v1/until

@@ -16,6 +16,7 @@
 namespace syncscope::task {
 
 class ShardDdlLocks;
+class OptimisticShardDdl;
 
 struct TaskSetup {
     static constexpr int kDefaultHeartbeatSeconds = 1;
@@ -49,6 +50,9 @@ struct TaskSetup {
     // shard-mode with tables merged into one downstream table: the task's shard DDL locks, shared by its
     // sources (shard_ddl_locks.h); null otherwise.
     std::shared_ptr<ShardDdlLocks> shardLocks;
+    // shard-mode: optimistic: the DDLs that fit every shard run at once (optimistic_shard_ddl.h); the others
+    // wait in shardLocks. Null otherwise.
+    std::shared_ptr<OptimisticShardDdl> optimisticShards;
 
     std::string auditLogPath;  // empty: no audit log
     int heartbeatSeconds = kDefaultHeartbeatSeconds;

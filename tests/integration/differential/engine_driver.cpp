@@ -40,7 +40,9 @@ void EngineDriver::writeFiles() const {
          << "task-mode: incremental\n"
          << "meta-schema: dm_meta\n"
          << (settings_.onlineDdl ? "online-ddl: true\n" : "")
-         << (settings_.shardMerge ? "shard-mode: \"pessimistic\"\n" : "")
+         << (!settings_.shardMerge       ? ""
+             : settings_.shardOptimistic ? "shard-mode: \"optimistic\"\n"
+                                         : "shard-mode: \"pessimistic\"\n")
          << "target-database: {host: \"127.0.0.1\", port: " << down.port << ", user: \"" << down.user
          << "\", password: \"" << down.password << "\"}\n"
          << "mysql-instances:\n"

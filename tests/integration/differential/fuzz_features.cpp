@@ -28,6 +28,7 @@ const std::vector<std::pair<Feature, const char*>>& names() {
         {Feature::Rotate, "rotate"},
         {Feature::OnlineDdl, "online-ddl"},
         {Feature::ShardMerge, "shard-merge"},
+        {Feature::ShardOptimistic, "shard-optimistic"},
         {Feature::Kill, "kill"},
         {Feature::PauseResume, "pause-resume"},
         {Feature::StopStart, "stop-start"},
@@ -75,7 +76,8 @@ FeatureSet stableFeatures() {
     FeatureSet all(allFeatures().begin(), allFeatures().end());
     all.erase(Feature::NoKey);
     all.erase(Feature::UpstreamRestart);
-    all.erase(Feature::ShardMerge);  // new: in `all`, soaked before it joins these
+    all.erase(Feature::ShardMerge);       // new: in `all`, soaked before it joins these
+    all.erase(Feature::ShardOptimistic);  // likewise
     return all;
 }
 

@@ -28,9 +28,10 @@ enum class Feature {
     Alter,
     Truncate,
     Rotate,
-    OnlineDdl,   // a pt-online-schema-change style change (shadow, triggers, copy, swap) under the workload,
-                 // replicated with online-ddl: true
-    ShardMerge,  // a shard group routed into one table (shard-mode: pessimistic), its DDLs run shard by shard
+    OnlineDdl,        // a pt-online-schema-change style change (shadow, triggers, copy, swap) under the workload,
+                      // replicated with online-ddl: true
+    ShardMerge,       // a shard group routed into one table (shard-mode: pessimistic), its DDLs run shard by shard
+    ShardOptimistic,  // the same shard group and DDLs with shard-mode: optimistic ("shard-optimistic")
     // faults
     Kill,
     PauseResume,

@@ -39,8 +39,10 @@ public:
         spec.engine.onlineDdl = has(features_, Feature::OnlineDdl);
         spec.tables = generateSchema(random_, features_);
         tables_ = spec.tables;
-        if (has(features_, Feature::ShardMerge)) {
+        if (has(features_, Feature::ShardMerge) || has(features_, Feature::ShardOptimistic)) {
+            // The same draws either way: a seed gives the same case in both modes.
             spec.engine.shardMerge = true;
+            spec.engine.shardOptimistic = has(features_, Feature::ShardOptimistic);
             spec.shardGroup = generateShardGroup(random_);
             shards_.emplace(random_, spec.shardGroup);
         }

@@ -47,9 +47,10 @@ struct EngineSettings {
     int workerCount = 4;
     int batch = 100;
     bool multipleRows = false;
-    bool safeMode = false;    // the whole case runs with safe-mode: true
-    bool onlineDdl = false;   // the task sets online-ddl: true
-    bool shardMerge = false;  // the task routes the shard group into its target, shard-mode: pessimistic
+    bool safeMode = false;         // the whole case runs with safe-mode: true
+    bool onlineDdl = false;        // the task sets online-ddl: true
+    bool shardMerge = false;       // the task routes the shard group into its target, shard-mode: pessimistic
+    bool shardOptimistic = false;  // ... with shard-mode: optimistic
 };
 
 struct CaseSpec {
