@@ -101,6 +101,25 @@ nlohmann::json shardLocksJson(const std::vector<task::ShardLockStatus>& locks) {
     return list;
 }
 
+nlohmann::json shardColumnsJson(const std::vector<task::ShardColumnStatus>& columns) {
+    auto shardJson = [](const task::ShardLockStatus::Shard& shard) {
+        return nlohmann::json{{"source", shard.sourceId}, {"schema", shard.table.schema}, {"table", shard.table.table}};
+    };
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& column : columns) {
+        nlohmann::json awaited = nlohmann::json::array();
+        for (const auto& shard : column.awaited) {
+            awaited.push_back(shardJson(shard));
+        }
+        list.push_back({{"target_schema", column.target.schema},
+                        {"target_table", column.target.table},
+                        {"column", column.column},
+                        {"added_by", shardJson(column.addedBy)},
+                        {"awaited", std::move(awaited)}});
+    }
+    return list;
+}
+
 std::string dmBinlogText(const task::PointView& point) {
     return point.known() ? "(" + point.file + ", " + std::to_string(point.pos) + ")" : std::string();
 }
@@ -178,6 +197,7 @@ nlohmann::json statusJson(const task::StatusSnapshot& status) {
         {"tables_ahead_of_global", tablesAhead},
         {"online_schema_changes", onlineChangesJson(status.onlineChanges)},
         {"shard_locks", shardLocksJson(status.shardLocks)},
+        {"shard_columns", shardColumnsJson(status.shardColumns)},
         {"catch_up",
          {{"behind_bytes", status.catchUp.behindBytes},
           {"applied_bytes_per_second", status.catchUp.appliedBytesPerSecond},

@@ -26,5 +26,7 @@ std::string isoTime(task::Clock::time_point at);
 nlohmann::json statusJson(const task::StatusSnapshot& status);
 // The task's shard DDL locks (status "shard_locks", GET /api/v1/shard-locks).
 nlohmann::json shardLocksJson(const std::vector<task::ShardLockStatus>& locks);
+// shard-mode optimistic: the columns added by some shard tables and awaited from others.
+nlohmann::json shardColumnsJson(const std::vector<task::ShardColumnStatus>& columns);
 
 }  // namespace syncscope::control

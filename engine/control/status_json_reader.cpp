@@ -152,6 +152,24 @@ task::StatusSnapshot statusFromJson(const nlohmann::json& json) {
         }
         s.shardLocks.push_back(std::move(view));
     }
+    auto shardOf = [](const nlohmann::json& shard) {
+        return task::ShardLockStatus::Shard{
+            valueOr<std::string>(shard, "source", ""),
+            {valueOr<std::string>(shard, "schema", ""), valueOr<std::string>(shard, "table", "")},
+            "",
+            0};
+    };
+    for (const auto& column : json.value("shard_columns", nlohmann::json::array())) {
+        task::ShardColumnStatus view;
+        view.target = {valueOr<std::string>(column, "target_schema", ""),
+                       valueOr<std::string>(column, "target_table", "")};
+        view.column = valueOr<std::string>(column, "column", "");
+        view.addedBy = shardOf(column.value("added_by", nlohmann::json::object()));
+        for (const auto& shard : column.value("awaited", nlohmann::json::array())) {
+            view.awaited.push_back(shardOf(shard));
+        }
+        s.shardColumns.push_back(std::move(view));
+    }
     s.eventsRead = valueOr<uint64_t>(json, "total_events", 0);
     s.rowsApplied = valueOr<uint64_t>(json, "total_rows", 0);
     s.recentRowsPerSecond = valueOr<double>(json, "recent_rps", 0);

@@ -20,7 +20,7 @@ namespace {
 // Revision 3: subtasks of a task with several sources (status "subtasks", ?source=ID).
 // Revision 4: GET /api/v1/history?since=TIME (the charts' last ten minutes).
 // Revision 5: GET /api/v1/shard-locks (shard-mode), status "shard_locks", the DBA's unlock and its preview.
-constexpr int kApiRevision = 5;
+constexpr int kApiRevision = 6;
 const char* const kMetricsType = "text/plain; version=0.0.4; charset=utf-8";
 
 void serveStatus(const ControlRouter& router, const httplib::Request& req, httplib::Response& res) {
@@ -91,7 +91,9 @@ void addStatusRoutes(ControlRouter& router, ErrorTally& errors, const StatusHist
     router.get("/api/v1/shard-locks", [&router](const httplib::Request&, httplib::Response& res) {
         auto status = router.task().status();
         router.reply(res, http_status::kOk,
-                     {{"task", status->taskName}, {"shard_locks", shardLocksJson(status->shardLocks)}});
+                     {{"task", status->taskName},
+                      {"shard_locks", shardLocksJson(status->shardLocks)},
+                      {"shard_columns", shardColumnsJson(status->shardColumns)}});
     });
     router.get("/api/v1/preview/shard-unlock", [&router](const httplib::Request& req, httplib::Response& res) {
         task::CommandResult preview = router.task().unlockShardDdl(req.get_param_value("target"), true);

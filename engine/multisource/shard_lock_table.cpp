@@ -21,6 +21,8 @@ namespace {
 
 constexpr const char* kRan = "ran";
 constexpr const char* kWaiting = "waiting";
+constexpr const char* kColumn = "column";
+constexpr const char* kColumnKeyPrefix = "column:";
 
 constexpr const char* kColumnDefinitions =
     " (\n"
@@ -149,7 +151,7 @@ void ShardLockTable::write(const std::string& state, const TableName& target, co
         insert->setString(7, waiting.dump());
         insert->executeUpdate();
     } catch (const std::exception& e) {
-        throw Error("cannot keep the " + state + " shard DDL lock on " + target.text() + " in " + describe() +
+        throw Error("cannot keep the " + state + " row of the shard merge into " + target.text() + " in " + describe() +
                     (current.empty() ? std::string() : " (" + current + ")") + ": " + e.what());
     }
 }
@@ -163,8 +165,8 @@ void ShardLockTable::keepWaiting(const task::ShardLockView& lock) {
 }
 
 std::vector<task::ShardLockStatus> ShardLockTable::loadForStatus() {
-    const std::string query =
-        "SELECT target_schema, target_table, state, ddls, arrivals, waiting_for FROM " + qualifiedName_;
+    const std::string query = "SELECT target_schema, target_table, state, ddls, arrivals, waiting_for FROM " +
+                              qualifiedName_ + " WHERE state <> '" + kColumn + "'";
     std::vector<task::ShardLockStatus> locks;
     try {
         std::unique_ptr<sql::Connection> connection = apply::connectDownstream(downstream_);
@@ -204,18 +206,74 @@ std::vector<task::ShardLockStatus> ShardLockTable::loadForStatus() {
     return locks;
 }
 
+std::vector<task::AddedShardColumn> ShardLockTable::loadColumns() {
+    const std::string query = "SELECT target_schema, target_table, first_arrival, arrivals FROM " + qualifiedName_ +
+                              " WHERE state = '" + kColumn + "'";
+    std::vector<task::AddedShardColumn> columns;
+    try {
+        std::unique_ptr<sql::Connection> connection = apply::connectDownstream(downstream_);
+        std::unique_ptr<sql::Statement> select(connection->createStatement());
+        std::unique_ptr<sql::ResultSet> rows(select->executeQuery(query));
+        while (rows->next()) {
+            task::AddedShardColumn column;
+            column.target = {std::string(rows->getString(1)), std::string(rows->getString(2))};
+            column.column = std::string(rows->getString(3)).substr(std::string(kColumnKeyPrefix).size());
+            std::vector<task::ShardArrival> shards;
+            try {
+                shards = arrivalsFromJson(std::string(rows->getString(4)));
+            } catch (const std::exception& e) {
+                throw Error("the row of column " + column.column + " of " + column.target.text() + " in " + describe() +
+                            " cannot be read (" + e.what() + "): fix or delete the row by hand");
+            }
+            if (shards.empty()) {
+                continue;
+            }
+            column.addedBy = shards.front().shard;
+            for (size_t i = 1; i < shards.size(); ++i) {
+                column.reachedBy.insert(shards[i].shard);
+            }
+            columns.push_back(std::move(column));
+        }
+    } catch (const sql::SQLException& e) {
+        if (e.getErrorCode() == server_error::kNoSuchTable || e.getErrorCode() == server_error::kUnknownDatabase) {
+            return {};
+        }
+        throw Error("cannot read the shard columns from " + describe() + ": error " + std::to_string(e.getErrorCode()) +
+                    ": " + e.what());
+    } catch (const apply::DownstreamError& e) {
+        throw Error("cannot read the shard columns from " + describe() + ": " + e.what());
+    }
+    return columns;
+}
+
+void ShardLockTable::keepColumn(const task::AddedShardColumn& column) {
+    std::vector<task::ShardArrival> shards{{column.addedBy, "", {}, {}}};
+    for (const task::ShardTable& shard : column.reachedBy) {
+        shards.push_back({shard, "", {}, {}});
+    }
+    write(kColumn, column.target, kColumnKeyPrefix + column.column, {}, shards, {});
+}
+
+void ShardLockTable::removeColumn(const TableName& target, const std::string& column) {
+    deleteRow(target, kColumnKeyPrefix + column);
+}
+
 void ShardLockTable::remove(const task::ExecutedShardLock& lock) {
+    deleteRow(lock.target, firstArrival(lock));
+}
+
+void ShardLockTable::deleteRow(const TableName& target, const std::string& first) {
     const std::string statement =
         "DELETE FROM " + qualifiedName_ + " WHERE target_schema = ? AND target_table = ? AND first_arrival = ?";
     try {
         std::unique_ptr<sql::Connection> connection = apply::connectDownstream(downstream_);
         std::unique_ptr<sql::PreparedStatement> remove(connection->prepareStatement(statement));
-        remove->setString(1, lock.target.schema);
-        remove->setString(2, lock.target.table);
-        remove->setString(3, firstArrival(lock));
+        remove->setString(1, target.schema);
+        remove->setString(2, target.table);
+        remove->setString(3, first);
         remove->executeUpdate();
     } catch (const std::exception& e) {
-        throw Error("cannot remove the shard DDL lock on " + lock.target.text() + " from " + describe() + " (" +
+        throw Error("cannot remove the row " + first + " of " + target.text() + " from " + describe() + " (" +
                     statement + "): " + e.what());
     }
 }

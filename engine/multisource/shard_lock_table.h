@@ -4,18 +4,21 @@
 // shard tables waited for, as JSON. A lock that ran is written right after its DDLs ran and removed once every
 // arrival has been passed, so that after a kill an arrival read again is passed over rather than run twice. A
 // waiting lock is written at each arrival for `syncscope-cli status`; a restart reads it again from the
-// binary log, not from here.
+// binary log, not from here. With shard-mode optimistic, a column one shard table added to the merged table is a
+// `column` row (first_arrival "column:<name>", the shard tables that added it as arrivals, the first the one that
+// added it to the merged table) until it is dropped again.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "engine/common/server_settings.h"
+#include "engine/task/optimistic_shard_ddl.h"
 #include "engine/task/shard_ddl_locks.h"
 
 namespace syncscope::multisource {
 
-class ShardLockTable final : public task::ShardLockLedger {
+class ShardLockTable final : public task::ShardLockLedger, public task::ShardColumnLedger {
 public:
     static constexpr const char* kTableSuffix = "_syncscope_shard_locks";
 
@@ -27,6 +30,9 @@ public:
     void record(const task::ExecutedShardLock& lock) override;
     void remove(const task::ExecutedShardLock& lock) override;
     void keepWaiting(const task::ShardLockView& lock) override;
+    std::vector<task::AddedShardColumn> loadColumns() override;
+    void keepColumn(const task::AddedShardColumn& column) override;
+    void removeColumn(const TableName& target, const std::string& column) override;
 
     // Every kept lock, waiting or ran, for the status without an engine (arrivals and waited-for tables only as
     // kept). A missing table has none; throws Error naming the table otherwise.
@@ -38,6 +44,7 @@ public:
 
 private:
     static std::string firstArrival(const task::ExecutedShardLock& lock);
+    void deleteRow(const TableName& target, const std::string& first);
     void write(const std::string& state, const TableName& target, const std::string& first,
                const std::vector<std::string>& ddls, const std::vector<task::ShardArrival>& arrivals,
                const std::vector<task::ShardTable>& waitingFor);

@@ -140,10 +140,8 @@ void planShardMerge(std::vector<task::TaskSetup>& subtasks, bool caseSensitive, 
     if (groups.empty()) {
         return;
     }
-    std::shared_ptr<task::OptimisticShardDdl> optimistic;
-    if (shardMode == config::TaskConfig::kOptimisticShardMode) {
-        optimistic = std::make_shared<task::OptimisticShardDdl>(groups, strictOptimistic);
-    } else if (shardMode != config::TaskConfig::kPessimisticShardMode) {
+    if (shardMode != config::TaskConfig::kOptimisticShardMode &&
+        shardMode != config::TaskConfig::kPessimisticShardMode) {
         throw ShardMergeRefused(
             "task " + taskName + ": shard-mode '" + shardMode +
             "' is not a shard mode; nothing was started. Set shard-mode: pessimistic or optimistic, "
@@ -151,6 +149,10 @@ void planShardMerge(std::vector<task::TaskSetup>& subtasks, bool caseSensitive, 
     }
     const task::TaskSetup& first = subtasks.front();
     auto ledger = std::make_shared<ShardLockTable>(first.downstream, first.metaSchema, first.taskName);
+    std::shared_ptr<task::OptimisticShardDdl> optimistic;
+    if (shardMode == config::TaskConfig::kOptimisticShardMode) {
+        optimistic = std::make_shared<task::OptimisticShardDdl>(groups, strictOptimistic, ledger);
+    }
     auto locks = std::make_shared<task::ShardDdlLocks>(taskName, std::move(groups), std::move(ledger));
     locks->setAuditLog(first.auditLogPath);  // the DBA's unlocks, beside the task's other actions
     for (task::TaskSetup& setup : subtasks) {

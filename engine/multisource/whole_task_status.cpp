@@ -69,6 +69,9 @@ std::shared_ptr<const task::StatusSnapshot> wholeTaskStatus(
         if (whole->shardLocks.empty()) {
             whole->shardLocks = s.shardLocks;  // one set of locks for the task, shared by its sources
         }
+        if (whole->shardColumns.empty()) {
+            whole->shardColumns = s.shardColumns;  // likewise
+        }
         whole->workerQueueBytes += s.workerQueueBytes;
         if (s.safeMode) {
             whole->safeMode = true;

@@ -55,13 +55,34 @@ std::string shardList(const std::vector<ShardTable>& shards) {
 
 }  // namespace
 
+std::vector<ShardColumnStatus> shardColumnStatus(const std::vector<AddedShardColumn>& columns) {
+    std::vector<ShardColumnStatus> status;
+    for (const AddedShardColumn& column : columns) {
+        ShardColumnStatus view{
+            column.target, column.column, {column.addedBy.sourceId, column.addedBy.table, "", 0}, {}};
+        for (const ShardTable& shard : column.awaited) {
+            view.awaited.push_back({shard.sourceId, shard.table, "", 0});
+        }
+        status.push_back(std::move(view));
+    }
+    return status;
+}
+
 struct OptimisticShardDdl::ClauseVerdict {
     Verdict::Kind kind = Verdict::Kind::Coordinate;
     std::string reason;
 };
 
-OptimisticShardDdl::OptimisticShardDdl(std::vector<ShardGroup> groups, bool strict)
-    : groups_(std::move(groups)), strict_(strict) {}
+OptimisticShardDdl::OptimisticShardDdl(std::vector<ShardGroup> groups, bool strict,
+                                       std::shared_ptr<ShardColumnLedger> ledger)
+    : groups_(std::move(groups)), strict_(strict), ledger_(std::move(ledger)) {
+    if (ledger_) {
+        for (AddedShardColumn& column : ledger_->loadColumns()) {
+            column.awaited.clear();
+            added_[{column.target, column.column}] = std::move(column);
+        }
+    }
+}
 
 const ShardGroup* OptimisticShardDdl::groupOf(const TableName& target) const {
     for (const ShardGroup& group : groups_) {
@@ -244,19 +265,33 @@ OptimisticShardDdl::Verdict OptimisticShardDdl::weigh(const ShardTable& shard, c
 }
 
 void OptimisticShardDdl::settle(const ShardTable& shard, const TableName& target, const Verdict& verdict) {
+    // Worked out on copies and kept in the ledger before memory changes: a ledger that cannot be written leaves
+    // both as they were, and the DDL read again (a retry) settles the same way.
+    std::vector<AddedShardColumn> changed;
     {
         std::lock_guard lock(mutex_);
         for (const std::string& column : verdict.added) {
-            AddedShardColumn& entry = added_[{target, column}];
-            entry.target = target;
-            entry.column = column;
-            entry.addedBy = shard;
-            entry.reachedBy.clear();
+            changed.push_back({target, column, shard, {}, {}});
         }
         for (const std::string& column : verdict.reached) {
             if (auto entry = added_.find({target, column}); entry != added_.end()) {
-                entry->second.reachedBy.insert(shard);
+                changed.push_back(entry->second);
+                changed.back().reachedBy.insert(shard);
             }
+        }
+    }
+    if (ledger_) {
+        for (const AddedShardColumn& column : changed) {
+            ledger_->keepColumn(column);
+        }
+        for (const std::string& column : verdict.dropped) {
+            ledger_->removeColumn(target, column);
+        }
+    }
+    {
+        std::lock_guard lock(mutex_);
+        for (AddedShardColumn& column : changed) {
+            added_[{target, column.column}] = std::move(column);
         }
         for (const std::string& column : verdict.dropped) {
             added_.erase({target, column});

@@ -11,14 +11,14 @@
 //   through the pessimistic lock (shard_ddl_locks.h), or, with strict-optimistic-shard-mode, stops.
 // One object per task, shared by its sources' pipelines; a pipeline weighs, runs and settles a DDL under
 // turn(), so that two shards adding the same column never both add it. The columns one shard added and
-// others not yet (what a DROP COLUMN is judged by) are kept in memory: after a restart such a DROP stops as a
-// conflict, and the DBA skips it.
+// others not yet (what a DROP COLUMN is judged by, and what the status shows) are kept in the ledger.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -57,9 +57,24 @@ struct AddedShardColumn {
     std::vector<ShardTable> awaited;  // the group's other shard tables that still lack it
 };
 
+// Where the added columns are kept beside the checkpoint (the shard lock table's `column` rows), so that a restart
+// still knows which shard tables lack a column one shard added; in memory for tests.
+class ShardColumnLedger {
+public:
+    virtual ~ShardColumnLedger() = default;
+    virtual std::vector<AddedShardColumn> loadColumns() = 0;
+    virtual void keepColumn(const AddedShardColumn& column) = 0;
+    virtual void removeColumn(const TableName& target, const std::string& column) = 0;
+};
+
+// For the status: each pending column, the shard tables named without positions.
+std::vector<ShardColumnStatus> shardColumnStatus(const std::vector<AddedShardColumn>& columns);
+
 class OptimisticShardDdl {
 public:
-    OptimisticShardDdl(std::vector<ShardGroup> groups, bool strict);
+    // `ledger` may be null (the added columns then live in memory only); its columns are read here (throws
+    // syncscope::Error when they cannot be).
+    OptimisticShardDdl(std::vector<ShardGroup> groups, bool strict, std::shared_ptr<ShardColumnLedger> ledger = {});
 
     struct Verdict {
         enum class Kind {
@@ -86,7 +101,8 @@ public:
     // `shard` read `sql` (routed: it names the merged table `target`), with `merged` as the table is now.
     Verdict weigh(const ShardTable& shard, const TableName& target, const std::string& sql, const MergedTable& merged,
                   const ColumnProbe& probe) const;
-    // A Run verdict ran downstream, or a Pass was passed over.
+    // A Run verdict ran downstream, or a Pass was passed over: the added columns are kept (in the ledger first;
+    // throws syncscope::Error when it cannot be written, which a retry does again).
     void settle(const ShardTable& shard, const TableName& target, const Verdict& verdict);
 
     bool strict() const { return strict_; }
@@ -103,6 +119,7 @@ private:
 
     std::vector<ShardGroup> groups_;
     bool strict_;
+    std::shared_ptr<ShardColumnLedger> ledger_;
     std::mutex turnMutex_;
     mutable std::mutex mutex_;  // the added columns (read by the status)
     std::map<std::pair<TableName, std::string>, AddedShardColumn> added_;

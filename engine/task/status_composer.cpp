@@ -1,5 +1,6 @@
 #include "engine/task/status_composer.h"
 
+#include "engine/task/optimistic_shard_ddl.h"
 #include "engine/task/shard_ddl_locks.h"
 
 #include <algorithm>
@@ -143,6 +144,9 @@ std::shared_ptr<const StatusSnapshot> StatusComposer::compose(TaskStateView stat
     snapshot->onlineChanges = live.onlineChanges;
     if (setup_.shardLocks) {
         snapshot->shardLocks = shardLockStatus(setup_.shardLocks->view());
+    }
+    if (setup_.optimisticShards) {
+        snapshot->shardColumns = shardColumnStatus(setup_.optimisticShards->pendingColumns());
     }
     if (!state.previousGlobalPoint.isEmpty()) {
         snapshot->globalBeforeResumeFrom = PointView{state.previousGlobalPoint.position().file(),

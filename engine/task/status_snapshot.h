@@ -109,6 +109,17 @@ struct ShardLockStatus {
     bool operator==(const ShardLockStatus&) const = default;
 };
 
+// shard-mode optimistic: a column one shard table added to the merged table, and the shard tables that have not
+// added it yet (their rows take the merged table's default for it meanwhile).
+struct ShardColumnStatus {
+    TableName target;
+    std::string column;
+    ShardLockStatus::Shard addedBy;  // no position or since
+    std::vector<ShardLockStatus::Shard> awaited;
+
+    bool operator==(const ShardColumnStatus&) const = default;
+};
+
 struct RowImageView {
     std::vector<std::optional<std::string>> values;  // canonical text, nullopt for NULL
 };
@@ -156,6 +167,7 @@ struct StatusSnapshot {
     std::vector<TablePointView> tables;
     std::vector<OnlineChangeView> onlineChanges;  // online-ddl: the tools' changes being followed
     std::vector<ShardLockStatus> shardLocks;      // shard-mode: the task's shard DDL locks (every source's)
+    std::vector<ShardColumnStatus> shardColumns;  // shard-mode optimistic: columns awaited from some shard tables
 
     uint64_t eventsRead = 0;
     uint64_t rowsApplied = 0;

@@ -809,7 +809,12 @@ bool SyncPipeline::weighOptimistic(const binlog::Event& event, const binlog::Que
             break;
         }
     }
-    optimistic_->settle(shard, target, verdict);
+    try {
+        optimistic_->settle(shard, target, verdict);
+    } catch (const std::exception& e) {
+        // The ledger beside the checkpoint cannot be written now: read again, the DDL is weighed and settled again.
+        throw SessionFailure{failureOutcome(e.what(), true)};
+    }
     tracker_.raiseTable(shard.table, at);
     schemas_->forgetTable({shard.table.schema, shard.table.table});
     return true;

@@ -5,6 +5,7 @@
 // shard added can be dropped again only while no other shard table has added it.
 #include <QtTest>
 
+#include "engine/common/error.h"
 #include "engine/task/alter_clauses.h"
 #include "engine/task/column_type_order.h"
 #include "engine/task/optimistic_shard_ddl.h"
@@ -53,6 +54,26 @@ std::optional<MergedColumn> probe(const std::string& definition) {
 }
 
 using Kind = OptimisticShardDdl::Verdict::Kind;
+
+class MemoryColumnLedger : public ShardColumnLedger {
+public:
+    std::map<std::pair<TableName, std::string>, AddedShardColumn> kept;
+    bool failing = false;
+    std::vector<AddedShardColumn> loadColumns() override {
+        std::vector<AddedShardColumn> columns;
+        for (const auto& [key, column] : kept) {
+            columns.push_back(column);
+        }
+        return columns;
+    }
+    void keepColumn(const AddedShardColumn& column) override {
+        if (failing) {
+            throw Error("the downstream is gone");
+        }
+        kept[{column.target, column.column}] = column;
+    }
+    void removeColumn(const TableName& target, const std::string& column) override { kept.erase({target, column}); }
+};
 
 }  // namespace
 
@@ -267,6 +288,53 @@ private slots:
         // Every shard has it: nothing is pending.
         ddl.settle(kB, kTarget, ddl.weigh(kB, kTarget, add, merged, probe));
         QVERIFY(ddl.pendingColumns().empty());
+    }
+
+    void theAddedColumnsSurviveARestartThroughTheLedger() {
+        auto ledger = std::make_shared<MemoryColumnLedger>();
+        const std::string add = "ALTER TABLE `sm`.`t` ADD COLUMN c INT DEFAULT 1";
+        MergedTable merged = mergedTable();
+        {
+            OptimisticShardDdl ddl({{kTarget, {kA, kB, kC}}}, false, ledger);
+            ddl.settle(kA, kTarget, ddl.weigh(kA, kTarget, add, merged, probe));
+            merged.columns["c"] = {"int(11)", true, true};
+            ddl.settle(kB, kTarget, ddl.weigh(kB, kTarget, add, merged, probe));
+        }
+        QCOMPARE(ledger->kept.size(), size_t{1});
+        OptimisticShardDdl restarted({{kTarget, {kA, kB, kC}}}, false, ledger);
+        std::vector<AddedShardColumn> pending = restarted.pendingColumns();
+        QCOMPARE(pending.size(), size_t{1});
+        QCOMPARE(pending[0].addedBy, kA);
+        QCOMPARE(pending[0].awaited, std::vector<ShardTable>{kC});
+        // kC has not added it: its DROP is judged by what was kept (kA and kB write it).
+        OptimisticShardDdl::Verdict drop =
+            restarted.weigh(kC, kTarget, "ALTER TABLE `sm`.`t` DROP COLUMN c", merged, probe);
+        QCOMPARE(drop.kind, Kind::Conflict);
+        QVERIFY2(drop.reason.find("first:sm_1.t, first:sm_2.t") != std::string::npos, drop.reason.c_str());
+        // A column dropped from the merged table leaves the ledger.
+        OptimisticShardDdl::Verdict added =
+            restarted.weigh(kA, kTarget, "ALTER TABLE `sm`.`t` ADD e INT", merged, probe);
+        restarted.settle(kA, kTarget, added);
+        QCOMPARE(ledger->kept.size(), size_t{2});
+        merged.columns["e"] = {"int(11)", true, true};
+        OptimisticShardDdl::Verdict dropped =
+            restarted.weigh(kA, kTarget, "ALTER TABLE `sm`.`t` DROP COLUMN e", merged, probe);
+        QCOMPARE(dropped.kind, Kind::Run);
+        restarted.settle(kA, kTarget, dropped);
+        QCOMPARE(ledger->kept.size(), size_t{1});
+    }
+
+    void aLedgerThatCannotBeWrittenChangesNothing() {
+        auto ledger = std::make_shared<MemoryColumnLedger>();
+        OptimisticShardDdl ddl({{kTarget, {kA, kB, kC}}}, false, ledger);
+        OptimisticShardDdl::Verdict added =
+            ddl.weigh(kA, kTarget, "ALTER TABLE `sm`.`t` ADD COLUMN c INT DEFAULT 1", mergedTable(), probe);
+        ledger->failing = true;
+        QVERIFY_THROWS_EXCEPTION(Error, ddl.settle(kA, kTarget, added));
+        QVERIFY(ddl.pendingColumns().empty());
+        ledger->failing = false;
+        ddl.settle(kA, kTarget, added);
+        QCOMPARE(ddl.pendingColumns().size(), size_t{1});
     }
 
     void aDefinitionTheServerRefusesWaits() {

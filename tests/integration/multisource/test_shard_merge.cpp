@@ -243,6 +243,17 @@ private:
                            column + "'");
     }
 
+    // The shard tables GET /api/v1/shard-locks says still lack `column` of sm.t (optimistic mode).
+    std::set<std::string> awaitedColumn(const std::string& column) {
+        const json locks = get("/api/v1/shard-locks");
+        for (const json& entry : locks["shard_columns"]) {
+            if (entry["target_schema"] == "sm" && entry["target_table"] == "t" && entry["column"] == column) {
+                return tablesIn(entry["awaited"]);
+            }
+        }
+        return {};
+    }
+
     std::string globalPersisted(const std::string& sourceId) {
         return valueOf(*down_, std::string("SELECT CONCAT(binlog_name, ':', binlog_pos) FROM dm_meta.`") + taskName_ +
                                    "_syncer_checkpoint` WHERE id = '" + sourceId + "' AND is_global = 1");
@@ -774,6 +785,9 @@ private slots:
         QCOMPARE(columnType("c"), std::string("int(11)"));
         QVERIFY(get("/api/v1/shard-locks")["shard_locks"].empty());
         QCOMPARE(logCount("ran on the merged table sm.t at once"), size_t{1});
+        const std::set<std::string> lacking{"sm-first:sm_2.t", "sm-second:sm_3.t"};
+        QVERIFY2(syncscope::test::waitFor([&] { return awaitedColumn("c") == lacking; }),
+                 get("/api/v1/shard-locks").dump().c_str());
         // Nothing held: the first source's global point is persisted past the DDL as rows go on.
         const std::string afterAdd = globalPersisted(kSourceFirst);
         writeRound(1);
@@ -783,6 +797,9 @@ private slots:
         QVERIFY(run_.waitForFinished(kCliTimeoutMs));
         writeRound(2);
         startRun();
+        // Kept beside the checkpoint: the restart still knows who lacks c.
+        QVERIFY2(syncscope::test::waitFor([&] { return awaitedColumn("c") == lacking; }),
+                 get("/api/v1/shard-locks").dump().c_str());
         up_->execute("ALTER TABLE sm_2.t ADD COLUMN c INT NOT NULL DEFAULT 7");
         hasC_[1] = true;
         writeRound(1);
@@ -797,6 +814,8 @@ private slots:
                  stderrText().c_str());
         QVERIFY2(syncscope::test::waitFor([&] { return columnType("v") == "varchar(120)"; }), stderrText().c_str());
         QCOMPARE(logCount("passed over (column c is in the merged table already)"), size_t{2});
+        QVERIFY2(syncscope::test::waitFor([&] { return get("/api/v1/shard-locks")["shard_columns"].empty(); }),
+                 get("/api/v1/shard-locks").dump().c_str());
         QCOMPARE(logCount("ran on the merged table sm.t at once"), size_t{2});
 
         // A unique index must hold over every shard's rows: it waits in the lock, then runs once.
