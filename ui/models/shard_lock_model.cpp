@@ -23,6 +23,7 @@ int64_t unixSeconds(task::Clock::time_point at) {
 }
 
 const std::vector<task::ShardLockStatus> kNoLocks;
+const std::vector<task::ShardColumnStatus> kNoColumns;
 
 }  // namespace
 
@@ -31,7 +32,7 @@ ShardLockModel::ShardLockModel(QObject* parent) : QAbstractTableModel(parent) {}
 void ShardLockModel::setSnapshot(std::shared_ptr<const task::StatusSnapshot> snapshot) {
     const auto& before = locks();
     const auto& after = snapshot ? snapshot->shardLocks : kNoLocks;
-    if (before == after) {
+    if (before == after && columns() == (snapshot ? snapshot->shardColumns : kNoColumns)) {
         // The same rows (they index the locks, equal in both): only the time they have waited runs on.
         const bool newSecond = snapshot && snapshot_ && unixSeconds(snapshot->takenAt) != unixSeconds(now());
         snapshot_ = std::move(snapshot);
@@ -74,6 +75,10 @@ void ShardLockModel::buildRows() {
 
 const std::vector<task::ShardLockStatus>& ShardLockModel::locks() const {
     return snapshot_ ? snapshot_->shardLocks : kNoLocks;
+}
+
+const std::vector<task::ShardColumnStatus>& ShardLockModel::columns() const {
+    return snapshot_ ? snapshot_->shardColumns : kNoColumns;
 }
 
 task::Clock::time_point ShardLockModel::now() const {

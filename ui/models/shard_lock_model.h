@@ -45,6 +45,8 @@ public:
     void setSnapshot(std::shared_ptr<const task::StatusSnapshot> snapshot);
     // The locks shown (none without a snapshot).
     const std::vector<task::ShardLockStatus>& locks() const;
+    // shard-mode optimistic: the columns some shard tables still lack (shown as lines, not rows).
+    const std::vector<task::ShardColumnStatus>& columns() const;
     const task::ShardLockStatus* lockAt(int row) const;
     const task::ShardLockStatus::Shard* shardAt(int row) const;
     ShardState shardStateAt(int row) const;

@@ -78,6 +78,18 @@ QString sinceText(int64_t since, task::Clock::time_point now) {
     return tr("%1 (for %2)").arg(time, waitedText(unixSeconds(now) - since));
 }
 
+QString shardColumnLine(const task::ShardColumnStatus& column) {
+    QStringList names;
+    for (const auto& shard : column.awaited) {
+        names << shardWithSourceText(shard);
+    }
+    return tr("Column %1 of %2, added by %3, is awaited from %4 shard tables (%5): their rows take its default")
+        .arg(QString::fromStdString(column.column), QString::fromStdString(column.target.text()),
+             shardWithSourceText(column.addedBy))
+        .arg(column.awaited.size())
+        .arg(names.join(QStringLiteral(", ")));
+}
+
 QString shardLockLine(const task::ShardLockStatus& lock, task::Clock::time_point now) {
     const QString target = QString::fromStdString(lock.target.text());
     const QString waited = waitedText(unixSeconds(now) - lock.since);

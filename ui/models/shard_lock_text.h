@@ -27,6 +27,9 @@ QString sinceText(int64_t since, task::Clock::time_point now);
 
 // The header's line for a lock that waits (or, ran downstream, whose sources re-sync).
 QString shardLockLine(const task::ShardLockStatus& lock, task::Clock::time_point now);
+// shard-mode optimistic: "Column c of sm.t, added by sm-first:sm_1.t, is awaited from 2 shard tables
+// (sm-first:sm_2.t, sm-second:sm_3.t): their rows take its default".
+QString shardColumnLine(const task::ShardColumnStatus& column);
 // Why a table of `sourceId` is ahead of the global point that `lock` holds: the source's arrival (which shard
 // table read which DDL where) and the shard tables waited for.
 QString shardLockHoldText(const task::ShardLockStatus& lock, const std::string& sourceId);

@@ -74,9 +74,15 @@ void ShardLocksPage::updateSummary() {
     for (const auto& lock : model_->locks()) {
         lines << QStringLiteral("<b>%1</b>").arg(shardLockLine(lock, model_->now()).toHtmlEscaped());
     }
+    for (const auto& column : model_->columns()) {
+        lines << shardColumnLine(column).toHtmlEscaped();
+    }
+    empty_->setText(model_->columns().empty()
+                        ? tr("No shard DDL lock: every shard table of the merged tables is at the same DDL")
+                        : tr("No shard DDL lock waits"));
     summary_->setText(lines.join(QStringLiteral("<br>")));
     summary_->setVisible(!lines.isEmpty());
-    why_->setVisible(!lines.isEmpty());
+    why_->setVisible(!model_->locks().empty());
     stack_->setCurrentWidget(model_->rowCount() > 0 ? static_cast<QWidget*>(view_) : empty_);
     unlock_->setVisible(model_->rowCount() > 0);
     unlock_->setEnabled(!selectedWaitingTarget().isEmpty());
@@ -100,12 +106,15 @@ void ShardLocksPage::fitColumns() {
 }
 
 QString ShardLocksPage::summaryText() const {
-    if (showsEmptyText()) {
-        return empty_->text();
-    }
     QStringList lines;
     for (const auto& lock : model_->locks()) {
         lines << shardLockLine(lock, model_->now());
+    }
+    for (const auto& column : model_->columns()) {
+        lines << shardColumnLine(column);
+    }
+    if (showsEmptyText()) {
+        lines << empty_->text();
     }
     return lines.join(QLatin1Char('\n'));
 }

@@ -1,7 +1,8 @@
 // The shard lock model (shard-mode), fed with status snapshots: under QAbstractItemModelTester, one row per lock and
 // shard table (those that read the DDL first, then those waited for, marked amber), the lock's state as the DBA
 // reads it (waiting; ran downstream, re-syncing), where and since when each shard table read the DDL, the same
-// locks announcing only the Since column, and no rows once no lock is held.
+// locks announcing only the Since column, and no rows once no lock is held; with shard-mode optimistic, the columns
+// some shard tables still lack as lines of the Shard locks page.
 #include <QAbstractItemModelTester>
 #include <QColor>
 #include <QDateTime>
@@ -10,6 +11,7 @@
 
 #include "ui/models/shard_lock_model.h"
 #include "ui/models/shard_lock_text.h"
+#include "ui/pages/shard_locks_page.h"
 
 using syncscope::task::ShardLockStatus;
 using syncscope::task::StatusSnapshot;
@@ -124,6 +126,29 @@ private slots:
         QCOMPARE(reset.count(), 1);
         QCOMPARE(cell(model, 1, ShardLockModel::ShardStateColumn), QStringLiteral("read the DDL"));
         QCOMPARE(cell(model, 2, ShardLockModel::ShardStateColumn), QStringLiteral("waited for"));
+    }
+
+    void optimisticColumnsAwaitedAreLinesOfThePage() {
+        ShardLockModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        ShardLocksPage page(&model);
+        QVERIFY(page.summaryText().startsWith(QStringLiteral("No shard DDL lock: every shard table")));
+        auto snapshot = snapshotWith({}, kFirstArrival);
+        snapshot->shardColumns = {{{"sm", "t"},
+                                   "c",
+                                   {"sm-first", {"sm_1", "t"}, "", 0},
+                                   {{"sm-first", {"sm_2", "t"}, "", 0}, {"sm-second", {"sm_3", "t"}, "", 0}}}};
+        QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+        model.setSnapshot(snapshot);
+        QCOMPARE(reset.count(), 1);  // no lock and no row, but the columns changed: the page reads them again
+        QCOMPARE(model.rowCount(), 0);
+        QCOMPARE(page.summaryText(),
+                 QStringLiteral("Column c of sm.t, added by sm-first:sm_1.t, is awaited from 2 shard tables "
+                                "(sm-first:sm_2.t, sm-second:sm_3.t): their rows take its default\n"
+                                "No shard DDL lock waits"));
+        model.setSnapshot(snapshotWith({}, kFirstArrival + 1));  // every shard table added it
+        QCOMPARE(reset.count(), 2);
+        QVERIFY(page.summaryText().startsWith(QStringLiteral("No shard DDL lock: every shard table")));
     }
 
     void noLockNoRows() {

@@ -65,6 +65,7 @@ void SimulatedTask::publish() {
     snapshot->globalPersisted = point(globalPersisted_);
     snapshot->onlineChanges = onlineChanges_;
     snapshot->shardLocks = shardLocks_;
+    snapshot->shardColumns = shardColumns_;
     snapshot->exitSafe = point(exitSafe_);
     for (uint64_t i = 0; i < kFullFiles; ++i) {
         snapshot->upstreamFiles.push_back({fileName(int(i) + 1), kFileSize});
@@ -251,6 +252,12 @@ void SimulatedTask::setOnlineChanges(std::vector<task::OnlineChangeView> changes
 void SimulatedTask::setShardLocks(std::vector<task::ShardLockStatus> locks) {
     std::lock_guard lock(mutex_);
     shardLocks_ = std::move(locks);
+    publish();
+}
+
+void SimulatedTask::setShardColumns(std::vector<task::ShardColumnStatus> columns) {
+    std::lock_guard lock(mutex_);
+    shardColumns_ = std::move(columns);
     publish();
 }
 

@@ -43,6 +43,7 @@ public:
     void setOnlineChanges(std::vector<task::OnlineChangeView> changes);
     // The shard DDL locks (shard-mode), as the engine's status reports them.
     void setShardLocks(std::vector<task::ShardLockStatus> locks);
+    void setShardColumns(std::vector<task::ShardColumnStatus> columns);
     // Names a table as a scene needs it (the shard tables of a merge, say).
     void renameTable(int table, std::string schema, std::string name);
     // The snapshot load's progress as the engine reports it (a finished load stays in the snapshots).
@@ -76,6 +77,7 @@ private:
     std::shared_ptr<const task::StatusSnapshot> current_;
     std::vector<task::OnlineChangeView> onlineChanges_;
     std::vector<task::ShardLockStatus> shardLocks_;
+    std::vector<task::ShardColumnStatus> shardColumns_;
     std::deque<task::Notice> notices_;
     task::Stage stage_ = task::Stage::New;
     std::string reason_ = "not started";
