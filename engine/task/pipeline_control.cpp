@@ -57,7 +57,18 @@ public:
         if (!replayedAt) {
             return DdlApplier(*connection_).apply(plan);
         }
-        ReplayVerdict verdict = judge().judge(plan, *replayedAt);
+        std::optional<ReplayVerdict> judged;
+        try {
+            judged = judge().judge(plan, *replayedAt);
+        } catch (const sql::SQLException& e) {
+            // Lost while judging: a retryable failure of this DDL, judged again by the next session.
+            DdlOutcome lost;
+            lost.errorCode = e.getErrorCode();
+            lost.error =
+                std::string("the downstream connection was lost while the replayed DDL was judged: ") + e.what();
+            return lost;
+        }
+        const ReplayVerdict& verdict = *judged;
         DdlOutcome outcome;
         outcome.evidence = verdict.evidence;
         if (verdict.kind == ReplayVerdict::Kind::AlreadyApplied) {

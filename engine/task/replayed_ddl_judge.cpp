@@ -283,8 +283,12 @@ std::string ReplayedDdlJudge::dropProbes() {
     std::string left;
     for (const std::string& probe : probes) {
         std::string error;
-        if (run("", "DROP DATABASE IF EXISTS " + TableName::quote(probe), &error) != 0) {
-            left += (left.empty() ? "" : "; ") + ("probe database `" + probe + "` was not dropped: " + error);
+        try {
+            if (run("", "DROP DATABASE IF EXISTS " + TableName::quote(probe), &error) != 0) {
+                left += (left.empty() ? "" : "; ") + ("probe database `" + probe + "` was not dropped: " + error);
+            }
+        } catch (const sql::SQLException& e) {
+            left += (left.empty() ? "" : "; ") + ("probe database `" + probe + "` was not dropped: " + e.what());
         }
     }
     probeDatabases_.clear();
@@ -301,11 +305,18 @@ int ReplayedDdlJudge::run(const std::string& schema, const std::string& sql, std
         statement->execute(sql);
         return 0;
     } catch (const sql::SQLException& e) {
+        if (connectionLost(e)) {
+            throw;  // not a verdict on the definitions: the session retries, and judges again
+        }
         if (error != nullptr) {
             *error = e.what();
         }
         return e.getErrorCode() != 0 ? e.getErrorCode() : -1;
     }
+}
+
+bool ReplayedDdlJudge::connectionLost(const sql::SQLException& e) {
+    return e.getErrorCode() == server_error::kServerGone || e.getErrorCode() == server_error::kServerLost;
 }
 
 std::optional<std::string> ReplayedDdlJudge::showCreate(const TableName& table) {
@@ -408,8 +419,14 @@ std::string ReplayedDdlJudge::createStatementAs(const TableName& probe, const Ta
 }
 
 bool ReplayedDdlJudge::trackFrom(const TableName& table, const std::string& createStatement, std::string& error) {
-    TableName probe = newProbe(table.schema);
-    if (run(table.schema, renamedIn(createStatement, table, probe), &error) != 0) {
+    TableName probe;
+    try {
+        probe = newProbe(table.schema);
+        if (run(table.schema, renamedIn(createStatement, table, probe), &error) != 0) {
+            return false;
+        }
+    } catch (const std::exception& e) {
+        error = e.what();  // a lost connection: the DDLs are then judged without it, and run on a live one
         return false;
     }
     tracked_[table] = probe;
@@ -421,6 +438,9 @@ std::optional<TableName> ReplayedDdlJudge::copyOfDownstream(const TableName& tab
     try {
         create = showCreate(table);
     } catch (const sql::SQLException& e) {
+        if (connectionLost(e)) {
+            throw;
+        }
         error = e.what();
         return std::nullopt;
     }
@@ -537,6 +557,9 @@ ReplayVerdict ReplayedDdlJudge::judge(const DdlPlan& plan, const std::string& wh
                 break;
         }
     } catch (const sql::SQLException& e) {
+        if (connectionLost(e)) {
+            throw;
+        }
         return {ReplayVerdict::Kind::Apply, std::string("it could not be judged (") + e.what() + ")"};
     } catch (const std::exception& e) {
         return {ReplayVerdict::Kind::Apply, std::string("it could not be judged (") + e.what() + ")"};

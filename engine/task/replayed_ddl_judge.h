@@ -27,7 +27,8 @@
 
 namespace sql {
 class Connection;
-}
+class SQLException;
+}  // namespace sql
 
 namespace syncscope::task {
 
@@ -64,7 +65,8 @@ public:
     // DDLs was kept with the checkpoint). False, with `error`, when the probe could not be made.
     bool trackFrom(const TableName& table, const std::string& createStatement, std::string& error);
 
-    // Judges `plan` (a DDL read inside the replay window, at `where`) before it runs.
+    // Judges `plan` (a DDL read inside the replay window, at `where`) before it runs. A lost connection to the
+    // downstream is no verdict: it throws the sql::SQLException (2006, 2013), which the caller retries.
     ReplayVerdict judge(const DdlPlan& plan, const std::string& where);
 
     // Rows of `table` read at `where` were fitted to the downstream (replayed_rows.h): it lacks the table
@@ -107,8 +109,10 @@ private:
     std::string trackedDefinition(const TableName& table);
     // A new probe table, in a probe database of its own made with `schema`'s character set.
     TableName newProbe(const std::string& schema);
-    // Runs `sql` after USE `schema`; the server's error code, 0 when it ran.
+    // Runs `sql` after USE `schema`; the server's error code, 0 when it ran. Throws the sql::SQLException of a
+    // lost connection.
     int run(const std::string& schema, const std::string& sql, std::string* error = nullptr);
+    static bool connectionLost(const sql::SQLException& e);
     // The DDL with `table` (and tables the judge tracks, for CREATE ... LIKE) renamed to their probes.
     std::string onProbe(const DdlPlan& plan, const TableName& table, const TableName& probe) const;
     std::optional<TableName> copyOfDownstream(const TableName& table, std::string& error);

@@ -54,6 +54,12 @@ private slots:
         // Keyless tables with SIGKILLs, cut streams and downstream restarts: replays that only the applied
         // marks keep from doubling rows (engine/apply/applied_marks.h); and without faults.
         QTest::addRow("keyless_tables_with_faults_seed_107") << qulonglong(107) << QStringLiteral("stable,no-key");
+        // Shard merge (three shard tables routed into one, compared as the union of the replica's shards): DDL
+        // sequences reaching the shards between faults, in both shard modes (seeds of clean soaks with 5 faults).
+        QTest::addRow("shard_merge_pessimistic_seed_610003")
+            << qulonglong(610003) << QStringLiteral("stable,shard-merge");
+        QTest::addRow("shard_merge_optimistic_seed_600009")
+            << qulonglong(600009) << QStringLiteral("stable,shard-optimistic");
         QTest::addRow("keyless_tables_no_faults_seed_105")
             << qulonglong(105)
             << QStringLiteral(

@@ -4,13 +4,19 @@
 // replayed DDL is judged by the downstream's definitions (passed over where it was applied before, run
 // where not) and the tables end equal to the upstream's, definitions included, by file position and by
 // GTID. A downstream definition changed by hand inside the window stops the task with both definitions
-// and the DDL named.
+// and the DDL named. A connection lost while the judge looks is no verdict, but a failure the session retries.
 #include <QtTest>
 
 #include <QTemporaryDir>
 
 #include <sstream>
 
+#include <cppconn/connection.h>
+#include <cppconn/exception.h>
+#include <cppconn/resultset.h>
+#include <cppconn/statement.h>
+
+#include "engine/apply/downstream_connection.h"
 #include "engine/task/replayed_ddl_judge.h"
 #include "tests/integration/outage/engine_process.h"
 #include "tests/integration/outage/outage_helpers.h"
@@ -136,6 +142,45 @@ private:
     }
 
 private slots:
+    // The judge's connection is killed before it looks at a replayed ADD INDEX: no verdict on the definitions
+    // (no "does not match" left open for the window's end), but the lost connection itself, which the session
+    // retries; the next judge, on a live connection, finds the index downstream.
+    void aLostConnectionWhileJudgingIsNoVerdict() {
+        auto root = connectTo(downstreamRoot());
+        root->execute("DROP DATABASE IF EXISTS rddl_lost");
+        root->execute("CREATE DATABASE rddl_lost");
+        root->execute("CREATE TABLE rddl_lost.t (id INT PRIMARY KEY, a INT, KEY idx_a (a))");
+        syncscope::task::DdlPlan plan;
+        plan.sql = "ALTER TABLE t ADD INDEX idx_a (a)";
+        plan.defaultSchema = "rddl_lost";
+        plan.tables = {{"rddl_lost", "t"}};
+        const std::string prefix = syncscope::task::ReplayedDdlJudge::probePrefixFor("lost-task", "mysql-3306");
+        {
+            std::unique_ptr<sql::Connection> control =
+                syncscope::apply::connectDownstream(engineSettings(downstreamRoot()));
+            syncscope::task::ReplayedDdlJudge judge(*control, prefix);
+            std::unique_ptr<sql::Statement> statement(control->createStatement());
+            std::unique_ptr<sql::ResultSet> id(statement->executeQuery("SELECT CONNECTION_ID()"));
+            QVERIFY(id->next());
+            root->execute("KILL " + std::to_string(id->getUInt64(1)));
+            int code = 0;
+            try {
+                judge.judge(plan, "mariadb-bin.000001:4");
+            } catch (const sql::SQLException& e) {
+                code = e.getErrorCode();
+            }
+            QVERIFY2(code == 2006 || code == 2013, std::to_string(code).c_str());
+            QVERIFY(judge.conflicts().empty());
+        }
+        std::unique_ptr<sql::Connection> control =
+            syncscope::apply::connectDownstream(engineSettings(downstreamRoot()));
+        syncscope::task::ReplayedDdlJudge judge(*control, prefix);
+        syncscope::task::ReplayVerdict verdict = judge.judge(plan, "mariadb-bin.000001:4");
+        QVERIFY2(verdict.kind == syncscope::task::ReplayVerdict::Kind::AlreadyApplied, verdict.evidence.c_str());
+        QVERIFY(judge.dropProbes().empty());
+        root->execute("DROP DATABASE rddl_lost");
+    }
+
     void aReplayOverEveryKindOfDdlEndsEqual_data() {
         QTest::addColumn<bool>("gtidMode");
         QTest::newRow("position") << false;
