@@ -210,9 +210,10 @@ const char* const kRunUsage =
     "Without --listen the process then stops gracefully and exits 0.\n"
     "Several --source files (one per mysql-instances entry of the task) run the task as one subtask per\n"
     "source in this process, each with its own checkpoint rows; every source-id needs its file. Tables\n"
-    "routed into one downstream table (DM's shard merge) need shard-mode: pessimistic in the task file\n"
-    "(their DDLs wait for every shard table: GET /api/v1/shard-locks); without it a task whose sources\n"
-    "would write one downstream table is refused, naming the table.\n"
+    "routed into one downstream table (DM's shard merge) need shard-mode: pessimistic or optimistic in\n"
+    "the task file (a DDL waits for every shard table, or, optimistic, runs at once when it fits them\n"
+    "all: GET /api/v1/shard-locks); without it a task whose sources would write one downstream table is\n"
+    "refused, naming the table.\n"
     "With --listen, GET /api/v1/status lists the subtasks and ?source=ID sends a command to one source.\n";
 
 // During a snapshot load: one line rewritten in place about once a second on a terminal; elsewhere
