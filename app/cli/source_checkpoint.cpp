@@ -110,8 +110,9 @@ SourceCheckpoint readSourceCheckpoint(const task::TaskSetup& setup, const std::s
         report.onlineProblem = e.what();
     }
     try {
-        for (task::ShardLockStatus& lock :
-             multisource::ShardLockTable(setup.downstream, setup.metaSchema, setup.taskName).loadForStatus()) {
+        multisource::ShardLockTable kept(setup.downstream, setup.metaSchema, setup.taskName);
+        report.shardColumns = kept.loadColumns();
+        for (task::ShardLockStatus& lock : kept.loadForStatus()) {
             auto names = [&](const std::vector<task::ShardLockStatus::Shard>& shards) {
                 return std::any_of(shards.begin(), shards.end(),
                                    [&](const auto& shard) { return shard.sourceId == setup.sourceId; });

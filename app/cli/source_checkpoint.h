@@ -12,6 +12,7 @@
 #include "engine/checkpoint/online_ddl_store.h"
 #include "engine/inspect/dm_sharding_meta.h"
 #include "engine/inspect/inspection_report.h"
+#include "engine/task/optimistic_shard_ddl.h"
 #include "engine/task/status_snapshot.h"
 #include "engine/task/task_setup.h"
 
@@ -41,6 +42,9 @@ struct SourceCheckpoint {
     // The shard DDL locks kept beside the checkpoint (`<task>_syncscope_shard_locks`) that name this source: waiting
     // (as of the last arrival) or ran downstream and not yet passed by every shard table.
     std::vector<task::ShardLockStatus> shardLocks;
+    // shard-mode optimistic: the columns one shard table added to a merged table, kept beside the checkpoint with
+    // the shard tables that have added them since (the task's, whichever source; the others lack them).
+    std::vector<task::AddedShardColumn> shardColumns;
     std::string shardProblem;  // why that table could not be read
     // A DM deployment's own sharding state for this source (`<task>_syncer_sharding_meta`): an unresolved group
     // holds the source's global point, and its shard tables may be ahead of it by design.

@@ -160,6 +160,22 @@ nlohmann::json toJson(const StatusReport& report) {
         dm.push_back(std::move(item));
     }
     out["dm_sharding_groups"] = dm;
+    nlohmann::json columns = nlohmann::json::array();
+    auto shardJson = [](const task::ShardTable& shard) {
+        return nlohmann::json{{"source", shard.sourceId}, {"schema", shard.table.schema}, {"table", shard.table.table}};
+    };
+    for (const auto& column : report.shardColumns) {
+        nlohmann::json since = nlohmann::json::array();
+        for (const auto& shard : column.reachedBy) {
+            since.push_back(shardJson(shard));
+        }
+        columns.push_back({{"target_schema", column.target.schema},
+                           {"target_table", column.target.table},
+                           {"column", column.column},
+                           {"added_by", shardJson(column.addedBy)},
+                           {"added_since_by", std::move(since)}});
+    }
+    out["shard_columns"] = columns;
     out["shard_locks_problem"] = report.shardProblem;
     return out;
 }
@@ -216,6 +232,14 @@ void printShardLocks(const StatusReport& report, std::ostream& out) {
         for (const auto& shard : lock.waitingFor) {
             out << "    waited for " << shard.sourceId << ":" << shard.table.text() << '\n';
         }
+    }
+    for (const auto& column : report.shardColumns) {
+        out << "  shard column " << column.column << " of " << column.target.text() << " (optimistic): added by "
+            << column.addedBy.text();
+        for (const auto& shard : column.reachedBy) {
+            out << ", then " << shard.text();
+        }
+        out << "; the merged table's other shard tables lack it (their rows take its default)\n";
     }
 }
 

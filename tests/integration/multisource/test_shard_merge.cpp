@@ -797,6 +797,15 @@ private slots:
         QVERIFY(run_.waitForFinished(kCliTimeoutMs));
         writeRound(2);
         startRun();
+        // syncscope-cli status without the engine reads the same from beside the checkpoint.
+        const std::string printed = statusOutput(false);
+        QVERIFY2(printed.find("shard column c of sm.t (optimistic): added by sm-first:sm_1.t; the merged table's "
+                              "other shard tables lack it") != std::string::npos,
+                 printed.c_str());
+        json report = json::parse(statusOutput(true), nullptr, false);
+        QVERIFY2(report.is_object() && report["sources"][0]["shard_columns"].size() == 1 &&
+                     report["sources"][0]["shard_columns"][0]["column"] == "c",
+                 report.dump(2).c_str());
         // Kept beside the checkpoint: the restart still knows who lacks c.
         QVERIFY2(syncscope::test::waitFor([&] { return awaitedColumn("c") == lacking; }),
                  get("/api/v1/shard-locks").dump().c_str());
