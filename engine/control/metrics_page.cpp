@@ -213,6 +213,16 @@ std::string renderMetrics(const task::StatusSnapshot& status, const std::map<std
     for (const auto& lock : status.shardLocks) {
         out.sample(static_cast<uint64_t>(std::max<int64_t>(0, now - lock.since)), labelsOf(lock));
     }
+    out.family("syncscope_shard_column_awaited_tables", "gauge",
+               "shard-mode optimistic: shard tables that still lack a column another shard table added to the "
+               "merged table (their rows take its default), per merged table and column.");
+    for (const auto& column : status.shardColumns) {
+        MetricLabels labels = task;
+        labels.emplace_back("target_schema", column.target.schema);
+        labels.emplace_back("target_table", column.target.table);
+        labels.emplace_back("column", column.column);
+        out.sample(static_cast<uint64_t>(column.awaited.size()), labels);
+    }
     out.family("syncscope_binlog_stream_reconnecting", "gauge",
                "1 while a lost binlog connection is being resumed in place (status binlog_stream has the attempt).");
     out.sample(uint64_t{status.stream.reconnecting ? 1U : 0U}, task);

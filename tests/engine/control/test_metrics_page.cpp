@@ -32,6 +32,7 @@ bool hasUnitOrIsAState(const std::string& name) {
                                           "syncscope_online_schema_changes",          // a count of running changes
                                           "syncscope_shard_ddl_locks",                // a count of locks
                                           "syncscope_shard_ddl_lock_waiting_tables",  // a count of tables
+                                          "syncscope_shard_column_awaited_tables",    // a count of tables
                                           "syncscope_tables_ahead_of_global_for_shard_lock",  // a count of tables
                                           "syncscope_binlog_stream_reconnecting",
                                           "syncscope_failed_event",
@@ -138,6 +139,14 @@ private slots:
             page.value("syncscope_shard_ddl_lock_waiting_tables", {{"target_schema", "shop"}, {"target_table", "t"}}),
             std::optional<double>(1));
         QVERIFY(page.value("syncscope_shard_ddl_lock_age_seconds", {{"target_table", "t"}}).value_or(0) > 1000);
+        // Optimistic mode: a column one shard added, awaited from the other.
+        QVERIFY(page.families.contains("syncscope_shard_column_awaited_tables"));  // served without a sample
+        QCOMPARE(page.count("syncscope_shard_column_awaited_tables"), size_t{0});
+        status.shardColumns = {{{"shop", "t"}, "c", {"a", {"db_a", "t"}, "", 0}, {{"b", {"db_b", "t"}, "", 0}}}};
+        page = test::parsePrometheusText(control::renderMetrics(status, {}));
+        QCOMPARE(page.value("syncscope_shard_column_awaited_tables",
+                            {{"target_schema", "shop"}, {"target_table", "t"}, {"column", "c"}}),
+                 std::optional<double>(1));
     }
 
     void stageIsALabelledGaugeWithOneStageSet() {

@@ -788,6 +788,10 @@ private slots:
         const std::set<std::string> lacking{"sm-first:sm_2.t", "sm-second:sm_3.t"};
         QVERIFY2(syncscope::test::waitFor([&] { return awaitedColumn("c") == lacking; }),
                  get("/api/v1/shard-locks").dump().c_str());
+        const std::string page = metrics();
+        QVERIFY2(page.find("syncscope_shard_column_awaited_tables{") != std::string::npos &&
+                     page.find("column=\"c\"") != std::string::npos,
+                 page.c_str());
         // Nothing held: the first source's global point is persisted past the DDL as rows go on.
         const std::string afterAdd = globalPersisted(kSourceFirst);
         writeRound(1);
