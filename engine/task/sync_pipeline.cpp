@@ -777,11 +777,9 @@ bool SyncPipeline::weighOptimistic(const binlog::Event& event, const binlog::Que
             optimistic_->weigh(shard, target, plan.sql, control_->mergedTable(target),
                                [this](const std::string& definition) { return control_->probeColumn(definition); });
     } catch (const Error& e) {
-        throw SessionFailure{failureOutcome("the merged table " + target.text() +
-                                                " cannot be read downstream to weigh "
-                                                "the shard DDL at " +
-                                                at.toString() + ": " + e.what(),
-                                            true)};
+        const std::string why = "the merged table " + target.text() + " cannot be read downstream to weigh the " +
+                                "shard DDL at " + at.toString() + ": " + e.what();
+        throw SessionFailure{failureOutcome(why, true)};
     }
     switch (verdict.kind) {
         case Kind::Conflict:
