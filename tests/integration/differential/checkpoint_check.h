@@ -1,7 +1,7 @@
 // The checkpoint invariants of docs/design.md, read from the downstream's checkpoint table (DM's shape):
 // no table point ahead of the global point (3), the global point not past the upstream's end (6);
 // after a graceful stop, the exit-safe point not ahead of the global point (10) and, when the engine
-// had caught up, the global point at the upstream's end (the idle-rotation case of issue 10).
+// had caught up, the global point at the upstream's end (the idle-rotation case).
 #pragma once
 
 #include <cstdint>

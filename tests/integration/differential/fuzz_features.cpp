@@ -72,7 +72,7 @@ FeatureSet stableFeatures() {
     // Every class the engine is expected to keep exact (README, "Differential replication test", has the
     // soak that put each here). Left out: tables without any key, which replays doubled until the applied
     // marks (engine/apply/applied_marks.h); test_differential_replication runs them by name (stable,no-key).
-    // Not yet: the upstream's restart (added in session 12; in `all`, soaked before it joins these).
+    // Not yet: the upstream's restart (in `all`, soaked before it joins these).
     FeatureSet all(allFeatures().begin(), allFeatures().end());
     all.erase(Feature::NoKey);
     all.erase(Feature::UpstreamRestart);

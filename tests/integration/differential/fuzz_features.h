@@ -45,7 +45,7 @@ enum class Feature {
     // engine modes
     GtidMode,
     MultipleRows,
-    // checks beyond "equal rows" (issue 10 items 7 and 11)
+    // checks beyond "equal rows"
     ExitSafeCheck,   // after a graceful stop the exit-safe point is not ahead of the global point
     GlobalEndCheck,  // caught up and stopped gracefully, the global point is the upstream's end
 };
