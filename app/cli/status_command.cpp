@@ -161,18 +161,15 @@ nlohmann::json toJson(const StatusReport& report) {
     }
     out["dm_sharding_groups"] = dm;
     nlohmann::json columns = nlohmann::json::array();
-    auto shardJson = [](const task::ShardTable& shard) {
-        return nlohmann::json{{"source", shard.sourceId}, {"schema", shard.table.schema}, {"table", shard.table.table}};
-    };
     for (const auto& column : report.shardColumns) {
         nlohmann::json since = nlohmann::json::array();
         for (const auto& shard : column.reachedBy) {
-            since.push_back(shardJson(shard));
+            since.push_back(control::shardTableJson(shard.sourceId, shard.table));
         }
         columns.push_back({{"target_schema", column.target.schema},
                            {"target_table", column.target.table},
                            {"column", column.column},
-                           {"added_by", shardJson(column.addedBy)},
+                           {"added_by", control::shardTableJson(column.addedBy.sourceId, column.addedBy.table)},
                            {"added_since_by", std::move(since)}});
     }
     out["shard_columns"] = columns;

@@ -74,12 +74,15 @@ nlohmann::json tableJson(const task::TablePointView& table) {
 
 }  // namespace
 
+nlohmann::json shardTableJson(const std::string& sourceId, const TableName& table) {
+    return {{"source", sourceId}, {"schema", table.schema}, {"table", table.table}};
+}
+
 nlohmann::json shardLocksJson(const std::vector<task::ShardLockStatus>& locks) {
     auto shardsJson = [](const std::vector<task::ShardLockStatus::Shard>& shards, bool arrivals) {
         nlohmann::json list = nlohmann::json::array();
         for (const auto& shard : shards) {
-            nlohmann::json item = {
-                {"source", shard.sourceId}, {"schema", shard.table.schema}, {"table", shard.table.table}};
+            nlohmann::json item = shardTableJson(shard.sourceId, shard.table);
             if (arrivals) {
                 item["position"] = shard.position;
                 item["since"] = shard.since;
@@ -102,19 +105,16 @@ nlohmann::json shardLocksJson(const std::vector<task::ShardLockStatus>& locks) {
 }
 
 nlohmann::json shardColumnsJson(const std::vector<task::ShardColumnStatus>& columns) {
-    auto shardJson = [](const task::ShardLockStatus::Shard& shard) {
-        return nlohmann::json{{"source", shard.sourceId}, {"schema", shard.table.schema}, {"table", shard.table.table}};
-    };
     nlohmann::json list = nlohmann::json::array();
     for (const auto& column : columns) {
         nlohmann::json awaited = nlohmann::json::array();
         for (const auto& shard : column.awaited) {
-            awaited.push_back(shardJson(shard));
+            awaited.push_back(shardTableJson(shard.sourceId, shard.table));
         }
         list.push_back({{"target_schema", column.target.schema},
                         {"target_table", column.target.table},
                         {"column", column.column},
-                        {"added_by", shardJson(column.addedBy)},
+                        {"added_by", shardTableJson(column.addedBy.sourceId, column.addedBy.table)},
                         {"awaited", std::move(awaited)}});
     }
     return list;

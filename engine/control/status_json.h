@@ -24,6 +24,8 @@ bool isSynced(const task::StatusSnapshot& status);
 std::string isoTime(task::Clock::time_point at);
 
 nlohmann::json statusJson(const task::StatusSnapshot& status);
+// A shard table as the status and syncscope-cli status name it: {"source", "schema", "table"}.
+nlohmann::json shardTableJson(const std::string& sourceId, const TableName& table);
 // The task's shard DDL locks (status "shard_locks", GET /api/v1/shard-locks).
 nlohmann::json shardLocksJson(const std::vector<task::ShardLockStatus>& locks);
 // shard-mode optimistic: the columns added by some shard tables and awaited from others.

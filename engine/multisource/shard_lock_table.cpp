@@ -135,11 +135,14 @@ void ShardLockTable::write(const std::string& state, const TableName& target, co
             std::unique_ptr<sql::Statement> run(connection->createStatement());
             run->execute(current);
         }
-        current = statements[2];
-        std::unique_ptr<sql::PreparedStatement> clear(connection->prepareStatement(current));
-        clear->setString(1, target.schema);
-        clear->setString(2, target.table);
-        clear->executeUpdate();
+        if (state != kColumn) {
+            // A lock's row replaces the waiting lock of its merged table; a column's row leaves it.
+            current = statements[2];
+            std::unique_ptr<sql::PreparedStatement> clear(connection->prepareStatement(current));
+            clear->setString(1, target.schema);
+            clear->setString(2, target.table);
+            clear->executeUpdate();
+        }
         current = statements[3];
         std::unique_ptr<sql::PreparedStatement> insert(connection->prepareStatement(current));
         insert->setString(1, target.schema);

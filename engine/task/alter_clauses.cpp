@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "engine/filter/name_case.h"
 #include "engine/filter/sql_tokenizer.h"
 
 namespace syncscope::task {
@@ -13,9 +14,7 @@ using filter::SqlToken;
 using Tokens = std::vector<SqlToken>;
 
 bool sameName(std::string_view a, std::string_view b) {
-    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
-        return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-    });
+    return filter::foldNameCase(a, false) == filter::foldNameCase(b, false);
 }
 
 std::string trimmed(std::string_view text) {

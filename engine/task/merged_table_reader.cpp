@@ -6,20 +6,15 @@
 #include <cppconn/resultset.h>
 #include <cppconn/statement.h>
 
-#include <algorithm>
-#include <cctype>
 #include <memory>
+
+#include "engine/filter/name_case.h"
 
 namespace syncscope::task {
 
 namespace {
 
 constexpr const char* kProbeTable = "_syncscope_column_probe";
-
-std::string lower(std::string text) {
-    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-    return text;
-}
 
 }  // namespace
 
@@ -39,7 +34,7 @@ MergedTable MergedTableReader::read(const TableName& target) {
         column.type = rows->getString(2);
         column.nullable = rows->getString(3) == "YES";
         column.hasDefault = rows->getBoolean(4);
-        merged.columns[lower(rows->getString(1))] = std::move(column);
+        merged.columns[filter::foldNameCase(std::string(rows->getString(1)), false)] = std::move(column);
     }
     std::unique_ptr<sql::PreparedStatement> indexes(
         connection_.prepareStatement("SELECT INDEX_NAME, NON_UNIQUE, COLUMN_NAME FROM information_schema.STATISTICS "

@@ -1,8 +1,8 @@
 #include "engine/task/optimistic_shard_ddl.h"
 
 #include <algorithm>
-#include <cctype>
 
+#include "engine/filter/name_case.h"
 #include "engine/task/alter_clauses.h"
 #include "engine/task/column_type_order.h"
 
@@ -10,9 +10,9 @@ namespace syncscope::task {
 
 namespace {
 
-std::string lower(std::string text) {
-    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-    return text;
+// Column and index names compare without case, as MariaDB compares them.
+std::string lower(std::string_view name) {
+    return filter::foldNameCase(name, false);
 }
 
 bool sameColumns(const std::vector<std::string>& a, const std::vector<std::string>& b) {
@@ -144,7 +144,9 @@ OptimisticShardDdl::Verdict OptimisticShardDdl::weigh(const ShardTable& shard, c
                     } else {
                         weighed = {Kind::Conflict, "shard table " + shard.text() + " adds column " + clause.name +
                                                        " as " + proposed->type + ", but the merged table " +
-                                                       target.text() + " has it as " + column->second.type};
+                                                       target.text() + " has it as " + column->second.type +
+                                                       ": give the merged table's column a type that holds both by "
+                                                       "hand, then skip this DDL"};
                     }
                 } else if (!proposed->nullable && !proposed->hasDefault) {
                     weighed.reason =
@@ -168,7 +170,9 @@ OptimisticShardDdl::Verdict OptimisticShardDdl::weigh(const ShardTable& shard, c
                 } else {
                     weighed = {Kind::Conflict, "shard table " + shard.text() + " drops column " + clause.name +
                                                    " of the merged table " + target.text() +
-                                                   " while these shard tables still write it: " + shardList(writing)};
+                                                   " while these shard tables still write it: " + shardList(writing) +
+                                                   "; drop it on them first, or skip this DDL (the merged table "
+                                                   "keeps the column, this shard's rows take its default)"};
                 }
                 break;
             }
@@ -198,7 +202,9 @@ OptimisticShardDdl::Verdict OptimisticShardDdl::weigh(const ShardTable& shard, c
                         weighed = {Kind::Conflict, "shard table " + shard.text() + " changes column " + clause.name +
                                                        " to " + proposed->type + ", which does not hold the " +
                                                        column->second.type + " values the merged table " +
-                                                       target.text() + " has"};
+                                                       target.text() +
+                                                       " has: change the merged table by hand, then "
+                                                       "skip this DDL"};
                         break;
                 }
                 break;
@@ -245,7 +251,9 @@ OptimisticShardDdl::Verdict OptimisticShardDdl::weigh(const ShardTable& shard, c
         if (strict_) {
             verdict.reason = "strict-optimistic-shard-mode: shard table " + shard.text() +
                              "'s DDL on the merged table " + target.text() + " does not fit the other shards (" +
-                             verdict.reason + ")";
+                             verdict.reason +
+                             "); set strict-optimistic-shard-mode: false to let such a DDL wait for every shard "
+                             "table instead";
         }
         verdict.added.clear();
         verdict.reached.clear();
