@@ -227,15 +227,18 @@ void ApplyWorker::executePending(std::map<schema::TableName, uint64_t>& unmatche
     for (int attempt = 0;; ++attempt) {
         unmatched.clear();
         try {
-            for (const auto& statement : builder_.build(pending_)) {
-                uint64_t affected = executor_->execute(statement);
-                if (affected < statement.mustMatch) {
-                    unmatched[statement.table->name()] += statement.mustMatch - affected;
-                }
-            }
+            std::vector<DmlStatement> statements = builder_.build(pending_, executor_->takesArrays());
             // In the same transaction: a table without a key is marked applied exactly when its rows are.
             if (marks_ && marks_->build(pending_, marksStatement_)) {
-                executor_->execute(marksStatement_);
+                statements.push_back(marksStatement_);
+            }
+            // One round trip for the batch's statements (DmlSession::executeAll), then the COMMIT on its own:
+            // it must never reach the server before every statement is known to have succeeded.
+            executor_->executeAll(statements, affected_);
+            for (size_t i = 0; i < statements.size(); ++i) {
+                if (affected_[i] < statements[i].mustMatch) {
+                    unmatched[statements[i].table->name()] += statements[i].mustMatch - affected_[i];
+                }
             }
             executor_->commit();
             return;

@@ -121,6 +121,7 @@ private:
     DmlBuilder builder_;
     std::optional<AppliedMarkWriter> marks_;
     DmlStatement marksStatement_;
+    std::vector<uint64_t> affected_;  // per statement of the batch being committed
     FailedCheck failed_;
     FailureSink report_;
     CommitSlots& slots_;

@@ -443,6 +443,42 @@ DmlStatement buildUpsert(std::span<const Step> steps) {
     return statement;
 }
 
+// The values one row's statement binds, in its placeholders' order: the after image's written columns
+// (a write, an upsert, an UPDATE's SET), then the row key of the step's image (a DELETE's or UPDATE's WHERE;
+// a merged step's key holds no NULL, see canMerge and caseUpdatable).
+void appendRowValues(const Step& step, bool write, std::vector<const SqlValue*>& params) {
+    const TableSchema& table = *step.change->table;
+    if (step.kind != StepKind::Delete) {
+        for (size_t column : table.writtenColumns()) {
+            params.push_back(&step.change->after[column]);
+        }
+    }
+    if (!write) {
+        for (size_t column : table.rowKey().columns) {
+            params.push_back(&(*step.image)[column]);
+        }
+    }
+}
+
+// A merged group as its first row's statement bound over every row's values (DmlStatement::arrayRows).
+DmlStatement buildArray(std::span<const Step> group, bool upsert) {
+    const Step& first = group.front();
+    const std::span<const Step> one(&first, 1);
+    const bool write = first.kind == StepKind::Write || upsert;
+    DmlStatement statement = first.kind == StepKind::Write && !upsert ? buildWrite(one)
+                             : first.kind == StepKind::Delete         ? buildDelete(one)
+                             : upsert                                 ? buildUpsert(one)
+                                                                      : buildUpdate(first);
+    const size_t perRow = statement.params.size();
+    statement.params.clear();
+    statement.params.reserve(perRow * group.size());
+    for (const Step& step : group) {
+        appendRowValues(step, write, statement.params);
+    }
+    statement.arrayRows = group.size();
+    return statement;
+}
+
 }  // namespace
 
 std::string DmlStatement::describe() const {
@@ -457,7 +493,7 @@ std::string DmlStatement::describe() const {
     return out;
 }
 
-std::vector<DmlStatement> DmlBuilder::build(std::span<const RowChange> changes) const {
+std::vector<DmlStatement> DmlBuilder::build(std::span<const RowChange> changes, bool arrays) const {
     std::vector<Step> steps;
     steps.reserve(changes.size());
     const std::vector<Fold> folds = compact_ ? foldByKey(changes) : std::vector<Fold>();
@@ -499,11 +535,12 @@ std::vector<DmlStatement> DmlBuilder::build(std::span<const RowChange> changes) 
         std::span<const Step> group(steps.data() + begin, end - begin);
         bool upsert =
             first.kind == StepKind::Update ? group.size() > 1 && upsertable(first) : first.write == WriteMode::Upsert;
-        DmlStatement statement = first.kind == StepKind::Write && !upsert ? buildWrite(group)
-                                 : first.kind == StepKind::Delete         ? buildDelete(group)
-                                 : upsert                                 ? buildUpsert(group)
-                                 : group.size() > 1                       ? buildCaseUpdate(group)
-                                                                          : buildUpdate(first);
+        DmlStatement statement = arrays && group.size() > 1                 ? buildArray(group, upsert)
+                                 : first.kind == StepKind::Write && !upsert ? buildWrite(group)
+                                 : first.kind == StepKind::Delete           ? buildDelete(group)
+                                 : upsert                                   ? buildUpsert(group)
+                                 : group.size() > 1                         ? buildCaseUpdate(group)
+                                                                            : buildUpdate(first);
         statement.rowCount = group.size();
         statement.foreignKeyChecks = foreignKeyChecksFor(first);
         statement.dropIfParentMissing = replayedCascadeChildWrite(first);

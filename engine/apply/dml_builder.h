@@ -50,7 +50,11 @@ public:
 
     // The statements that apply `changes` in order. Throws apply::Error when a change does not fit its
     // table (an image with the wrong number of values), SafeModeRefusal as said above.
-    std::vector<DmlStatement> build(std::span<const RowChange> changes) const;
+    // With `arrays`, a merged group becomes one row's statement bound over the rows' values
+    // (DmlStatement::arrayRows) instead of a statement with a placeholder per value: a table's statements
+    // then have one shape per kind whatever the row count (a cache of prepared statements that stays
+    // warm), and updates go by key one row at a time instead of through CASE over the whole group.
+    std::vector<DmlStatement> build(std::span<const RowChange> changes, bool arrays = false) const;
 
     bool multipleRows() const { return multipleRows_; }
 

@@ -1,32 +1,146 @@
 #include "engine/apply/dml_executor.h"
 
-#include <cppconn/connection.h>
-#include <cppconn/datatype.h>
-#include <cppconn/exception.h>
-#include <cppconn/prepared_statement.h>
-#include <cppconn/resultset.h>
-#include <cppconn/statement.h>
+// clang-format off
+#include <mysql.h>
+#include <errmsg.h>
+// clang-format on
 
 #include <spdlog/spdlog.h>
 
-#include "engine/apply/downstream_connection.h"
-#include "engine/apply/sql_value_binding.h"
+#include <algorithm>
+
 #include "engine/common/server_errors.h"
 
 namespace syncscope::apply {
 
 struct DmlExecutor::CachedStatement {
-    std::unique_ptr<sql::PreparedStatement> statement;
+    MYSQL_STMT* statement = nullptr;
     std::list<std::string>::iterator usePosition;
     size_t parameters = 0;
+    ~CachedStatement() {
+        if (statement != nullptr) {
+            mysql_stmt_close(statement);
+        }
+    }
+};
+
+struct DmlExecutor::Binding {
+    union Number {
+        int64_t signedValue;
+        uint64_t unsignedValue;
+        double doubleValue;
+    };
+    std::vector<MYSQL_BIND> binds;
+    std::vector<Number> numbers;
+    // Array binding, column by column: value i of column c at [c * rows + i].
+    std::vector<const char*> texts;
+    std::vector<unsigned long> lengths;
+    std::vector<char> indicators;
+
+    // Points binds[i] at params[i]: numbers copied into `numbers`, text and bytes where they are (the
+    // RowChanges outlive the statement). Text goes as a string in the connection's character set, bytes as
+    // a BLOB (the binary character set: no conversion, NUL bytes kept), NULL as NULL.
+    void bind(std::span<const SqlValue* const> params) {
+        binds.assign(params.size(), MYSQL_BIND{});
+        numbers.resize(params.size());
+        for (size_t i = 0; i < params.size(); ++i) {
+            const SqlValue& value = *params[i];
+            MYSQL_BIND& bind = binds[i];
+            switch (value.kind()) {
+                case SqlValueKind::Null:
+                    bind.buffer_type = MYSQL_TYPE_NULL;
+                    break;
+                case SqlValueKind::Signed:
+                    numbers[i].signedValue = value.asSigned();
+                    bind.buffer_type = MYSQL_TYPE_LONGLONG;
+                    bind.buffer = &numbers[i].signedValue;
+                    break;
+                case SqlValueKind::Unsigned:
+                    numbers[i].unsignedValue = value.asUnsigned();
+                    bind.buffer_type = MYSQL_TYPE_LONGLONG;
+                    bind.buffer = &numbers[i].unsignedValue;
+                    bind.is_unsigned = 1;
+                    break;
+                case SqlValueKind::Double:
+                    numbers[i].doubleValue = value.asDouble();
+                    bind.buffer_type = MYSQL_TYPE_DOUBLE;
+                    bind.buffer = &numbers[i].doubleValue;
+                    break;
+                case SqlValueKind::Text:
+                case SqlValueKind::Bytes: {
+                    const std::string_view text = value.asString();
+                    bind.buffer_type = value.kind() == SqlValueKind::Text ? MYSQL_TYPE_STRING : MYSQL_TYPE_BLOB;
+                    // Connector/C only reads through the pointer.
+                    bind.buffer = const_cast<char*>(text.data());
+                    bind.buffer_length = static_cast<unsigned long>(text.size());
+                    break;
+                }
+            }
+        }
+    }
+
+    // Binds `rows` rows of values (params holds them one row after another) as one array per column, each
+    // value bound as bind() binds it, NULLs by their indicator. False, binding nothing, when a column's values
+    // are not all of one form (NULL aside): then the rows are sent one at a time.
+    bool bindArrays(const std::vector<const SqlValue*>& params, size_t rows) {
+        const size_t columns = params.size() / rows;
+        std::vector<SqlValueKind> kinds(columns, SqlValueKind::Null);
+        for (size_t i = 0; i < params.size(); ++i) {
+            SqlValueKind kind = params[i]->kind();
+            SqlValueKind& column = kinds[i % columns];
+            if (kind != SqlValueKind::Null && column != kind) {
+                if (column != SqlValueKind::Null) {
+                    return false;
+                }
+                column = kind;
+            }
+        }
+        binds.assign(columns, MYSQL_BIND{});
+        numbers.resize(params.size());
+        texts.resize(params.size());
+        lengths.resize(params.size());
+        indicators.resize(params.size());
+        for (size_t c = 0; c < columns; ++c) {
+            const size_t first = c * rows;
+            for (size_t row = 0; row < rows; ++row) {
+                const SqlValue& value = *params[row * columns + c];
+                const size_t at = first + row;
+                indicators[at] = value.isNull() ? STMT_INDICATOR_NULL : STMT_INDICATOR_NONE;
+                numbers[at].unsignedValue = value.asUnsigned();  // the 8 bytes, whichever number form
+                if (kinds[c] == SqlValueKind::Double) {
+                    numbers[at].doubleValue = value.asDouble();
+                }
+                const std::string_view text = value.asString();
+                texts[at] = text.data();
+                lengths[at] = static_cast<unsigned long>(text.size());
+            }
+            MYSQL_BIND& bind = binds[c];
+            bind.u.indicator = &indicators[first];
+            switch (kinds[c]) {
+                case SqlValueKind::Signed:
+                case SqlValueKind::Unsigned:
+                    bind.buffer_type = MYSQL_TYPE_LONGLONG;
+                    bind.buffer = &numbers[first];
+                    bind.is_unsigned = kinds[c] == SqlValueKind::Unsigned;
+                    break;
+                case SqlValueKind::Double:
+                    bind.buffer_type = MYSQL_TYPE_DOUBLE;
+                    bind.buffer = &numbers[first];
+                    break;
+                case SqlValueKind::Null:  // every row NULL: strings that are all NULL
+                case SqlValueKind::Text:
+                case SqlValueKind::Bytes:
+                    bind.buffer_type = kinds[c] == SqlValueKind::Bytes ? MYSQL_TYPE_BLOB : MYSQL_TYPE_STRING;
+                    bind.buffer = texts.data() + first;
+                    bind.length = lengths.data() + first;
+                    break;
+            }
+        }
+        return true;
+    }
 };
 
 namespace {
-
-DownstreamError errorFrom(const sql::SQLException& e, const std::string& what) {
-    return DownstreamError(what + ": " + e.what() + " [" + std::to_string(e.getErrorCode()) + "]", e.getErrorCode(),
-                           e.what(), what);
-}
 
 // The errors by which a replayed cascading key move finds the downstream past it (DmlStatement).
 bool downstreamIsPast(int code) {
@@ -34,15 +148,37 @@ bool downstreamIsPast(int code) {
            code == server_error::kForeignDuplicateWithChild || code == server_error::kForeignDuplicateWithoutChild;
 }
 
+// Connector/C's own errors (CR_*): the connection, not the statement, failed; nothing more can be read.
+bool clientError(int code) {
+    return code >= CR_MIN_ERROR && code <= CR_MAX_ERROR;
+}
+
+// A statement that runs alone: what it does next depends on its own answer.
+bool needsItsAnswer(const DmlStatement& statement) {
+    return !statement.insertWhenUnmatched.empty() || statement.dropIfParentMissing ||
+           statement.skipWhenDownstreamIsPast;
+}
+
+uint64_t affectedRows(MYSQL_STMT* statement) {
+    my_ulonglong rows = mysql_stmt_affected_rows(statement);
+    return rows == static_cast<my_ulonglong>(-1) ? 0 : static_cast<uint64_t>(rows);
+}
+
+void setSkipReadResponse(MYSQL* mysql, bool skip) {
+    my_bool value = skip ? 1 : 0;
+    mysql_optionsv(mysql, MARIADB_OPT_SKIP_READ_RESPONSE, &value);
+}
+
 }  // namespace
 
-DmlExecutor::DmlExecutor(std::unique_ptr<sql::Connection> connection, size_t statementCacheSize)
-    : connection_(std::move(connection)), cacheSize_(statementCacheSize == 0 ? 1 : statementCacheSize) {
-    try {
-        connection_->setAutoCommit(false);
-    } catch (const sql::SQLException& e) {
-        throw errorFrom(e, "cannot turn autocommit off on the downstream connection");
+DmlExecutor::DmlExecutor(NativeConnection connection, size_t statementCacheSize)
+    : connection_(std::move(connection)),
+      cacheSize_(statementCacheSize == 0 ? 1 : statementCacheSize),
+      binding_(std::make_unique<Binding>()) {
+    if (mysql_autocommit(connection_.get(), 0) != 0) {
+        throw errorFrom(connectionFailure(), "cannot turn autocommit off on the downstream connection");
     }
+    takesArrays_ = takesArrayBinding(connection_.get());
 }
 
 DmlExecutor::~DmlExecutor() {
@@ -50,11 +186,24 @@ DmlExecutor::~DmlExecutor() {
     cache_.clear();
 }
 
-sql::PreparedStatement& DmlExecutor::prepared(const std::string& sql, size_t parameters) {
+DmlExecutor::Failure DmlExecutor::statementFailure(MYSQL_STMT* statement) const {
+    return Failure{static_cast<int>(mysql_stmt_errno(statement)), mysql_stmt_error(statement)};
+}
+
+DmlExecutor::Failure DmlExecutor::connectionFailure() const {
+    return Failure{static_cast<int>(mysql_errno(connection_.get())), mysql_error(connection_.get())};
+}
+
+DownstreamError DmlExecutor::errorFrom(const Failure& failure, const std::string& what) const {
+    return DownstreamError(what + ": " + failure.message + " [" + std::to_string(failure.code) + "]", failure.code,
+                           failure.message, what);
+}
+
+MYSQL_STMT* DmlExecutor::prepared(const std::string& sql, size_t parameters) {
     auto it = cache_.find(sql);
     if (it != cache_.end()) {
         recentlyUsed_.splice(recentlyUsed_.begin(), recentlyUsed_, it->second->usePosition);
-        return *it->second->statement;
+        return it->second->statement;
     }
     // The least recently used go until the new statement fits both bounds (it is kept even alone over
     // the parameter bound: it runs now).
@@ -66,30 +215,74 @@ sql::PreparedStatement& DmlExecutor::prepared(const std::string& sql, size_t par
         recentlyUsed_.pop_back();
     }
     auto entry = std::make_unique<CachedStatement>();
-    entry->statement.reset(connection_->prepareStatement(sql));
+    entry->statement = mysql_stmt_init(connection_.get());
+    if (entry->statement == nullptr) {
+        throw Failure{CR_OUT_OF_MEMORY, "out of memory creating a statement"};
+    }
+    ++roundTrips_;
+    if (mysql_stmt_prepare(entry->statement, sql.data(), sql.size()) != 0) {
+        throw statementFailure(entry->statement);
+    }
     entry->parameters = parameters;
     recentlyUsed_.push_front(sql);
     entry->usePosition = recentlyUsed_.begin();
-    auto& statement = *entry->statement;
+    MYSQL_STMT* statement = entry->statement;
     cache_.emplace(sql, std::move(entry));
     cachedParameters_ += parameters;
     return statement;
 }
 
-uint64_t DmlExecutor::run(const DmlStatement& statement) {
+void DmlExecutor::applyForeignKeyChecks(const DmlStatement& statement) {
     bool foreignKeyChecks = statement.foreignKeyChecks.value_or(sessionForeignKeyChecks_);
     if (foreignKeyChecks != currentForeignKeyChecks_) {
         executeText(foreignKeyChecks ? "SET SESSION foreign_key_checks = 1" : "SET SESSION foreign_key_checks = 0");
         currentForeignKeyChecks_ = foreignKeyChecks;
     }
-    blobs_.clear();
-    sql::PreparedStatement& prepared = this->prepared(statement.sql, statement.params.size());
-    for (size_t i = 0; i < statement.params.size(); ++i) {
-        bindSqlValue(prepared, static_cast<unsigned int>(i + 1), *statement.params[i], blobs_);
+}
+
+uint64_t DmlExecutor::sendOnce(MYSQL_STMT* prepared, unsigned int arraySize, size_t index, bool waitForAnswer) {
+    if (mysql_stmt_attr_set(prepared, STMT_ATTR_ARRAY_SIZE, &arraySize) != 0 ||
+        mysql_stmt_bind_param(prepared, binding_->binds.data()) != 0) {
+        throw statementFailure(prepared);
     }
-    int affected = prepared.executeUpdate();
-    blobs_.clear();
-    return affected < 0 ? 0 : static_cast<uint64_t>(affected);
+    MYSQL* mysql = connection_.get();
+    if (!waitForAnswer) {
+        setSkipReadResponse(mysql, true);
+    }
+    int status = mysql_stmt_execute(prepared);
+    if (!waitForAnswer) {
+        setSkipReadResponse(mysql, false);
+    }
+    if (status != 0) {
+        throw statementFailure(prepared);
+    }
+    if (!waitForAnswer) {
+        inFlight_.push_back(InFlight{prepared, index});
+        return 0;
+    }
+    ++roundTrips_;
+    return affectedRows(prepared);
+}
+
+uint64_t DmlExecutor::send(const DmlStatement& statement, size_t index, bool waitForAnswer) {
+    const size_t rows = std::max<size_t>(statement.arrayRows, 1);
+    const size_t perRow = statement.params.size() / rows;
+    MYSQL_STMT* prepared = this->prepared(statement.sql, perRow);
+    if (rows > 1 && takesArrays_ && binding_->bindArrays(statement.params, rows)) {
+        return sendOnce(prepared, static_cast<unsigned int>(rows), index, waitForAnswer);
+    }
+    uint64_t found = 0;
+    const std::span<const SqlValue* const> params(statement.params);
+    for (size_t row = 0; row < rows; ++row) {
+        binding_->bind(params.subspan(row * perRow, perRow));
+        found += sendOnce(prepared, 0, index, waitForAnswer);
+    }
+    return found;
+}
+
+uint64_t DmlExecutor::run(const DmlStatement& statement) {
+    applyForeignKeyChecks(statement);
+    return send(statement, 0, true);
 }
 
 uint64_t DmlExecutor::execute(const DmlStatement& statement) {
@@ -100,17 +293,15 @@ uint64_t DmlExecutor::execute(const DmlStatement& statement) {
             for (const DmlStatement& insert : statement.insertWhenUnmatched) {
                 try {
                     inserted += run(insert);
-                } catch (const sql::SQLException& e) {
-                    blobs_.clear();
-                    throw errorFrom(e, insert.describe());
+                } catch (const Failure& failure) {
+                    throw errorFrom(failure, insert.describe());
                 }
             }
             return inserted;
         }
         return found;
-    } catch (const sql::SQLException& e) {
-        blobs_.clear();
-        if (statement.dropIfParentMissing && e.getErrorCode() == server_error::kNoReferencedRow) {
+    } catch (const Failure& failure) {
+        if (statement.dropIfParentMissing && failure.code == server_error::kNoReferencedRow) {
             // InnoDB rolled back this statement only; the transaction goes on without the orphan.
             spdlog::info(
                 "safe mode: a replayed row is dropped, its parent row is gone downstream (a cascade "
@@ -118,18 +309,79 @@ uint64_t DmlExecutor::execute(const DmlStatement& statement) {
                 statement.describe());
             return 0;
         }
-        if (statement.skipWhenDownstreamIsPast && downstreamIsPast(e.getErrorCode())) {
-            if (e.getErrorCode() == server_error::kDuplicateEntry && moveOverLaterRow(statement)) {
+        if (statement.skipWhenDownstreamIsPast && downstreamIsPast(failure.code)) {
+            if (failure.code == server_error::kDuplicateEntry && moveOverLaterRow(statement)) {
                 return 1;
             }
             spdlog::info(
                 "safe mode: a replayed key move of a cascading parent row is skipped, the downstream is past it "
                 "(error {}: a later change holds the key or references the old one; the later changes are "
                 "replayed after it): {}",
-                e.getErrorCode(), statement.describe());
+                failure.code, statement.describe());
             return 0;
         }
-        throw errorFrom(e, statement.describe());
+        throw errorFrom(failure, statement.describe());
+    }
+}
+
+void DmlExecutor::readAnswers(std::vector<uint64_t>& affected, std::optional<std::pair<size_t, Failure>>& failure) {
+    if (!inFlight_.empty()) {
+        ++roundTrips_;
+    }
+    MYSQL* mysql = connection_.get();
+    for (const InFlight& sent : inFlight_) {
+        if (mysql->methods->db_read_execute_response(sent.statement) != 0) {
+            Failure answer = statementFailure(sent.statement);
+            if (!failure) {
+                failure.emplace(sent.index, answer);
+            }
+            if (clientError(answer.code)) {
+                break;  // the connection is gone: no answer is left to read
+            }
+            continue;
+        }
+        affected[sent.index] += affectedRows(sent.statement);
+    }
+    inFlight_.clear();
+}
+
+void DmlExecutor::executeAll(std::span<const DmlStatement> statements, std::vector<uint64_t>& affected) {
+    affected.assign(statements.size(), 0);
+    std::optional<std::pair<size_t, Failure>> failure;
+    inFlight_.clear();
+    for (size_t i = 0; i < statements.size() && !failure; ++i) {
+        const DmlStatement& statement = statements[i];
+        bool settingChanges = statement.foreignKeyChecks.value_or(sessionForeignKeyChecks_) != currentForeignKeyChecks_;
+        // What must be asked of the server and answered first (a SET, a PREPARE, a statement that needs its
+        // own answer) waits for the answers already in flight: they come in the order sent.
+        if (needsItsAnswer(statement) || settingChanges || !isCached(statement.sql) ||
+            inFlight_.size() >= kMaxInFlight) {
+            readAnswers(affected, failure);
+            if (failure) {
+                break;
+            }
+        }
+        if (needsItsAnswer(statement)) {
+            affected[i] = execute(statement);
+            continue;
+        }
+        try {
+            applyForeignKeyChecks(statement);
+            send(statement, i, false);
+        } catch (const Failure& sendFailure) {
+            // Not sent (a PREPARE refused, the connection gone): the answers already in flight come first.
+            readAnswers(affected, failure);
+            if (!failure) {
+                failure.emplace(i, sendFailure);
+            }
+        } catch (const DownstreamError&) {
+            readAnswers(affected, failure);
+            throw;
+        }
+    }
+    readAnswers(affected, failure);
+    if (failure) {
+        throw errorFrom(failure->second, statements[failure->first].describe());
     }
 }
 
@@ -149,47 +401,51 @@ bool DmlExecutor::moveOverLaterRow(const DmlStatement& move) {
             "row) and the move applied, so that the old key does not stay behind: {}",
             cleared, move.describe());
         return true;
-    } catch (const sql::SQLException& e) {
-        blobs_.clear();
+    } catch (const Failure& failure) {
         executeText("ROLLBACK TO SAVEPOINT " + kSavepoint);
         spdlog::info("safe mode: the replayed key move could not be applied over the later row either (error {}: {})",
-                     e.getErrorCode(), e.what());
+                     failure.code, failure.message);
         return false;
     }
 }
 
 void DmlExecutor::commit() {
-    try {
-        connection_->commit();
-    } catch (const sql::SQLException& e) {
-        throw errorFrom(e, "COMMIT");
+    ++roundTrips_;
+    if (mysql_commit(connection_.get()) != 0) {
+        throw errorFrom(connectionFailure(), "COMMIT");
     }
 }
 
 void DmlExecutor::rollback() {
-    try {
-        connection_->rollback();
-    } catch (const sql::SQLException& e) {
-        throw errorFrom(e, "ROLLBACK");
+    ++roundTrips_;
+    if (mysql_rollback(connection_.get()) != 0) {
+        throw errorFrom(connectionFailure(), "ROLLBACK");
     }
 }
 
 bool DmlExecutor::readForeignKeyChecks() {
-    try {
-        std::unique_ptr<sql::Statement> statement(connection_->createStatement());
-        std::unique_ptr<sql::ResultSet> result(statement->executeQuery("SELECT @@SESSION.foreign_key_checks"));
-        return result->next() && result->getInt(1) != 0;
-    } catch (const sql::SQLException& e) {
-        throw errorFrom(e, "cannot read foreign_key_checks of the target session");
+    MYSQL* mysql = connection_.get();
+    static const std::string kQuery = "SELECT @@SESSION.foreign_key_checks";
+    ++roundTrips_;
+    if (mysql_real_query(mysql, kQuery.data(), kQuery.size()) != 0) {
+        throw errorFrom(connectionFailure(), "cannot read foreign_key_checks of the target session");
     }
+    std::unique_ptr<MYSQL_RES, void (*)(MYSQL_RES*)> result(mysql_store_result(mysql), mysql_free_result);
+    if (!result) {
+        throw errorFrom(connectionFailure(), "cannot read foreign_key_checks of the target session");
+    }
+    MYSQL_ROW row = mysql_fetch_row(result.get());
+    return row != nullptr && row[0] != nullptr && std::string(row[0]) != "0";
 }
 
 void DmlExecutor::executeText(const std::string& sql) {
-    try {
-        std::unique_ptr<sql::Statement> statement(connection_->createStatement());
-        statement->execute(sql);
-    } catch (const sql::SQLException& e) {
-        throw errorFrom(e, sql);
+    MYSQL* mysql = connection_.get();
+    ++roundTrips_;
+    if (mysql_real_query(mysql, sql.data(), sql.size()) != 0) {
+        throw errorFrom(connectionFailure(), sql);
+    }
+    if (MYSQL_RES* result = mysql_store_result(mysql)) {
+        mysql_free_result(result);
     }
 }
 

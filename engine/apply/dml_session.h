@@ -1,11 +1,13 @@
 // One downstream session the apply workers write through: DML in explicit transactions that commit()
-// ends. DmlExecutor is the real one (a Connector/C++ connection to the downstream); tests of the
+// ends. DmlExecutor is the real one (a Connector/C connection to the downstream); tests of the
 // pipeline script their own (failures, slow commits, lost connections) behind the same calls.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
+#include <vector>
 
 #include "engine/apply/dml_statement.h"
 
@@ -18,6 +20,18 @@ public:
     // Each throws DownstreamError carrying the server's code and, for DML, the SQL with its values.
     // execute returns the rows an INSERT/DELETE affected, or an UPDATE found (changed or not).
     virtual uint64_t execute(const DmlStatement& statement) = 0;
+    // Runs `statements` in order in the open transaction, as execute() would one by one, and sets
+    // `affected` to each one's count. The real session sends them without waiting for each answer
+    // (DmlExecutor) and throws the first failure once every answer is in; after a failure the caller
+    // rolls back.
+    virtual void executeAll(std::span<const DmlStatement> statements, std::vector<uint64_t>& affected) {
+        affected.clear();
+        for (const DmlStatement& statement : statements) {
+            affected.push_back(execute(statement));
+        }
+    }
+    // Whether statements bound over arrays of rows run here (DmlStatement::arrayRows).
+    virtual bool takesArrays() const { return false; }
     virtual void commit() = 0;
     virtual void rollback() = 0;
 

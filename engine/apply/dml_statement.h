@@ -17,6 +17,10 @@ struct DmlStatement {
     std::string sql;
     std::vector<const SqlValue*> params;  // point into the RowChanges the statement was built from
     size_t rowCount = 0;                  // the row steps merged into it
+    // Array binding: `sql` is one row's statement and `params` hold arrayRows rows of values one after
+    // another; the server runs it once per row, in order, in one round trip (DmlSession::takesArrays).
+    // 0: `sql` has a placeholder for every value.
+    size_t arrayRows = 0;
     // The table it writes (the RowChange's schema), and how many rows an UPDATE or DELETE of it must
     // find: fewer affected rows mean rows the downstream did not have (drift). 0 when it cannot tell.
     const schema::TableSchema* table = nullptr;

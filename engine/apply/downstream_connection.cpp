@@ -6,6 +6,10 @@
 #include <cppconn/statement.h>
 #include <mysql_driver.h>
 
+// clang-format off
+#include <mysql.h>
+// clang-format on
+
 #include <fstream>
 #include <mutex>
 
@@ -61,7 +65,58 @@ void requireReadableTlsFiles(const ServerSettings& settings) {
     }
 }
 
+DownstreamError cannotConnect(const ServerSettings& settings, int code, const std::string& message) {
+    return DownstreamError("target database " + settings.describe() + ": cannot connect: " + message + " [" +
+                               std::to_string(code) + "]" + connectHint(settings, code, message),
+                           code);
+}
+
 }  // namespace
+
+void NativeConnectionCloser::operator()(st_mysql* mysql) const noexcept {
+    mysql_close(mysql);
+}
+
+NativeConnection connectDownstreamNative(const ServerSettings& settings) {
+    NativeConnection connection(mysql_init(nullptr));
+    if (!connection) {
+        throw DownstreamError("target database " + settings.describe() + ": out of memory creating a client", 0);
+    }
+    MYSQL* mysql = connection.get();
+    unsigned connectTimeout = static_cast<unsigned>(settings.connectTimeoutSeconds);
+    unsigned readTimeout = static_cast<unsigned>(settings.readTimeoutSeconds);
+    my_bool off = 0;
+    mysql_optionsv(mysql, MYSQL_OPT_CONNECT_TIMEOUT, &connectTimeout);
+    mysql_optionsv(mysql, MYSQL_OPT_READ_TIMEOUT, &readTimeout);
+    mysql_optionsv(mysql, MYSQL_OPT_WRITE_TIMEOUT, &readTimeout);
+    mysql_optionsv(mysql, MYSQL_SET_CHARSET_NAME, "utf8mb4");
+    mysql_optionsv(mysql, MYSQL_OPT_RECONNECT, &off);
+    if (settings.tls.enabled()) {
+        requireReadableTlsFiles(settings);
+        mysql_ssl_set(mysql, settings.tls.keyFile.empty() ? nullptr : settings.tls.keyFile.c_str(),
+                      settings.tls.certFile.empty() ? nullptr : settings.tls.certFile.c_str(),
+                      settings.tls.caFile.empty() ? nullptr : settings.tls.caFile.c_str(), nullptr, nullptr);
+        my_bool verify = 1;
+        mysql_optionsv(mysql, MYSQL_OPT_SSL_VERIFY_SERVER_CERT, &verify);
+    }
+    // CLIENT_FOUND_ROWS as connectDownstream sets it: an UPDATE reports the rows it found.
+    if (mysql_real_connect(mysql, settings.host.c_str(), settings.user.c_str(), settings.password.c_str(), nullptr,
+                           static_cast<unsigned>(settings.port), nullptr, CLIENT_FOUND_ROWS) == nullptr) {
+        throw cannotConnect(settings, static_cast<int>(mysql_errno(mysql)), mysql_error(mysql));
+    }
+    return connection;
+}
+
+bool takesArrayBinding(st_mysql* mysql) {
+    // As MARIADB_STMT_BULK_SUPPORTED checks it, through the public getters.
+    unsigned long capabilities = 0;
+    unsigned long extended = 0;
+    if (mariadb_get_infov(mysql, MARIADB_CONNECTION_SERVER_CAPABILITIES, &capabilities) != 0 ||
+        mariadb_get_infov(mysql, MARIADB_CONNECTION_EXTENDED_SERVER_CAPABILITIES, &extended) != 0) {
+        return false;
+    }
+    return (capabilities & CLIENT_MYSQL) == 0 && (extended & (MARIADB_CLIENT_STMT_BULK_OPERATIONS >> 32)) != 0;
+}
 
 std::unique_ptr<sql::Connection> connectDownstream(const ServerSettings& settings) {
     // The driver's first use is not thread-safe in Connector/C++ 1.1.
@@ -95,10 +150,7 @@ std::unique_ptr<sql::Connection> connectDownstream(const ServerSettings& setting
         std::unique_ptr<sql::Connection> connection(driver->connect(options));
         return connection;
     } catch (const sql::SQLException& e) {
-        throw DownstreamError("target database " + settings.describe() + ": cannot connect: " + e.what() + " [" +
-                                  std::to_string(e.getErrorCode()) + "]" +
-                                  connectHint(settings, e.getErrorCode(), e.what()),
-                              e.getErrorCode());
+        throw cannotConnect(settings, e.getErrorCode(), e.what());
     }
 }
 

@@ -1,5 +1,6 @@
-// A connection to the downstream through MySQL Connector/C++ 1.1, where the engine applies rows and
-// keeps its checkpoint table.
+// A connection to the downstream, where the engine applies rows and keeps its checkpoint table: through
+// MySQL Connector/C++ 1.1 (checkpoints, schema reads), or through MariaDB Connector/C where the apply
+// workers send a batch's statements without waiting for each answer (dml_executor.h).
 #pragma once
 
 #include <memory>
@@ -12,6 +13,7 @@
 namespace sql {
 class Connection;
 }
+struct st_mysql;
 
 namespace syncscope::apply {
 
@@ -34,6 +36,20 @@ private:
 
 // Connects or throws DownstreamError naming the server (never the password).
 std::unique_ptr<sql::Connection> connectDownstream(const ServerSettings& settings);
+
+// Closes a Connector/C connection.
+struct NativeConnectionCloser {
+    void operator()(st_mysql* mysql) const noexcept;
+};
+using NativeConnection = std::unique_ptr<st_mysql, NativeConnectionCloser>;
+
+// The same connection through MariaDB Connector/C (same options: utf8mb4, the settings' timeouts and TLS,
+// CLIENT_FOUND_ROWS, no multi-statements, no reconnect), or throws DownstreamError naming the server.
+NativeConnection connectDownstreamNative(const ServerSettings& settings);
+
+// Whether the server takes a prepared statement executed over arrays of values in one round trip
+// (MariaDB's bulk execution, COM_STMT_BULK_EXECUTE: MariaDB 10.2 and later; no MySQL server).
+bool takesArrayBinding(st_mysql* mysql);
 
 // Connects as the engine would and returns the server's VERSION() (for "test connection" checks);
 // throws DownstreamError naming the server when it cannot.

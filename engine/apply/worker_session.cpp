@@ -1,7 +1,5 @@
 #include "engine/apply/worker_session.h"
 
-#include <cppconn/connection.h>
-
 #include <cctype>
 
 #include "engine/apply/downstream_connection.h"
@@ -27,7 +25,7 @@ bool allDigits(const std::string& value) {
 
 std::unique_ptr<DmlExecutor> connectWorkerSession(
     const ServerSettings& downstream, const std::vector<std::pair<std::string, std::string>>& sessionVariables) {
-    auto executor = std::make_unique<DmlExecutor>(connectDownstream(downstream));
+    auto executor = std::make_unique<DmlExecutor>(connectDownstreamNative(downstream));
     for (const auto& [name, value] : sessionVariables) {
         if (!isPlainSqlName(name)) {
             throw DownstreamError(

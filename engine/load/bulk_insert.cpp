@@ -22,21 +22,10 @@ static_assert(STMT_INDICATOR_NONE == 0 && STMT_INDICATOR_NULL == 1);
     throw apply::DownstreamError(message, code, mysql_stmt_error(statement), sql);
 }
 
-// MariaDB's bulk execution, as MARIADB_STMT_BULK_SUPPORTED checks it (through the public getters).
-bool bulkSupported(MYSQL* mysql) {
-    unsigned long capabilities = 0;
-    unsigned long extended = 0;
-    if (mariadb_get_infov(mysql, MARIADB_CONNECTION_SERVER_CAPABILITIES, &capabilities) != 0 ||
-        mariadb_get_infov(mysql, MARIADB_CONNECTION_EXTENDED_SERVER_CAPABILITIES, &extended) != 0) {
-        return false;
-    }
-    return (capabilities & CLIENT_MYSQL) == 0 && (extended & (MARIADB_CLIENT_STMT_BULK_OPERATIONS >> 32)) != 0;
-}
-
 }  // namespace
 
 bool BulkInsert::supported(TargetSession& session) {
-    return bulkSupported(session.handle());
+    return apply::takesArrayBinding(session.handle());
 }
 
 BulkInsert::BulkInsert(TargetSession& session, const std::string& sql, std::vector<bool> binary)
@@ -46,7 +35,7 @@ BulkInsert::BulkInsert(TargetSession& session, const std::string& sql, std::vect
         throw apply::DownstreamError(
             "target database " + session_.settings().describe() + ": out of memory creating a statement", 0);
     }
-    if (!bulkSupported(session_.handle())) {
+    if (!apply::takesArrayBinding(session_.handle())) {
         mysql_stmt_close(statement_);
         throw apply::DownstreamError("target database " + session_.settings().describe() +
                                          " does not take bulk execution of prepared statements (MariaDB 10.2 and "

@@ -435,6 +435,50 @@ private slots:
         QCOMPARE(toList(paramsOf(statements[0])), (QStringList{"1", "101", "2", "201", "1", "2"}));
     }
 
+    // Array binding (a MariaDB downstream): each merged group is its first row's statement with the rows'
+    // values one row after another, in the group's order; what is not merged stays as it was.
+    void withArraysAMergedGroupIsOneRowsStatementOverItsRows() {
+        auto t = secondUniqueTable("db", "t", {"id", "k", "c"}, {0}, {"c"});
+        std::vector<RowChange> changes;
+        for (long base : {10, 20, 30}) {
+            changes.push_back(update(t, ints({base + 1, 0, base + 1}), ints({base + 1, 1, base + 1})));
+            changes.push_back(update(t, ints({base + 2, 0, base + 2}), ints({base + 2, 0, base + 902})));
+            changes.push_back(erase(t, ints({base + 3, 0, base + 3})));
+            changes.push_back(insert(t, ints({base + 3, 5, base + 903})));
+        }
+        changes.push_back(update(t, ints({40, 0, 40}), ints({41, 0, 40})));  // a key move: alone
+        carryDispatchKeys(changes);
+        auto statements = DmlBuilder(true).build(changes, true);
+        QCOMPARE(toList(sqlOf(statements)),
+                 (QStringList{"DELETE FROM `db`.`t` WHERE `id` = ?",
+                              "UPDATE `db`.`t` SET `id` = ?, `k` = ?, `c` = ? WHERE `id` = ?",
+                              "UPDATE `db`.`t` SET `id` = ?, `k` = ?, `c` = ? WHERE `id` = ?",
+                              "INSERT INTO `db`.`t` (`id`, `k`, `c`) VALUES (?, ?, ?)"}));
+        QCOMPARE(statements[0].arrayRows, size_t(3));
+        QCOMPARE(toList(paramsOf(statements[0])), (QStringList{"13", "23", "33"}));
+        QCOMPARE(statements[0].mustMatch, size_t(3));
+        QCOMPARE(statements[1].arrayRows, size_t(6));
+        QCOMPARE(statements[1].mustMatch, size_t(6));
+        QCOMPARE(toList(paramsOf(statements[1])),
+                 (QStringList{"11", "1", "11",  "11", "12", "0", "912", "12", "21", "1", "21",  "21",
+                              "22", "0", "922", "22", "31", "1", "31",  "31", "32", "0", "932", "32"}));
+        QCOMPARE(statements[2].arrayRows, size_t(0));  // a single row keeps its own statement
+        QCOMPARE(toList(paramsOf(statements[2])), (QStringList{"41", "0", "40", "40"}));
+        QCOMPARE(statements[3].arrayRows, size_t(3));
+        QCOMPARE(toList(paramsOf(statements[3])), (QStringList{"13", "5", "913", "23", "5", "923", "33", "5", "933"}));
+
+        // A sole-key table's updates merged into an upsert: the upsert of one row, over the rows.
+        auto sole = soleKeyTable("db", "s", {"id", "v"}, {0});
+        std::vector<RowChange> updates{update(sole, ints({1, 0}), ints({1, 10})),
+                                       update(sole, ints({2, 0}), ints({2, 20}))};
+        auto upserts = DmlBuilder(true).build(updates, true);
+        QCOMPARE(
+            toList(sqlOf(upserts)),
+            QStringList{"INSERT INTO `db`.`s` (`id`, `v`) VALUES (?, ?) ON DUPLICATE KEY UPDATE `v` = VALUES(`v`)"});
+        QCOMPARE(upserts[0].arrayRows, size_t(2));
+        QCOMPARE(toList(paramsOf(upserts[0])), (QStringList{"1", "10", "2", "20"}));
+    }
+
     void aCompositeKeyIsMatchedColumnByColumn() {
         auto t = secondUniqueTable("db", "t", {"a", "b", "c"}, {0, 1}, {"c"});
         std::vector<RowChange> changes{update(t, ints({1, 1, 100}), ints({1, 1, 101})),

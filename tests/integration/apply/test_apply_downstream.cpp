@@ -10,6 +10,7 @@
 #include <map>
 #include <random>
 
+#include "engine/apply/dml_builder.h"
 #include "engine/apply/dml_executor.h"
 #include "engine/apply/downstream_connection.h"
 #include "engine/apply/quoted_name.h"
@@ -593,7 +594,7 @@ private slots:
     // and a statement evicted and prepared again still writes its rows.
     void statementCacheStaysWithinItsParameterBound() {
         exec("CREATE TABLE " + quoteTableName("shapes") + " (id INT PRIMARY KEY, a INT, b INT, c INT)");
-        DmlExecutor executor(connectDownstream(toSettings(test::downstreamRoot())));
+        DmlExecutor executor(connectDownstreamNative(toSettings(test::downstreamRoot())));
         constexpr size_t kColumns = 4;
         constexpr size_t kShapes = 120;  // 1..120 rows: 29,040 parameters in all, over the bound
         std::vector<SqlValue> values;
@@ -630,6 +631,185 @@ private slots:
         QCOMPARE(count("shapes"), expected);
         QCOMPARE(rows("SELECT SUM(a) FROM " + quoteTableName("shapes")).at(0).at(0),
                  std::to_string(10 * expected * (expected + 1) / 2 + expected));
+    }
+
+    // The pipelined path (a batch's statements sent without waiting for each answer, merged groups bound
+    // as arrays of rows) against the multi-row statements run one by one: random batches of inserts, updates (key moves
+    // too), deletes and safe-mode writes over every bind form (signed and unsigned extremes, doubles, DECIMAL and
+    // DATETIME text, unicode text, bytes with NUL and 0xFF, NULL) into two tables of one structure. Each batch must
+    // report the same affected rows on both and leave the same rows; the pipelined batch takes one
+    // round trip besides its PREPAREs and COMMIT.
+    void aPipelinedBatchLeavesTheRowsOfStatementByStatement() {
+        const std::string columns =
+            " (id INT PRIMARY KEY, u BIGINT UNSIGNED, s BIGINT, d DOUBLE, m DECIMAL(30,6), t VARCHAR(40) "
+            "CHARACTER SET utf8mb4, b VARBINARY(40), w DATETIME(6), n INT NULL, UNIQUE KEY (t))";
+        exec("CREATE TABLE " + quoteTableName("piped") + columns);
+        exec("CREATE TABLE " + quoteTableName("stepped") + columns);
+        auto piped = loadJudged("piped");
+        auto stepped = loadJudged("stepped");
+        DmlExecutor pipe(connectDownstreamNative(toSettings(test::downstreamRoot())));
+        DmlExecutor step(connectDownstreamNative(toSettings(test::downstreamRoot())));
+        const DmlBuilder builder(true, DmlBuilder::kDefaultMaxRowsPerStatement, false, true);
+        std::mt19937_64 random(20261206);
+        auto pick = [&](uint64_t n) { return random() % n; };
+        const std::vector<std::string> texts{"plain", "ünïcödé", "数据表", "quote ' and \\ back", "", "😀 emoji"};
+        auto image = [&](long id) {
+            std::vector<SqlValue> row;
+            row.push_back(SqlValue::signedInt(id));
+            row.push_back(pick(5) == 0 ? SqlValue::unsignedInt(UINT64_MAX) : SqlValue::unsignedInt(random()));
+            row.push_back(pick(5) == 0 ? SqlValue::signedInt(INT64_MIN) : SqlValue::signedInt(int64_t(random())));
+            row.push_back(SqlValue::real(double(int64_t(random() % 2000000) - 1000000) / 64.0));
+            row.push_back(SqlValue::text(std::to_string(int64_t(random() % 100000000) - 50000000) + "." +
+                                         std::to_string(100000 + pick(900000))));
+            // t is unique: the id keeps it apart from every other row's.
+            row.push_back(SqlValue::text(texts[pick(texts.size())] + "#" + std::to_string(id)));
+            std::string bytes(1 + pick(12), '\0');
+            for (char& c : bytes) {
+                c = static_cast<char>(pick(4) == 0 ? 0xFF : pick(3) == 0 ? 0 : pick(256));
+            }
+            row.push_back(SqlValue::bytes(bytes));
+            row.push_back(SqlValue::text("20" + std::to_string(10 + pick(20)) + "-0" + std::to_string(1 + pick(9)) +
+                                         "-1" + std::to_string(pick(10)) + " 12:34:56." +
+                                         std::to_string(100000 + pick(900000))));
+            row.push_back(pick(3) == 0 ? SqlValue::null() : SqlValue::signedInt(long(pick(1000)) - 500));
+            return row;
+        };
+        std::map<long, std::vector<SqlValue>> model;  // id -> the row upstream
+        std::vector<uint64_t> pipedAffected;
+        uint64_t pipedTrips = 0;
+        uint64_t steppedTrips = 0;
+        uint64_t statementsSent = 0;
+        uint64_t arrays = 0;
+        QVERIFY(pipe.takesArrays());  // MariaDB: merged groups go as one row's statement over arrays of rows
+        constexpr int kBatches = 60;
+        constexpr int kChangesPerBatch = 100;
+        for (int batch = 0; batch < kBatches; ++batch) {
+            std::vector<RowChange> forPipe;
+            std::vector<RowChange> forStep;
+            const bool safe = batch % 7 == 3;  // now and then a replayed stretch: upserts and REPLACEs
+            for (int i = 0; i < kChangesPerBatch; ++i) {
+                long id = long(pick(300));
+                auto row = model.find(id);
+                RowOp op = row == model.end() ? RowOp::Insert : pick(3) == 0 ? RowOp::Delete : RowOp::Update;
+                std::vector<SqlValue> before = row == model.end() ? std::vector<SqlValue>() : row->second;
+                std::vector<SqlValue> after;
+                if (op == RowOp::Update && pick(6) == 0 && model.count(id + 1000) == 0) {
+                    after = image(id + 1000);  // the key moves
+                    model.erase(id);
+                    model[id + 1000] = after;
+                } else if (op != RowOp::Delete) {
+                    after = image(id);
+                    model[id] = after;
+                } else {
+                    model.erase(id);
+                }
+                uint64_t pos = uint64_t(batch * kChangesPerBatch + i + 1);
+                forPipe.push_back(change(piped, op, before, after, safe, pos));
+                forStep.push_back(change(stepped, op, before, after, safe, pos));
+            }
+            std::vector<DmlStatement> pipeStatements = builder.build(forPipe, pipe.takesArrays());
+            std::vector<DmlStatement> stepStatements = builder.build(forStep);
+            QCOMPARE(pipeStatements.size(), stepStatements.size());
+            statementsSent += pipeStatements.size();
+            for (const DmlStatement& statement : pipeStatements) {
+                arrays += statement.arrayRows > 1 ? 1 : 0;
+            }
+
+            uint64_t tripsBefore = pipe.roundTrips();
+            size_t cachedBefore = pipe.cachedStatements();
+            pipe.executeAll(pipeStatements, pipedAffected);
+            QCOMPARE(pipedAffected.size(), pipeStatements.size());
+            pipe.commit();
+            size_t prepares = pipe.cachedStatements() - cachedBefore;  // the cache never fills here
+            // One round trip for the statements (each PREPARE also waits for its answer), one for COMMIT.
+            QVERIFY2(pipe.roundTrips() - tripsBefore <= 2 + 2 * prepares,
+                     qPrintable(QString("batch %1: %2 round trips for %3 statements, %4 prepared")
+                                    .arg(batch)
+                                    .arg(pipe.roundTrips() - tripsBefore)
+                                    .arg(pipeStatements.size())
+                                    .arg(prepares)));
+            pipedTrips += pipe.roundTrips() - tripsBefore;
+
+            tripsBefore = step.roundTrips();
+            for (size_t i = 0; i < stepStatements.size(); ++i) {
+                uint64_t affected = step.execute(stepStatements[i]);
+                QVERIFY2(affected == pipedAffected[i],
+                         qPrintable(QString("batch %1, statement %2 (%3): %4 rows one by one, %5 pipelined")
+                                        .arg(batch)
+                                        .arg(i)
+                                        .arg(QString::fromStdString(stepStatements[i].sql.substr(0, 60)))
+                                        .arg(affected)
+                                        .arg(pipedAffected[i])));
+            }
+            step.commit();
+            steppedTrips += step.roundTrips() - tripsBefore;
+
+            const std::string select = "SELECT id, u, s, d, m, HEX(t), HEX(b), w, IFNULL(n, 'NULL') FROM " +
+                                       quoteTableName("%") + " ORDER BY id";
+            auto read = [&](const std::string& table) {
+                std::string sql = select;
+                sql.replace(sql.find(quoteTableName("%")), quoteTableName("%").size(), quoteTableName(table));
+                return rows(sql);
+            };
+            auto pipedRows = read("piped");
+            QCOMPARE(pipedRows, read("stepped"));
+            QCOMPARE(pipedRows.size(), model.size());
+        }
+        qInfo(
+            "%d batches, %llu statements (%llu bound as arrays): %llu round trips pipelined (PREPAREs and "
+            "COMMITs included), %llu one by one",
+            kBatches, static_cast<unsigned long long>(statementsSent), static_cast<unsigned long long>(arrays),
+            static_cast<unsigned long long>(pipedTrips), static_cast<unsigned long long>(steppedTrips));
+        QVERIFY(arrays > 0);
+        QVERIFY(pipedTrips < steppedTrips);
+    }
+
+    // A statement that fails in the middle of a pipelined batch is the one named, every answer after it is
+    // read (the session stays usable), and after the rollback nothing of the batch is there.
+    void aFailureInsideAPipelinedBatchNamesItsStatementAndKeepsTheSession() {
+        exec("CREATE TABLE " + quoteTableName("pipefail") + " (id INT PRIMARY KEY, v INT)");
+        exec("INSERT INTO " + quoteTableName("pipefail") + " VALUES (50, 0)");
+        auto schema = load("pipefail");
+        DmlExecutor executor(connectDownstreamNative(toSettings(test::downstreamRoot())));
+        const DmlBuilder oneByOne(false);
+        std::vector<RowChange> changes;
+        for (long id = 1; id <= 60; ++id) {
+            changes.push_back(change(schema, RowOp::Insert, {}, ints({id, id * 10}), false, uint64_t(id)));
+        }
+        std::vector<DmlStatement> statements = oneByOne.build(changes);
+        QCOMPARE(statements.size(), size_t(60));
+        std::vector<uint64_t> affected;
+        try {
+            executor.executeAll(statements, affected);
+            QFAIL("a duplicate key inside the batch was not reported");
+        } catch (const DownstreamError& e) {
+            QCOMPARE(e.code(), 1062);
+            QVERIFY2(e.sql().find("50, 500") != std::string::npos, e.sql().c_str());  // the 50th statement's values
+        }
+        executor.rollback();
+        QCOMPARE(count("pipefail"), 1L);
+        // The next batch on the same session runs and commits.
+        changes.erase(changes.begin() + 49);
+        statements = oneByOne.build(changes);
+        executor.executeAll(statements, affected);
+        executor.commit();
+        QCOMPARE(affected, std::vector<uint64_t>(59, 1));
+        QCOMPARE(count("pipefail"), 60L);
+
+        // Rows bound as arrays whose column mixes forms (a number here, text there) go one row at a time.
+        DmlStatement mixed;
+        mixed.sql = "INSERT INTO " + quoteTableName("pipefail") + " (id, v) VALUES (?, ?)";
+        const std::vector<SqlValue> values{SqlValue::signedInt(100), SqlValue::signedInt(1), SqlValue::signedInt(101),
+                                           SqlValue::text("2")};
+        for (const SqlValue& value : values) {
+            mixed.params.push_back(&value);
+        }
+        mixed.arrayRows = 2;
+        executor.executeAll(std::span<const DmlStatement>(&mixed, 1), affected);
+        executor.commit();
+        QCOMPARE(affected, std::vector<uint64_t>{2});
+        QCOMPARE(rows("SELECT v FROM " + quoteTableName("pipefail") + " WHERE id >= 100 ORDER BY id"),
+                 (std::vector<std::vector<std::string>>{{"1"}, {"2"}}));
     }
 
     void unreachableDownstreamIsAClearErrorWithoutThePassword() {
