@@ -77,7 +77,7 @@ void NativeConnectionCloser::operator()(st_mysql* mysql) const noexcept {
     mysql_close(mysql);
 }
 
-NativeConnection connectDownstreamNative(const ServerSettings& settings) {
+NativeConnection connectDownstreamNative(const ServerSettings& settings, NativeConnectionOptions options) {
     NativeConnection connection(mysql_init(nullptr));
     if (!connection) {
         throw DownstreamError("target database " + settings.describe() + ": out of memory creating a client", 0);
@@ -86,11 +86,13 @@ NativeConnection connectDownstreamNative(const ServerSettings& settings) {
     unsigned connectTimeout = static_cast<unsigned>(settings.connectTimeoutSeconds);
     unsigned readTimeout = static_cast<unsigned>(settings.readTimeoutSeconds);
     my_bool off = 0;
+    unsigned localInfile = options.localInfile ? 1 : 0;
     mysql_optionsv(mysql, MYSQL_OPT_CONNECT_TIMEOUT, &connectTimeout);
     mysql_optionsv(mysql, MYSQL_OPT_READ_TIMEOUT, &readTimeout);
     mysql_optionsv(mysql, MYSQL_OPT_WRITE_TIMEOUT, &readTimeout);
     mysql_optionsv(mysql, MYSQL_SET_CHARSET_NAME, "utf8mb4");
     mysql_optionsv(mysql, MYSQL_OPT_RECONNECT, &off);
+    mysql_optionsv(mysql, MYSQL_OPT_LOCAL_INFILE, &localInfile);
     if (settings.tls.enabled()) {
         requireReadableTlsFiles(settings);
         mysql_ssl_set(mysql, settings.tls.keyFile.empty() ? nullptr : settings.tls.keyFile.c_str(),
@@ -99,9 +101,9 @@ NativeConnection connectDownstreamNative(const ServerSettings& settings) {
         my_bool verify = 1;
         mysql_optionsv(mysql, MYSQL_OPT_SSL_VERIFY_SERVER_CERT, &verify);
     }
-    // CLIENT_FOUND_ROWS as connectDownstream sets it: an UPDATE reports the rows it found.
     if (mysql_real_connect(mysql, settings.host.c_str(), settings.user.c_str(), settings.password.c_str(), nullptr,
-                           static_cast<unsigned>(settings.port), nullptr, CLIENT_FOUND_ROWS) == nullptr) {
+                           static_cast<unsigned>(settings.port), nullptr,
+                           options.foundRows ? CLIENT_FOUND_ROWS : 0) == nullptr) {
         throw cannotConnect(settings, static_cast<int>(mysql_errno(mysql)), mysql_error(mysql));
     }
     return connection;

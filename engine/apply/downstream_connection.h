@@ -43,9 +43,14 @@ struct NativeConnectionCloser {
 };
 using NativeConnection = std::unique_ptr<st_mysql, NativeConnectionCloser>;
 
-// The same connection through MariaDB Connector/C (same options: utf8mb4, the settings' timeouts and TLS,
-// CLIENT_FOUND_ROWS, no multi-statements, no reconnect), or throws DownstreamError naming the server.
-NativeConnection connectDownstreamNative(const ServerSettings& settings);
+struct NativeConnectionOptions {
+    bool foundRows = true;     // CLIENT_FOUND_ROWS: an UPDATE reports the rows it found, changed or not
+    bool localInfile = false;  // LOAD DATA LOCAL INFILE allowed (the snapshot load feeds it from memory)
+};
+
+// The same connection through MariaDB Connector/C (utf8mb4, the settings' timeouts and TLS, no
+// multi-statements, no reconnect), or throws DownstreamError naming the server (never the password).
+NativeConnection connectDownstreamNative(const ServerSettings& settings, NativeConnectionOptions options = {});
 
 // Whether the server takes a prepared statement executed over arrays of values in one round trip
 // (MariaDB's bulk execution, COM_STMT_BULK_EXECUTE: MariaDB 10.2 and later; no MySQL server).

@@ -9,7 +9,6 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
-#include <fstream>
 
 #include "engine/apply/downstream_connection.h"
 #include "engine/apply/error_class.h"
@@ -55,39 +54,7 @@ int feedError(void* /*context*/, char* message, unsigned int capacity) {
 }  // namespace
 
 TargetSession::TargetSession(const ServerSettings& settings)
-    : settings_(settings), mysql_(mysql_init(nullptr), mysql_close) {
-    if (!mysql_) {
-        throw apply::DownstreamError("target database " + settings_.describe() + ": out of memory creating a client",
-                                     0);
-    }
-    MYSQL* m = mysql_.get();
-    unsigned connectTimeout = static_cast<unsigned>(settings_.connectTimeoutSeconds);
-    unsigned readTimeout = static_cast<unsigned>(settings_.readTimeoutSeconds);
-    unsigned localInfile = 1;
-    mysql_optionsv(m, MYSQL_OPT_CONNECT_TIMEOUT, &connectTimeout);
-    mysql_optionsv(m, MYSQL_OPT_READ_TIMEOUT, &readTimeout);
-    mysql_optionsv(m, MYSQL_OPT_WRITE_TIMEOUT, &readTimeout);
-    mysql_optionsv(m, MYSQL_SET_CHARSET_NAME, "utf8mb4");
-    mysql_optionsv(m, MYSQL_OPT_LOCAL_INFILE, &localInfile);
-    if (settings_.tls.enabled()) {
-        for (const std::string* file : {&settings_.tls.caFile, &settings_.tls.certFile, &settings_.tls.keyFile}) {
-            if (!file->empty() && !std::ifstream(*file)) {
-                throw apply::DownstreamError("target database " + settings_.describe() +
-                                                 ": cannot read the TLS file '" + *file +
-                                                 "' (target-database.security of the task file)",
-                                             0);
-            }
-        }
-        mysql_ssl_set(m, settings_.tls.keyFile.empty() ? nullptr : settings_.tls.keyFile.c_str(),
-                      settings_.tls.certFile.empty() ? nullptr : settings_.tls.certFile.c_str(),
-                      settings_.tls.caFile.empty() ? nullptr : settings_.tls.caFile.c_str(), nullptr, nullptr);
-        my_bool verify = 1;
-        mysql_optionsv(m, MYSQL_OPT_SSL_VERIFY_SERVER_CERT, &verify);
-    }
-    if (mysql_real_connect(m, settings_.host.c_str(), settings_.user.c_str(), settings_.password.c_str(), nullptr,
-                           static_cast<unsigned>(settings_.port), nullptr, 0) == nullptr) {
-        fail("cannot connect", "");
-    }
+    : settings_(settings), mysql_(apply::connectDownstreamNative(settings, {.foundRows = false, .localInfile = true})) {
     execute(kLoadSessionSettings);
 }
 

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "engine/apply/downstream_connection.h"
 #include "engine/common/server_settings.h"
 
 struct st_mysql;
@@ -52,7 +53,7 @@ private:
     [[noreturn]] void fail(const std::string& what, const std::string& sql) const;
 
     ServerSettings settings_;
-    std::unique_ptr<st_mysql, void (*)(st_mysql*)> mysql_;
+    apply::NativeConnection mysql_;
 };
 
 }  // namespace syncscope::load
