@@ -663,7 +663,7 @@ private slots:
                                          std::to_string(100000 + pick(900000))));
             // t is unique: the id keeps it apart from every other row's.
             row.push_back(SqlValue::text(texts[pick(texts.size())] + "#" + std::to_string(id)));
-            std::string bytes(1 + pick(12), '\0');
+            std::string bytes(pick(12), '\0');  // empty now and then
             for (char& c : bytes) {
                 c = static_cast<char>(pick(4) == 0 ? 0xFF : pick(3) == 0 ? 0 : pick(256));
             }
