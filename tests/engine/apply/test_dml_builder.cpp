@@ -37,6 +37,19 @@ QStringList toList(const std::vector<std::string>& v) {
     return list;
 }
 
+// sysbench's write-only transaction (UPDATE k, UPDATE c, DELETE, INSERT of the deleted id) three times on
+// a table (id, k, c).
+std::vector<RowChange> writeOnlyTransactions(const std::shared_ptr<const schema::TableSchema>& t) {
+    std::vector<RowChange> changes;
+    for (long base : {10, 20, 30}) {
+        changes.push_back(update(t, ints({base + 1, 0, base + 1}), ints({base + 1, 1, base + 1})));
+        changes.push_back(update(t, ints({base + 2, 0, base + 2}), ints({base + 2, 0, base + 902})));
+        changes.push_back(erase(t, ints({base + 3, 0, base + 3})));
+        changes.push_back(insert(t, ints({base + 3, 5, base + 903})));
+    }
+    return changes;
+}
+
 }  // namespace
 
 class DmlBuilderTest : public QObject {
@@ -399,13 +412,7 @@ private slots:
     void writeOnlyBatchOfATableWithASecondUniqueKeyMergesByConflictRound() {
         auto t = secondUniqueTable("db", "t", {"id", "k", "c"}, {0}, {"c"});
         QVERIFY(!t->rowKeyIsOnlyUniqueIndex());
-        std::vector<RowChange> changes;
-        for (long base : {10, 20, 30}) {
-            changes.push_back(update(t, ints({base + 1, 0, base + 1}), ints({base + 1, 1, base + 1})));
-            changes.push_back(update(t, ints({base + 2, 0, base + 2}), ints({base + 2, 0, base + 902})));
-            changes.push_back(erase(t, ints({base + 3, 0, base + 3})));
-            changes.push_back(insert(t, ints({base + 3, 5, base + 903})));
-        }
+        std::vector<RowChange> changes = writeOnlyTransactions(t);
         carryDispatchKeys(changes);
         auto statements = DmlBuilder(true).build(changes);
         QCOMPARE(statements.size(), size_t(3));
@@ -439,13 +446,7 @@ private slots:
     // values one row after another, in the group's order; what is not merged stays as it was.
     void withArraysAMergedGroupIsOneRowsStatementOverItsRows() {
         auto t = secondUniqueTable("db", "t", {"id", "k", "c"}, {0}, {"c"});
-        std::vector<RowChange> changes;
-        for (long base : {10, 20, 30}) {
-            changes.push_back(update(t, ints({base + 1, 0, base + 1}), ints({base + 1, 1, base + 1})));
-            changes.push_back(update(t, ints({base + 2, 0, base + 2}), ints({base + 2, 0, base + 902})));
-            changes.push_back(erase(t, ints({base + 3, 0, base + 3})));
-            changes.push_back(insert(t, ints({base + 3, 5, base + 903})));
-        }
+        std::vector<RowChange> changes = writeOnlyTransactions(t);
         changes.push_back(update(t, ints({40, 0, 40}), ints({41, 0, 40})));  // a key move: alone
         carryDispatchKeys(changes);
         auto statements = DmlBuilder(true).build(changes, true);
