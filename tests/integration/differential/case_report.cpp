@@ -30,7 +30,10 @@ std::string workloadText(const CaseSpec& spec, const std::vector<int>& kept) {
         }
         text += "-- step " + std::to_string(step.number) + ": " + step.label + "\n";
         for (const auto& statement : step.statements) {
-            text += (statement.session == 1 ? "/* side session */ " : "") + statement.sql + ";\n";
+            text += (statement.session == kSideSession   ? "/* side session */ "
+                     : statement.session == kToolSession ? "/* the tool's session (NO_AUTO_VALUE_ON_ZERO) */ "
+                                                         : "") +
+                    statement.sql + ";\n";
         }
     }
     return text;

@@ -1,5 +1,7 @@
 #include "tests/integration/differential/case_runner.h"
 
+#include <array>
+
 #include <nlohmann/json.hpp>
 
 #include <chrono>
@@ -242,13 +244,16 @@ CatchUp waitForEngine(EngineDriver& engine, const BinlogPoint& end, int stallSec
 }
 
 struct UpstreamSessions {
-    std::unique_ptr<SqlSession> main;
-    std::unique_ptr<SqlSession> side;
+    std::array<std::unique_ptr<SqlSession>, 3> open;  // by UpstreamSession
     SqlSession& session(int which) {
-        auto& slot = which == 0 ? main : side;
+        auto& slot = open.at(static_cast<size_t>(which));
         if (!slot) {
             slot = std::make_unique<SqlSession>(test::upstreamRoot(), kDatabase);
             slot->execute("SET SESSION innodb_lock_wait_timeout = " + std::to_string(kLockWaitSeconds));
+            if (which == kToolSession) {
+                slot->execute(
+                    "SET SESSION sql_mode = CONCAT_WS(',', NULLIF(@@SESSION.sql_mode, ''), 'NO_AUTO_VALUE_ON_ZERO')");
+            }
         }
         return *slot;
     }
@@ -335,7 +340,7 @@ CaseOutcome runCase(const CaseSpec& spec, const std::vector<int>& keep, const Ru
             engine.start();
         }
     }
-    sessions.session(0).execute("INSERT INTO `_fuzz_marker` (`note`) VALUES ('end')");
+    sessions.session(kMainSession).execute("INSERT INTO `_fuzz_marker` (`note`) VALUES ('end')");
     // The end is read once the upstream stopped writing on its own (its last binlog checkpoint event).
     bool endSettled = test::waitFor([&] { return upstreamEndSettled(*upSession); }, kBinlogSettleMs);
     if (!endSettled) {

@@ -159,7 +159,7 @@ private:
             variants.push_back(AcrossRotation);
         }
         Variant variant = random_.pick(variants);
-        int session = variant == AcrossRotation ? 1 : 0;
+        int session = variant == AcrossRotation ? kSideSession : kMainSession;
         Step step;
         step.statements.push_back({session, "XA START " + xid});
         DmlGenerator dml(random_, features_);
@@ -269,8 +269,9 @@ private:
 
     // pt-online-schema-change's sequence, as the tool runs it, in three steps that the workload and faults
     // interleave: the shadow created LIKE the table and altered, with the tool's three triggers; the copy;
-    // the swap (RENAME), the old table and the triggers dropped. Only tables with a primary key that no
-    // foreign key touches (a cascade fires no trigger; a renamed parent takes its children's keys along).
+    // the swap (RENAME), the old table and the triggers dropped; all on the tool's own session (kToolSession).
+    // Only tables with a primary key that no foreign key touches (a cascade fires no trigger; a renamed parent
+    // takes its children's keys along).
     std::optional<Step> startOnlineChange(int index) {
         std::vector<const TableSpec*> candidates;
         for (const TableSpec& t : tables_) {
@@ -308,30 +309,33 @@ private:
             case 0:
                 step.label = "online-ddl " + t.name + " shadow";
                 step.statements = {
-                    {0, "CREATE TABLE " + shadow + " LIKE " + real},
-                    {0, "ALTER TABLE " + shadow + " ADD COLUMN `" + change.column + "` INT NULL DEFAULT " +
-                            std::to_string(change.index)},
-                    {0, "CREATE TRIGGER " + trigger + "del` AFTER DELETE ON " + real +
-                            " FOR EACH ROW DELETE IGNORE FROM " + shadow + " WHERE " + keyMatch},
-                    {0, "CREATE TRIGGER " + trigger + "upd` AFTER UPDATE ON " + real + " FOR EACH ROW BEGIN " +
-                            "DELETE IGNORE FROM " + shadow + " WHERE " + keyMatch + "; REPLACE INTO " + shadow + " (" +
-                            columns + ") VALUES (" + newValues + "); END"},
-                    {0, "CREATE TRIGGER " + trigger + "ins` AFTER INSERT ON " + real + " FOR EACH ROW REPLACE INTO " +
-                            shadow + " (" + columns + ") VALUES (" + newValues + ")"}};
+                    {kToolSession, "CREATE TABLE " + shadow + " LIKE " + real},
+                    {kToolSession, "ALTER TABLE " + shadow + " ADD COLUMN `" + change.column + "` INT NULL DEFAULT " +
+                                       std::to_string(change.index)},
+                    {kToolSession, "CREATE TRIGGER " + trigger + "del` AFTER DELETE ON " + real +
+                                       " FOR EACH ROW DELETE IGNORE FROM " + shadow + " WHERE " + keyMatch},
+                    {kToolSession, "CREATE TRIGGER " + trigger + "upd` AFTER UPDATE ON " + real +
+                                       " FOR EACH ROW BEGIN " + "DELETE IGNORE FROM " + shadow + " WHERE " + keyMatch +
+                                       "; REPLACE INTO " + shadow + " (" + columns + ") VALUES (" + newValues +
+                                       "); END"},
+                    {kToolSession, "CREATE TRIGGER " + trigger + "ins` AFTER INSERT ON " + real +
+                                       " FOR EACH ROW REPLACE INTO " + shadow + " (" + columns + ") VALUES (" +
+                                       newValues + ")"}};
                 break;
             case 1:
                 step.label = "online-ddl " + t.name + " copy";
-                step.statements = {{0, "INSERT LOW_PRIORITY IGNORE INTO " + shadow + " (" + columns + ") SELECT " +
-                                           columns + " FROM " + real + " LOCK IN SHARE MODE"}};
+                step.statements = {{kToolSession, "INSERT LOW_PRIORITY IGNORE INTO " + shadow + " (" + columns +
+                                                      ") SELECT " + columns + " FROM " + real + " LOCK IN SHARE MODE"}};
                 break;
             default: {
                 step.label = "online-ddl " + t.name + " swap";
                 const std::string old = "`_" + t.name + "_old`";
-                step.statements = {{0, "RENAME TABLE " + real + " TO " + old + ", " + shadow + " TO " + real},
-                                   {0, "DROP TABLE IF EXISTS " + old},
-                                   {0, "DROP TRIGGER IF EXISTS " + trigger + "del`"},
-                                   {0, "DROP TRIGGER IF EXISTS " + trigger + "upd`"},
-                                   {0, "DROP TRIGGER IF EXISTS " + trigger + "ins`"}};
+                step.statements = {
+                    {kToolSession, "RENAME TABLE " + real + " TO " + old + ", " + shadow + " TO " + real},
+                    {kToolSession, "DROP TABLE IF EXISTS " + old},
+                    {kToolSession, "DROP TRIGGER IF EXISTS " + trigger + "del`"},
+                    {kToolSession, "DROP TRIGGER IF EXISTS " + trigger + "upd`"},
+                    {kToolSession, "DROP TRIGGER IF EXISTS " + trigger + "ins`"}};
                 auto spec = std::find_if(tables_.begin(), tables_.end(),
                                          [&](const TableSpec& s) { return s.name == change.table; });
                 spec->columns.push_back({change.column, ValueKind::Int, "INT", true, {}});

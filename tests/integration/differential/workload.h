@@ -27,8 +27,12 @@ enum class FaultKind {
 };
 std::string faultName(FaultKind fault);
 
-// A statement on the main upstream session (0) or on the side session (1) that holds an XA
-// transaction prepared while the main session rotates the binlog.
+// The upstream sessions a step's statements run on: the workload's own; the side session that holds an XA
+// transaction prepared while the main session rotates the binlog; the online schema change tool's
+// connection, whose sql_mode has NO_AUTO_VALUE_ON_ZERO as pt-online-schema-change and gh-ost set it (its
+// triggers keep that mode, so a key changed to 0 stays 0 in the shadow).
+enum UpstreamSession : int { kMainSession = 0, kSideSession = 1, kToolSession = 2 };
+
 struct Statement {
     int session = 0;
     std::string sql;
