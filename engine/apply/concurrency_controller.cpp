@@ -37,29 +37,71 @@ ConcurrencyStep ConcurrencyController::keep(std::string reason) {
     return ConcurrencyStep{limit_, false, reason_};
 }
 
+void ConcurrencyController::Sum::add(const ConcurrencyWindow& window) {
+    ++windows;
+    seconds += window.seconds;
+    rows += window.rows;
+    transactions += window.transactions;
+    busySeconds += window.busySeconds;
+}
+
+size_t ConcurrencyController::higherThan(size_t limit) const {
+    size_t step = std::max<size_t>(1, limit / 2);
+    if (failedAbove_ > limit) {
+        step = std::min(step, std::max<size_t>(1, (failedAbove_ - limit) / 2));  // between here and what failed
+    }
+    return std::min(ceiling_, limit + step);
+}
+
+size_t ConcurrencyController::lowerThan(size_t limit) const {
+    return std::max<size_t>(1, limit - std::max<size_t>(1, limit / 4));
+}
+
+double ConcurrencyController::neededGain(size_t lower, size_t higher) {
+    return std::max(kRaiseGain, kScalingShare * double(higher - lower) / double(lower));
+}
+
 ConcurrencyStep ConcurrencyController::observe(const ConcurrencyWindow& window) {
     if (!window.saturated) {
         // Nothing to learn: the workers never had more ready batches than they were allowed to run.
-        if (phase_ == Phase::ProbingUp || phase_ == Phase::ProbingDown) {
+        if (phase_ != Phase::Holding) {
             phase_ = Phase::Measuring;
         }
+        sum_ = Sum{};
         return keep("every ready batch runs at once (" + transactionsText(limit_) + " allowed)");
     }
     if (window.transactions < kMinTransactions || window.seconds <= 0) {
         return keep("measuring at " + transactionsText(limit_) + " (too few commits to compare yet)");
     }
-    double rowsPerSecond = double(window.rows) / window.seconds;
-    double latency = window.busySeconds / double(window.transactions);
+    if (phase_ == Phase::Holding) {
+        return hold(double(window.rows) / window.seconds, window.busySeconds / double(window.transactions));
+    }
+    sum_.add(window);
+    if (sum_.windows < kMeasureWindows) {
+        return ConcurrencyStep{limit_, false, reason_};
+    }
+    const Sum measured = sum_;
+    sum_ = Sum{};
     switch (phase_) {
         case Phase::Measuring:
-            reference_ = Reference{limit_, rowsPerSecond, latency};
             nextProbeUp_ = true;  // a fresh start climbs first
-            return startProbe(rowsPerSecond, latency);
+            return startProbe(measured.rowsPerSecond(), measured.latency());
         case Phase::ProbingUp:
         case Phase::ProbingDown:
-            return judgeProbe(rowsPerSecond, latency);
+            // Back to the reference limit, measured again: the probe is judged against the two measurements
+            // around it, so that a downstream speeding up or slowing down meanwhile does not decide.
+            probe_ = Reference{limit_, measured.rowsPerSecond(), measured.latency()};
+            probeUp_ = phase_ == Phase::ProbingUp;
+            phase_ = Phase::Rechecking;
+            return setLimit(reference_.limit, "measuring " + std::to_string(reference_.limit) + " again after " +
+                                                  std::to_string(probe_.limit) + " (" +
+                                                  std::to_string(std::lround(probe_.rowsPerSecond)) + " rows/s)");
+        case Phase::Rechecking:
+            reference_.rowsPerSecond = (reference_.rowsPerSecond + measured.rowsPerSecond()) / 2;
+            reference_.latency = (reference_.latency + measured.latency()) / 2;
+            return judgeProbe();
         case Phase::Holding:
-            return hold(rowsPerSecond, latency);
+            break;
     }
     return keep(reason_);
 }
@@ -67,68 +109,86 @@ ConcurrencyStep ConcurrencyController::observe(const ConcurrencyWindow& window) 
 ConcurrencyStep ConcurrencyController::startProbe(double rowsPerSecond, double latency) {
     reference_ = Reference{limit_, rowsPerSecond, latency};
     heldWindows_ = 0;
+    collapsingWindows_ = 0;
+    sum_ = Sum{};
     bool up = (nextProbeUp_ && limit_ < ceiling_) || limit_ == 1;
     nextProbeUp_ = !nextProbeUp_;
+    const std::string measured =
+        " (" + std::to_string(std::lround(rowsPerSecond)) + " rows/s at " + std::to_string(limit_) + ")";
     if (up && limit_ < ceiling_) {
         phase_ = Phase::ProbingUp;
-        return setLimit(limit_ + 1, "trying " + transactionsText(limit_ + 1) + " at once (" +
-                                        std::to_string(std::lround(rowsPerSecond)) + " rows/s at " +
-                                        std::to_string(limit_) + ")");
+        return setLimit(higherThan(limit_), "trying " + transactionsText(higherThan(limit_)) + " at once" + measured);
     }
     if (!up && limit_ > 1) {
         phase_ = Phase::ProbingDown;
-        return setLimit(limit_ - 1, "trying " + transactionsText(limit_ - 1) + " at once (" +
-                                        std::to_string(std::lround(rowsPerSecond)) + " rows/s at " +
-                                        std::to_string(limit_) + ")");
+        return setLimit(lowerThan(limit_), "trying " + transactionsText(lowerThan(limit_)) + " at once" + measured);
     }
     phase_ = Phase::Holding;
     return keep("holding " + transactionsText(limit_) + " at once (worker-count " + std::to_string(ceiling_) +
                 " is the ceiling)");
 }
 
-ConcurrencyStep ConcurrencyController::judgeProbe(double rowsPerSecond, double latency) {
-    double gain = reference_.rowsPerSecond > 0 ? rowsPerSecond / reference_.rowsPerSecond : 1.0;
-    size_t tried = limit_;
-    size_t before = reference_.limit;
-    if (phase_ == Phase::ProbingUp) {
-        double needed = std::max(kRaiseGain, kScalingShare / double(before));
-        if (gain >= 1 + needed) {
-            reference_ = Reference{tried, rowsPerSecond, latency};
-            if (tried < ceiling_) {
-                return setLimit(tried + 1, std::to_string(tried) + " at once gave " + percent(gain) + " rows/s over " +
-                                               std::to_string(before) + ": trying " + std::to_string(tried + 1));
-            }
-            phase_ = Phase::Holding;
-            return keep(std::to_string(tried) + " at once gave " + percent(gain) + " rows/s over " +
-                        std::to_string(before) + "; worker-count " + std::to_string(ceiling_) + " is the ceiling");
-        }
-        phase_ = Phase::Holding;
-        bool congested = reference_.latency > 0 && latency > reference_.latency * (1 + kLatencyGrowth);
-        return setLimit(before, congested ? std::to_string(tried) + " at once raised commit latency " +
-                                                percent(latency / reference_.latency) + " without more rows/s (" +
-                                                percent(gain) + "): back to " + std::to_string(before)
-                                          : std::to_string(tried) + " at once gave no more rows/s (" + percent(gain) +
-                                                "): back to " + std::to_string(before));
-    }
-    if (gain >= 1 - kLowerLoss) {
-        reference_ = Reference{tried, rowsPerSecond, latency};
-        phase_ = Phase::Holding;
-        return keep(std::to_string(tried) + " at once keep the rows/s of " + std::to_string(before) + " (" +
-                    percent(gain) + ") with fewer transactions: holding " + std::to_string(tried));
-    }
+ConcurrencyStep ConcurrencyController::judgeProbe() {
+    const double gain = reference_.rowsPerSecond > 0 ? probe_.rowsPerSecond / reference_.rowsPerSecond : 1.0;
+    const size_t tried = probe_.limit;
+    const size_t before = reference_.limit;
     phase_ = Phase::Holding;
-    return setLimit(before, std::to_string(tried) + " at once lost rows/s (" + percent(gain) + "): back to " +
-                                std::to_string(before));
+    if (probeUp_) {
+        if (gain >= 1 + neededGain(before, tried)) {
+            reference_ = probe_;
+            if (tried >= failedAbove_) {
+                failedAbove_ = 0;
+            }
+            const std::string paid =
+                std::to_string(tried) + " at once gave " + percent(gain) + " rows/s over " + std::to_string(before);
+            if (tried < ceiling_) {
+                phase_ = Phase::ProbingUp;
+                return setLimit(higherThan(tried), paid + ": trying " + std::to_string(higherThan(tried)));
+            }
+            return setLimit(tried, paid + "; worker-count " + std::to_string(ceiling_) + " is the ceiling");
+        }
+        failedAbove_ = tried;
+        bool congested = reference_.latency > 0 && probe_.latency > reference_.latency * (1 + kLatencyGrowth);
+        return keep(congested ? std::to_string(tried) + " at once raised commit latency " +
+                                    percent(probe_.latency / reference_.latency) + " without enough more rows/s (" +
+                                    percent(gain) + "): holding " + std::to_string(before)
+                              : std::to_string(tried) + " at once gave not enough more rows/s (" + percent(gain) +
+                                    "): holding " + std::to_string(before));
+    }
+    // The same rule as for a raise, seen from the higher limit: `before` stays only when it brings what
+    // its extra transactions must.
+    const double needed = neededGain(tried, before);
+    if (gain * (1 + needed) > 1) {
+        reference_ = probe_;
+        failedAbove_ = 0;
+        const std::string kept = std::to_string(tried) + " at once keep the rows/s of " + std::to_string(before) +
+                                 " (" + percent(gain) + "; " + std::to_string(before) + " would have to bring " +
+                                 percent(1 + needed) + ")";
+        if (tried > 1) {
+            phase_ = Phase::ProbingDown;
+            return setLimit(lowerThan(tried), kept + ": trying " + std::to_string(lowerThan(tried)));
+        }
+        return setLimit(tried, kept + ": holding " + std::to_string(tried));
+    }
+    return keep(std::to_string(tried) + " at once lost rows/s (" + percent(gain) + "): holding " +
+                std::to_string(before));
 }
 
 ConcurrencyStep ConcurrencyController::hold(double rowsPerSecond, double latency) {
     double ratio = reference_.rowsPerSecond > 0 ? rowsPerSecond / reference_.rowsPerSecond : 1.0;
     bool congested = reference_.latency > 0 && latency > reference_.latency * (1 + kLatencyGrowth);
-    if (ratio < kCollapse && congested && limit_ > 1) {
+    collapsingWindows_ = ratio < kCollapse && congested && limit_ > 1 ? collapsingWindows_ + 1 : 0;
+    if (collapsingWindows_ > 0 && collapsingWindows_ < kCollapseWindows) {
+        return ConcurrencyStep{limit_, false, reason_};  // one window is not yet a collapse: not averaged in
+    }
+    if (collapsingWindows_ >= kCollapseWindows) {
+        collapsingWindows_ = 0;
+        failedAbove_ = 0;
         size_t halved = std::max<size_t>(1, limit_ / 2);
         std::string why = "rows/s " + percent(ratio) + " with commit latency " + percent(latency / reference_.latency) +
                           " at " + std::to_string(limit_) + ": down to " + std::to_string(halved);
         phase_ = Phase::Measuring;
+        sum_ = Sum{};
         return setLimit(halved, why);
     }
     reference_.rowsPerSecond = (1 - kSmoothing) * reference_.rowsPerSecond + kSmoothing * rowsPerSecond;

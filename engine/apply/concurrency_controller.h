@@ -1,6 +1,6 @@
 // Adaptive apply concurrency: how many downstream transactions the workers may run at once. Like a
 // congestion window, the limit is raised while raising it brings more rows per second, lowered when
-// latency grows without more throughput, and tried one lower now and then (fewer connections, same
+// latency grows without more throughput, and tried lower now and then (fewer connections, same
 // throughput, is better). `worker-count` is the ceiling. Causality keys still decide which changes may
 // run in parallel; this decides only how many transactions are in flight. Pure logic: fed one
 // measurement window at a time, it answers the new limit and why.
@@ -33,20 +33,27 @@ class ConcurrencyController {
 public:
     // A window with fewer commits than this says too little to compare.
     static constexpr uint64_t kMinTransactions = 8;
-    // A raise from L to L+1 is kept only when throughput grows by kRaiseGain, and by at least
-    // kScalingShare of what one more transaction would give if the downstream scaled perfectly (1/L):
-    // a transaction that adds little costs the downstream's CPU for nothing, and a small gain is noise.
-    static constexpr double kRaiseGain = 0.05;
-    static constexpr double kScalingShare = 0.25;
-    // A lower limit is kept when throughput falls by less than this fraction.
-    static constexpr double kLowerLoss = 0.02;
+    // Windows that one measurement sums: a limit's rows/s before a probe and under it. One 500 ms window
+    // of a downstream that reads pages from disk wanders by a fifth; eight together (4 s) by a third of that.
+    static constexpr int kMeasureWindows = 8;
+    // Between a lower limit A and a higher one B the same rule decides, whichever of the two was probed
+    // from the other: B when it brings at least kRaiseGain more rows/s, and at least kScalingShare of what
+    // its extra transactions would give a perfectly scaling downstream; A otherwise. One rule both ways, so
+    // that noise moves the limit around the choice, never steadily down (a lower limit kept on any window
+    // that did not lose, a higher one only on a clear gain, drifted a catch-up down to 1-3 of 16 where 16
+    // at once applied 28% more rows/s at the same downstream CPU per row).
+    static constexpr double kRaiseGain = 0.02;
+    static constexpr double kScalingShare = 0.05;
     // Latency (per transaction) that grew by this fraction with no more throughput is congestion.
     static constexpr double kLatencyGrowth = 0.25;
-    // While holding, throughput below this fraction of the held figure, with latency grown, halves
-    // back towards safety (multiplicative decrease).
+    // While holding, throughput below this fraction of the held figure, with latency grown, in
+    // kCollapseWindows windows in a row (a measurement's worth: a downstream's own stall of a second or two,
+    // a page flush, is not one), halves back towards safety (multiplicative decrease).
     static constexpr double kCollapse = 0.7;
-    // Windows held at a limit before the next probe (alternately one higher, one lower).
-    static constexpr int kHoldWindows = 6;
+    static constexpr int kCollapseWindows = kMeasureWindows;
+    // Windows held at a limit before the next probe (alternately higher, lower): three measurements' worth,
+    // so that probes take at most a quarter of the time (a probe is measured, then the limit it left).
+    static constexpr int kHoldWindows = 3 * kMeasureWindows;
     // Weight of the newest window in the held throughput and latency.
     static constexpr double kSmoothing = 0.3;
     // Where the search starts (capped by the ceiling): as many as MariaDB's parallel replica is
@@ -61,8 +68,14 @@ public:
     size_t ceiling() const { return ceiling_; }
     const std::string& reason() const { return reason_; }
 
+    // The limits a probe from `limit` tries: half as many again (at least one more; at most half way to a
+    // raise from here that did not pay), a quarter fewer (at least one fewer); within 1 and the ceiling. A
+    // raise that pays is followed by the next raise, a lower limit that keeps the rows/s by the next lower.
+    size_t higherThan(size_t limit) const;
+    size_t lowerThan(size_t limit) const;
+
 private:
-    enum class Phase { Measuring, ProbingUp, ProbingDown, Holding };
+    enum class Phase { Measuring, ProbingUp, ProbingDown, Rechecking, Holding };
 
     struct Reference {
         size_t limit = 1;
@@ -70,17 +83,37 @@ private:
         double latency = 0;  // seconds per transaction
     };
 
+    // Windows summed into one measurement (kMeasureWindows of them).
+    struct Sum {
+        int windows = 0;
+        double seconds = 0;
+        uint64_t rows = 0;
+        uint64_t transactions = 0;
+        double busySeconds = 0;
+        void add(const ConcurrencyWindow& window);
+        double rowsPerSecond() const { return seconds > 0 ? double(rows) / seconds : 0; }
+        double latency() const { return transactions > 0 ? busySeconds / double(transactions) : 0; }
+    };
+
+    // The rows/s gain that B transactions at once must bring over A (< B) to be preferred.
+    static double neededGain(size_t lower, size_t higher);
+
     ConcurrencyStep setLimit(size_t limit, std::string reason);
     ConcurrencyStep keep(std::string reason);
     ConcurrencyStep startProbe(double rowsPerSecond, double latency);
-    ConcurrencyStep judgeProbe(double rowsPerSecond, double latency);
+    ConcurrencyStep judgeProbe();
     ConcurrencyStep hold(double rowsPerSecond, double latency);
 
     size_t ceiling_;
     size_t limit_;
     Phase phase_ = Phase::Measuring;
     Reference reference_;
+    Reference probe_;  // what the last probe measured, judged after the reference limit is measured again
+    bool probeUp_ = false;
+    Sum sum_;
     int heldWindows_ = 0;
+    int collapsingWindows_ = 0;
+    size_t failedAbove_ = 0;  // the last raise from here that did not pay (0: none): the next stays below it
     bool nextProbeUp_ = true;
     std::string reason_;
 };

@@ -87,44 +87,58 @@ private slots:
         QFETCH(int, knee);
         QFETCH(int, ceiling);
         ConcurrencyController controller{size_t(ceiling)};
-        Run run = drive(controller, 120, kneeAt(size_t(knee)));
-        double settled = meanOfLast(run.limits, 60);
+        Run run = drive(controller, 240, kneeAt(size_t(knee)));
+        double settled = meanOfLast(run.limits, 120);
         QVERIFY2(settled >= knee - 0.5 && settled <= knee + 1.0,
                  qPrintable(QStringLiteral("settled at %1 for a knee at %2").arg(settled).arg(knee)));
-        // One probe past the knee, or past where the search starts.
-        size_t highestProbe = std::max(size_t(knee), ConcurrencyController::kInitialLimit) + 1;
+        // One probe past the knee, or past where the search starts: at most half as many again.
+        size_t highestProbe = ConcurrencyController(size_t(ceiling))
+                                  .higherThan(std::max(size_t(knee), ConcurrencyController::kInitialLimit));
         QVERIFY2(run.highest <= highestProbe, qPrintable(QStringLiteral("went up to %1").arg(run.highest)));
     }
 
     void neverPassesTheCeiling() {
         ConcurrencyController controller(3);
-        Run run = drive(controller, 40, [](size_t limit) { return 5000.0 * double(limit); });
+        Run run = drive(controller, 80, [](size_t limit) { return 5000.0 * double(limit); });
         QCOMPARE(run.highest, size_t(3));
-        QCOMPARE(controller.limit(), size_t(3));
+        // At the ceiling: only the probes one lower leave it, and they come back.
+        QVERIFY2(meanOfLast(run.limits, 40) > 2.5, qPrintable(QString::fromStdString(controller.reason())));
         QCOMPARE(controller.ceiling(), size_t(3));
     }
 
     void flatThroughputWithGrowingLatencyKeepsTheLimitLow() {
         // Past 2 transactions the downstream gives nothing more: each extra one only queues.
         ConcurrencyController controller(16);
-        Run run = drive(controller, 80, [](size_t limit) { return limit >= 2 ? 8000.0 : 4000.0; });
-        QVERIFY2(run.highest <= ConcurrencyController::kInitialLimit + 1,
+        Run run = drive(controller, 160, [](size_t limit) { return limit >= 2 ? 8000.0 : 4000.0; });
+        QVERIFY2(run.highest <= ConcurrencyController(16).higherThan(ConcurrencyController::kInitialLimit),
                  qPrintable(QStringLiteral("went up to %1").arg(run.highest)));
-        QVERIFY2(meanOfLast(run.limits, 40) <= 2.5, qPrintable(QString::fromStdString(controller.reason())));
+        QVERIFY2(meanOfLast(run.limits, 80) <= 2.5, qPrintable(QString::fromStdString(controller.reason())));
     }
 
     void aRaiseThatAddsOnlyLatencyIsTakenBackAndSaysWhy() {
         ConcurrencyController controller(16, 4);
         auto curve = kneeAt(4);
-        controller.observe(windowAt(4, curve));  // measures 4, tries 5
-        QCOMPARE(controller.limit(), size_t(5));
-        QVERIFY2(controller.reason().find("trying 5 transactions at once") != std::string::npos,
+        for (int i = 0; i < ConcurrencyController::kMeasureWindows; ++i) {
+            QCOMPARE(controller.limit(), size_t(4));
+            controller.observe(windowAt(4, curve));  // measures 4 over its windows, then tries half as many again
+        }
+        QCOMPARE(controller.limit(), size_t(6));
+        QVERIFY2(controller.reason().find("trying 6 transactions at once") != std::string::npos,
                  controller.reason().c_str());
-        ConcurrencyStep step = controller.observe(windowAt(5, curve));
+        ConcurrencyStep step;
+        for (int i = 0; i < ConcurrencyController::kMeasureWindows; ++i) {
+            step = controller.observe(windowAt(6, curve));
+        }
+        // Back to 4 to measure it again, then judged against the measurements before and after.
         QCOMPARE(step.limit, size_t(4));
         QVERIFY(step.changed);
+        QVERIFY2(step.reason.find("measuring 4 again after 6") != std::string::npos, step.reason.c_str());
+        for (int i = 0; i < ConcurrencyController::kMeasureWindows; ++i) {
+            step = controller.observe(windowAt(4, curve));
+        }
+        QCOMPARE(step.limit, size_t(4));
         QVERIFY2(step.reason.find("raised commit latency") != std::string::npos &&
-                     step.reason.find("back to 4") != std::string::npos,
+                     step.reason.find("holding 4") != std::string::npos,
                  step.reason.c_str());
     }
 
@@ -143,7 +157,7 @@ private slots:
         QCOMPARE(controller.limit(), size_t(3));
     }
 
-    // Session 8: on a loaded machine the defaults settled at 1 of 16 and caught up 17% slower than 16 at
+    // On a loaded machine the defaults once settled at 1 of 16 and caught up 17% slower than 16 at
     // once. Is it the controller? A window's rows/s wander with whatever else runs; a lower probe kept on
     // one lucky window, or a raise refused on one unlucky one, could drift the limit down step by step.
     // With a knee at 6, rows/s growing linearly or as L^0.6 below it, and each window's rows/s off by up
@@ -176,12 +190,36 @@ private slots:
             return rowsPerSecond * wander(random);
         };
         ConcurrencyController controller(16);
-        Run run = drive(controller, 600, curve);
-        double settled = meanOfLast(run.limits, 300);
+        Run run = drive(controller, 1200, curve);
+        double settled = meanOfLast(run.limits, 600);
         QVERIFY2(settled >= double(kKnee) - 2, qPrintable(QStringLiteral("settled at %1 for a knee at %2: %3")
                                                               .arg(settled)
                                                               .arg(kKnee)
                                                               .arg(QString::fromStdString(controller.reason()))));
+    }
+
+    // A catch-up whose downstream reads pages from disk: 16 at once applied 28% more rows/s than the 2-3 the
+    // controller had settled at (rows/s about L^0.13), each 500 ms window off by up to a fifth. Each step
+    // up brings a little, clearly less than perfect scaling and less than one window's noise; the limit must
+    // still climb towards the ceiling and not drift down.
+    void aFlatButRisingCurveClimbsTowardsTheCeiling_data() {
+        QTest::addColumn<unsigned>("seed");
+        for (unsigned seed : {1U, 2U, 3U, 4U, 5U}) {
+            QTest::addRow("seed %u", seed) << seed;
+        }
+    }
+    void aFlatButRisingCurveClimbsTowardsTheCeiling() {
+        QFETCH(unsigned, seed);
+        std::mt19937 random(seed);
+        std::uniform_real_distribution<double> wander(0.8, 1.2);
+        auto curve = [&](size_t limit) { return 15000 * std::pow(double(limit), 0.13) * wander(random); };
+        ConcurrencyController controller(16);
+        Run run = drive(controller, 1200, curve);
+        double settled = meanOfLast(run.limits, 600);
+        // Well above the 2-3 where the controller before this rule settled on this curve.
+        QVERIFY2(settled >= 7, qPrintable(QStringLiteral("settled at %1 of 16: %2")
+                                              .arg(settled)
+                                              .arg(QString::fromStdString(controller.reason()))));
     }
 
     void aCollapseWithGrowingLatencyHalvesTheLimit() {
@@ -190,8 +228,14 @@ private slots:
         // Settle at 8: the probes up find nothing more, the probes down lose rows/s.
         drive(controller, 30, steady);
         QCOMPARE(controller.limit(), size_t(8));
-        // The downstream slows down to a third (a checkpoint storm): latency triples at the same limit.
-        ConcurrencyStep step = controller.observe(windowAt(8, [](size_t) { return 10000.0; }));
+        // The downstream slows down to a third (a checkpoint storm): latency triples at the same limit. A
+        // second or two of it may be the downstream's own stall; a measurement's worth in a row halves.
+        auto storm = [](size_t) { return 10000.0; };
+        for (int i = 1; i < ConcurrencyController::kCollapseWindows; ++i) {
+            QVERIFY(!controller.observe(windowAt(8, storm)).changed);
+            QCOMPARE(controller.limit(), size_t(8));
+        }
+        ConcurrencyStep step = controller.observe(windowAt(8, storm));
         QCOMPARE(step.limit, size_t(4));
         QVERIFY2(step.reason.find("down to 4") != std::string::npos, step.reason.c_str());
     }
