@@ -1,7 +1,7 @@
 // One consistent view of the upstream for a status snapshot: the upstream has at least every event the
 // stream has read from it. Its position is polled once a second while the read point moves with every
 // event, so a polled position can trail the read point (and a freshly rotated file can be missing from
-// the polled file list); left alone, every live table point looked "beyond the upstream" (issue 10.13).
+// the polled file list); left alone, every live table point looked "beyond the upstream".
 #pragma once
 
 #include <optional>

@@ -1,5 +1,5 @@
 // Opening a DM task with several sources from the GUI's own dialogs, offscreen, over the real engine and the
-// private MariaDB pair (issue 14): File > Open task takes the task file, then its source files in one dialog
+// private MariaDB pair: File > Open task takes the task file, then its source files in one dialog
 // whose title names the task's sources; New task writes a task with a typed first source and a further source
 // from an existing file (its own databases). Each opens through the application's opener (app/gui) as the task's
 // row with a row per source on the overview and replicates both sources' rows. A further source without
