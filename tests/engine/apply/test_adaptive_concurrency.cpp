@@ -216,7 +216,7 @@ private slots:
         ConcurrencyController controller(16);
         Run run = drive(controller, 1200, curve);
         double settled = meanOfLast(run.limits, 600);
-        // Well above the 2-3 where the controller before this rule settled on this curve.
+        // Well above the 1-3 of 16 where the controller before this rule settled on the real backlog.
         QVERIFY2(settled >= 7, qPrintable(QStringLiteral("settled at %1 of 16: %2")
                                               .arg(settled)
                                               .arg(QString::fromStdString(controller.reason()))));
