@@ -385,9 +385,12 @@ std::optional<binlog::RawEvent> BinlogServerSource::next() {
         (heartbeat ? status_.lastHeartbeatTime : status_.lastEventTime) = now();
         status_.file = tracker_.currentFile();
         status_.position = tracker_.currentPosition();
-        status_.resumeFile = tracker_.resumeFile();
-        status_.resumePosition = tracker_.resumePosition();
-        status_.resumeGtid = tracker_.resumeGtidPosition();
+        if (statusResumeMoves_ != tracker_.resumeMoves()) {  // once per transaction, not per event
+            statusResumeMoves_ = tracker_.resumeMoves();
+            status_.resumeFile = tracker_.resumeFile();
+            status_.resumePosition = tracker_.resumePosition();
+            status_.resumeGtid = tracker_.resumeGtidPosition();
+        }
         return event;
     }
 }

@@ -139,6 +139,7 @@ private:
 
     mutable std::mutex statusMutex_;
     ServerSourceStatus status_;
+    uint64_t statusResumeMoves_ = 0;  // the tracker's resumeMoves() that status_'s resume point shows
 };
 
 }  // namespace syncscope::source

@@ -47,6 +47,7 @@ void ResumePointTracker::start(std::string file, uint64_t position, std::string_
     currentFile_ = std::move(file);
     resumePosition_ = position;
     currentPosition_ = position;
+    ++resumeMoves_;
     gtidState_.clear();
     pendingGtid_.reset();
     insideTransaction_ = false;
@@ -92,6 +93,7 @@ void ResumePointTracker::completeTransaction() {
     standalone_ = false;
     resumeFile_ = currentFile_;
     resumePosition_ = currentPosition_;
+    ++resumeMoves_;
 }
 
 void ResumePointTracker::observe(const binlog::RawEvent& event, bool hasChecksum) {

@@ -27,6 +27,9 @@ public:
     uint64_t resumePosition() const { return resumePosition_; }
     // The GTID position of the last complete transaction per domain, "0-1-5,1-2-7"; empty when unknown.
     std::string resumeGtidPosition() const;
+    // Counts the moves of the resume point (start and every complete transaction): a reader of the
+    // resume point rebuilds its text only when this changed.
+    uint64_t resumeMoves() const { return resumeMoves_; }
 
     // The file and offset after the last event seen (inside a transaction or not).
     const std::string& currentFile() const { return currentFile_; }
@@ -44,6 +47,7 @@ private:
 
     std::string resumeFile_;
     uint64_t resumePosition_ = 0;
+    uint64_t resumeMoves_ = 0;
     std::string currentFile_;
     uint64_t currentPosition_ = 0;
     std::map<uint32_t, Gtid> gtidState_;  // by domain
