@@ -37,12 +37,13 @@ std::vector<KeyBound> integerBoundaries(const std::string& minText, const std::s
     return bounds;
 }
 
-std::vector<KeyBound> walkedBoundaries(source::UpstreamConnection& upstream, const LoadTable& table,
-                                       uint64_t chunkRows) {
+// The key values every `chunkRows` rows, in key order; none when `stop` was set on the way.
+std::optional<std::vector<KeyBound>> walkedBoundaries(source::UpstreamConnection& upstream, const LoadTable& table,
+                                                      uint64_t chunkRows, const std::atomic<bool>& stop) {
     std::vector<KeyBound> bounds;
     LoadChunk from;
     from.keyColumns = table.keyColumns;
-    while (true) {
+    while (!stop) {
         std::string select = "SELECT " + keyList(table.keyColumns) + " FROM " + table.upstream.quoted() + " WHERE " +
                              chunkCondition(from) + " ORDER BY " + keyList(table.keyColumns) + " LIMIT 1 OFFSET " +
                              std::to_string(chunkRows);
@@ -53,6 +54,29 @@ std::vector<KeyBound> walkedBoundaries(source::UpstreamConnection& upstream, con
         bounds.push_back(rows.front());
         from.lower = rows.front();
     }
+    return std::nullopt;
+}
+
+// The chunks between `bounds`: the first open below, the last open above; the table's estimates
+// shared evenly.
+std::vector<LoadChunk> chunksBetween(const LoadTable& table, const std::vector<KeyBound>& bounds) {
+    std::vector<LoadChunk> chunks(bounds.size() + 1);
+    for (size_t i = 0; i < chunks.size(); ++i) {
+        LoadChunk& chunk = chunks[i];
+        chunk.name = chunkName(table.upstream, i);
+        chunk.upstream = table.upstream;
+        chunk.target = table.target;
+        chunk.keyColumns = table.keyColumns;
+        if (i > 0) {
+            chunk.lower = bounds[i - 1];
+        }
+        if (i < bounds.size()) {
+            chunk.upper = bounds[i];
+        }
+        chunk.estimatedRows = table.estimatedRows / chunks.size();
+        chunk.estimatedBytes = table.estimatedBytes / chunks.size();
+    }
+    return chunks;
 }
 
 }  // namespace
@@ -71,38 +95,31 @@ uint64_t rowsPerChunk(const LoadTable& table, uint64_t chunkRows, uint64_t chunk
     return std::max<uint64_t>(1, chunkBytes / averageRowBytes);
 }
 
+bool needsKeyWalk(const LoadTable& table, uint64_t chunkRows) {
+    return !table.keyColumns.empty() && !table.integerKey && table.estimatedRows > chunkRows;
+}
+
 std::vector<LoadChunk> planChunks(source::UpstreamConnection& upstream, const LoadTable& table, uint64_t chunkRows) {
     std::vector<KeyBound> bounds;
-    if (!table.keyColumns.empty() && table.estimatedRows > chunkRows) {
-        if (table.integerKey) {
-            auto range = queryLiteralRows(upstream, "SELECT MIN(" + TableName::quote(table.keyColumns.front()) +
-                                                        "), MAX(" + TableName::quote(table.keyColumns.front()) +
-                                                        ") FROM " + table.upstream.quoted());
-            if (!range.empty() && range.front()[0] != "NULL") {
-                bounds = integerBoundaries(range.front()[0], range.front()[1],
-                                           (table.estimatedRows + chunkRows - 1) / chunkRows);
-            }
-        } else {
-            bounds = walkedBoundaries(upstream, table, chunkRows);
+    if (!table.keyColumns.empty() && table.integerKey && table.estimatedRows > chunkRows) {
+        auto range = queryLiteralRows(upstream, "SELECT MIN(" + TableName::quote(table.keyColumns.front()) + "), MAX(" +
+                                                    TableName::quote(table.keyColumns.front()) + ") FROM " +
+                                                    table.upstream.quoted());
+        if (!range.empty() && range.front()[0] != "NULL") {
+            bounds = integerBoundaries(range.front()[0], range.front()[1],
+                                       (table.estimatedRows + chunkRows - 1) / chunkRows);
         }
     }
-    std::vector<LoadChunk> chunks(bounds.size() + 1);
-    for (size_t i = 0; i < chunks.size(); ++i) {
-        LoadChunk& chunk = chunks[i];
-        chunk.name = chunkName(table.upstream, i);
-        chunk.upstream = table.upstream;
-        chunk.target = table.target;
-        chunk.keyColumns = table.keyColumns;
-        if (i > 0) {
-            chunk.lower = bounds[i - 1];
-        }
-        if (i < bounds.size()) {
-            chunk.upper = bounds[i];
-        }
-        chunk.estimatedRows = table.estimatedRows / chunks.size();
-        chunk.estimatedBytes = table.estimatedBytes / chunks.size();
+    return chunksBetween(table, bounds);
+}
+
+std::optional<std::vector<LoadChunk>> walkChunks(source::UpstreamConnection& upstream, const LoadTable& table,
+                                                 uint64_t chunkRows, const std::atomic<bool>& stop) {
+    std::optional<std::vector<KeyBound>> bounds = walkedBoundaries(upstream, table, chunkRows, stop);
+    if (!bounds) {
+        return std::nullopt;
     }
-    return chunks;
+    return chunksBetween(table, *bounds);
 }
 
 }  // namespace syncscope::load

@@ -66,6 +66,11 @@ void LoadProgress::setSnapshot(const std::string& point, double writersBlockedMi
     writersBlockedMilliseconds_ = writersBlockedMilliseconds;
 }
 
+void LoadProgress::chunksAdded(const TableName& table, uint32_t added) {
+    std::lock_guard lock(mutex_);
+    tables_[table.quoted()].chunksTotal += added;
+}
+
 void LoadProgress::chunkStarted(const LoadChunk& chunk) {
     std::lock_guard lock(mutex_);
     tables_[chunk.upstream.quoted()].currentChunks.push_back(chunk.name);

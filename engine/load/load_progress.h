@@ -69,6 +69,8 @@ public:
     void setPlan(const std::vector<LoadChunk>& chunks, const std::map<std::string, LoadTable>& tablesByQuotedName);
     void setSnapshot(const std::string& point, double writersBlockedMilliseconds);
     void setNotCopied(std::vector<std::string> objects);
+    // A walked table's whole-table chunk was cut into `added` + 1 chunks.
+    void chunksAdded(const TableName& table, uint32_t added);
     void chunkStarted(const LoadChunk& chunk);
     void rowsCopied(const LoadChunk& chunk, uint64_t rows, uint64_t bytes);
     // Committed: the table's rows count stays; an abandoned chunk's rows are taken back.

@@ -6,8 +6,10 @@
 #include <cppconn/resultset.h>
 #include <cppconn/statement.h>
 
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <span>
 
 #include "engine/apply/error_class.h"
 #include "engine/load/literal_row_reader.h"
@@ -147,39 +149,78 @@ std::vector<LoadChunk> LoaderCheckpoint::load(const std::string& sourceId) {
     return chunks;
 }
 
-void LoaderCheckpoint::savePlan(const std::string& sourceId, const std::vector<LoadChunk>& chunks) {
-    std::string sql = "INSERT INTO " + qualifiedName_ +
-                      " (id, filename, cp_schema, cp_table, `offset`, end_pos, target_schema, target_table, chunk_key,"
-                      " lower_bound, upper_bound, estimated_rows) VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?)";
-    try {
-        connection_.setAutoCommit(false);
-        std::unique_ptr<sql::PreparedStatement> statement(connection_.prepareStatement(sql));
-        for (const LoadChunk& chunk : chunks) {
-            statement->setString(1, sourceId);
-            statement->setString(2, chunk.name);
-            statement->setString(3, chunk.upstream.schema);
-            statement->setString(4, chunk.upstream.table);
-            // end_pos above offset marks the chunk pending for DM too; done sets both to the bytes loaded.
-            statement->setUInt64(5, std::max<uint64_t>(chunk.estimatedBytes, 1));
-            statement->setString(6, chunk.target.schema);
-            statement->setString(7, chunk.target.table);
-            statement->setString(8, nlohmann::json(chunk.keyColumns).dump());
-            statement->setString(9, boundJson(chunk.lower));
-            statement->setString(10, boundJson(chunk.upper));
-            statement->setUInt64(11, chunk.estimatedRows);
-            statement->executeUpdate();
-        }
-        connection_.commit();
-        connection_.setAutoCommit(true);
-    } catch (const sql::SQLException& e) {
+void LoaderCheckpoint::inTransaction(const std::string& what, const std::function<void(std::string& sql)>& body) {
+    auto rollBack = [this] {
         try {
             connection_.rollback();
             connection_.setAutoCommit(true);
         } catch (const sql::SQLException&) {
             // The connection is gone; the transaction died with it.
         }
-        fail("saving the plan", sql, e.getErrorCode(), e.what());
+    };
+    std::string sql;
+    try {
+        connection_.setAutoCommit(false);
+        body(sql);
+        connection_.commit();
+        connection_.setAutoCommit(true);
+    } catch (const sql::SQLException& e) {
+        rollBack();
+        fail(what, sql, e.getErrorCode(), e.what());
+    } catch (...) {
+        rollBack();
+        throw;
     }
+}
+
+void LoaderCheckpoint::insertChunks(const std::string& sourceId, std::span<const LoadChunk> chunks, std::string& sql) {
+    sql = "INSERT INTO " + qualifiedName_ +
+          " (id, filename, cp_schema, cp_table, `offset`, end_pos, target_schema, target_table, chunk_key,"
+          " lower_bound, upper_bound, estimated_rows) VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?)";
+    std::unique_ptr<sql::PreparedStatement> statement(connection_.prepareStatement(sql));
+    for (const LoadChunk& chunk : chunks) {
+        statement->setString(1, sourceId);
+        statement->setString(2, chunk.name);
+        statement->setString(3, chunk.upstream.schema);
+        statement->setString(4, chunk.upstream.table);
+        // end_pos above offset marks the chunk pending for DM too; done sets both to the bytes loaded.
+        statement->setUInt64(5, std::max<uint64_t>(chunk.estimatedBytes, 1));
+        statement->setString(6, chunk.target.schema);
+        statement->setString(7, chunk.target.table);
+        statement->setString(8, nlohmann::json(chunk.keyColumns).dump());
+        statement->setString(9, boundJson(chunk.lower));
+        statement->setString(10, boundJson(chunk.upper));
+        statement->setUInt64(11, chunk.estimatedRows);
+        statement->executeUpdate();
+    }
+}
+
+void LoaderCheckpoint::savePlan(const std::string& sourceId, const std::vector<LoadChunk>& chunks) {
+    inTransaction("saving the plan", [&](std::string& sql) { insertChunks(sourceId, chunks, sql); });
+}
+
+void LoaderCheckpoint::refinePlan(const std::string& sourceId, const std::vector<LoadChunk>& walked) {
+    if (walked.empty()) {
+        return;
+    }
+    const LoadChunk& first = walked.front();
+    inTransaction("saving the walked chunks of " + first.upstream.quoted(), [&](std::string& sql) {
+        sql = "UPDATE " + qualifiedName_ +
+              " SET upper_bound = ?, estimated_rows = ?, end_pos = ? WHERE id = ? AND filename = ? AND done = 0 AND "
+              "lower_bound = 'null' AND upper_bound = 'null'";
+        std::unique_ptr<sql::PreparedStatement> statement(connection_.prepareStatement(sql));
+        statement->setString(1, boundJson(first.upper));
+        statement->setUInt64(2, first.estimatedRows);
+        statement->setUInt64(3, std::max<uint64_t>(first.estimatedBytes, 1));
+        statement->setString(4, sourceId);
+        statement->setString(5, first.name);
+        if (statement->executeUpdate() != 1) {
+            throw LoadError("loader checkpoint " + qualifiedName_ + ": chunk " + first.name +
+                            " is no longer one pending chunk of the whole table, so its walked chunks were not "
+                            "saved (another run of this task changed the plan?); nothing was copied from it");
+        }
+        insertChunks(sourceId, std::span<const LoadChunk>(walked).subspan(1), sql);
+    });
 }
 
 std::string LoaderCheckpoint::markDoneStatement(const std::string& sourceId, const LoadChunk& chunk) const {

@@ -6,6 +6,8 @@
 // loaded and marked, or not loaded and pending.
 #pragma once
 
+#include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,10 @@ public:
     std::vector<LoadChunk> load(const std::string& sourceId);
     // The whole plan, every chunk pending, in one transaction.
     void savePlan(const std::string& sourceId, const std::vector<LoadChunk>& chunks);
+    // A walked table's chunks in place of its pending whole-table chunk, in one transaction: the first
+    // (same name) gets its upper bound, the others are added. Throws LoadError when that chunk is not
+    // pending and whole any more.
+    void refinePlan(const std::string& sourceId, const std::vector<LoadChunk>& walked);
     // The UPDATE that marks `chunk` done, for the worker to run inside the chunk's own transaction
     // (it changes exactly one row when the plan is in place).
     std::string markDoneStatement(const std::string& sourceId, const LoadChunk& chunk) const;
@@ -39,6 +45,10 @@ public:
     void remove(const std::string& sourceId);
 
 private:
+    // Runs `body` (which leaves the statement it is at in `sql`) in one transaction; rolls back and
+    // throws LoadError naming `what` and that statement on an SQL error.
+    void inTransaction(const std::string& what, const std::function<void(std::string& sql)>& body);
+    void insertChunks(const std::string& sourceId, std::span<const LoadChunk> chunks, std::string& sql);
     [[noreturn]] void fail(const std::string& what, const std::string& sql, int code, const std::string& message) const;
 
     sql::Connection& connection_;

@@ -5,7 +5,9 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -15,6 +17,7 @@
 #include "engine/apply/downstream_connection.h"
 #include "engine/apply/error_class.h"
 #include "engine/load/chunk_copier.h"
+#include "engine/load/chunk_queue.h"
 #include "engine/load/consistent_snapshot.h"
 #include "engine/load/literal_row_reader.h"
 #include "engine/load/load_error.h"
@@ -194,57 +197,155 @@ LoadResult SnapshotLoader::summarize(const std::vector<LoadChunk>& chunks) const
     return result;
 }
 
+namespace {
+
+// A planning query's failure: a table changed by DDL since the snapshot named as such.
+LoadError planningError(const source::UpstreamError& e, const LoadTable& table, const binlog::Location& snapshotPoint) {
+    return changedAfterSnapshot(e.code())
+               ? changedAfterSnapshotError(table.upstream, snapshotPoint, "planning its chunks", e.what())
+               : asLoadError(e);
+}
+
+}  // namespace
+
 std::vector<LoadChunk> SnapshotLoader::planTables(const std::vector<LoadTable>& tables,
                                                   const binlog::Location& snapshotPoint) const {
-    // Tables whose key must be walked (each walk reads the table's whole key in order) are planned in
-    // parallel on connections of their own: the Dump stage waits for the slowest walk, not their sum.
     // Not on the snapshot's connections: a table a snapshot transaction has read holds back every DDL
     // on it (metadata lock) until the load ends, and the writers queued behind that DDL with it.
-    std::vector<std::vector<LoadChunk>> perTable(tables.size());
-    std::atomic<size_t> next{0};
-    std::mutex mutex;
-    std::exception_ptr failure;
-    std::atomic<bool> failed{false};
-    auto planner = [&] {
-        size_t i = 0;
-        try {
-            source::UpstreamConnection upstream(settings_.upstream);
-            for (i = next++; i < tables.size() && !failed; i = next++) {
-                perTable[i] =
-                    planChunks(upstream, tables[i], rowsPerChunk(tables[i], settings_.chunkRows, settings_.chunkBytes));
-            }
-        } catch (const source::UpstreamError& e) {
-            std::lock_guard lock(mutex);
-            if (!failure) {
-                failure = changedAfterSnapshot(e.code()) && i < tables.size()
-                              ? std::make_exception_ptr(changedAfterSnapshotError(tables[i].upstream, snapshotPoint,
-                                                                                  "planning its chunks", e.what()))
-                              : std::current_exception();
-            }
-            failed = true;
-        } catch (...) {
-            std::lock_guard lock(mutex);
-            if (!failure) {
-                failure = std::current_exception();
-            }
-            failed = true;
-        }
-    };
-    std::vector<std::thread> planners;
-    for (size_t p = 0; p < std::max<size_t>(1, std::min(settings_.threads, tables.size())); ++p) {
-        planners.emplace_back(planner);
-    }
-    for (auto& thread : planners) {
-        thread.join();
-    }
-    if (failure) {
-        std::rethrow_exception(failure);
-    }
+    source::UpstreamConnection upstream(settings_.upstream);
     std::vector<LoadChunk> chunks;
-    for (auto& planned : perTable) {
-        chunks.insert(chunks.end(), planned.begin(), planned.end());
+    for (const LoadTable& table : tables) {
+        try {
+            std::vector<LoadChunk> planned = planChunks(upstream, table, chunkRowsOf(table));
+            chunks.insert(chunks.end(), planned.begin(), planned.end());
+        } catch (const source::UpstreamError& e) {
+            throw planningError(e, table, snapshotPoint);
+        }
     }
     return chunks;
+}
+
+uint64_t SnapshotLoader::chunkRowsOf(const LoadTable& table) const {
+    return rowsPerChunk(table, settings_.chunkRows, settings_.chunkBytes);
+}
+
+size_t SnapshotLoader::chunksToCopy(const std::vector<LoadChunk>& chunks) const {
+    size_t count = 0;
+    for (const LoadChunk& chunk : chunks) {
+        if (!chunk.done) {
+            // A pending whole-table chunk of a keyed table may be walked into chunks of chunkRows.
+            bool whole = !chunk.lower && !chunk.upper && !chunk.keyColumns.empty();
+            count +=
+                whole ? std::max<uint64_t>(1, chunk.estimatedRows / std::max<uint64_t>(1, settings_.chunkRows)) : 1;
+        }
+    }
+    return count;
+}
+
+bool SnapshotLoader::heldForWalk(const LoadChunk& chunk, const std::map<std::string, LoadTable>& tablesByName) const {
+    if (chunk.done || chunk.lower || chunk.upper) {
+        return false;
+    }
+    auto table = tablesByName.find(chunk.upstream.quoted());
+    return table != tablesByName.end() && table->second.keyColumns == chunk.keyColumns &&
+           needsKeyWalk(table->second, chunkRowsOf(table->second));
+}
+
+void SnapshotLoader::copyChunks(ChunkQueue& queue, ConsistentSnapshot& snapshot,
+                                const std::map<std::string, LoadTable>& tablesByName, LoaderCheckpoint& checkpoint,
+                                const std::atomic<bool>& interrupt) {
+    std::atomic<bool> halt{false};
+    std::mutex mutex;  // guards running, firstError and the checkpoint's own connection
+    std::condition_variable ended;
+    std::optional<LoadError> firstError;
+    auto failWith = [&](LoadError error) {
+        std::lock_guard lock(mutex);
+        if (!firstError) {
+            firstError = std::move(error);
+        }
+        halt = true;
+    };
+
+    // The copying workers, one per snapshot connection.
+    std::vector<std::function<void()>> jobs;
+    for (size_t w = 0; w < snapshot.connections.size(); ++w) {
+        jobs.emplace_back([&, w] {
+            TargetSession session(settings_.downstream);
+            ChunkCopier copier(session, checkpoint, settings_.sourceId, settings_.copy);
+            while (LoadChunk* chunk = queue.next(halt)) {
+                if (!copier.copy(*snapshot.connections[w], tablesByName.at(chunk->upstream.quoted()), *chunk,
+                                 snapshot.point, halt, progress_)) {
+                    break;
+                }
+            }
+        });
+    }
+    // The key walks, on connections of their own (as planTables), while the workers copy what is planned.
+    const std::vector<LoadChunk*>& held = queue.heldForWalk();
+    std::atomic<size_t> nextWalk{0};
+    for (size_t p = 0; p < std::min(settings_.threads, held.size()); ++p) {
+        jobs.emplace_back([&] {
+            source::UpstreamConnection upstream(settings_.upstream);
+            for (size_t i = nextWalk++; i < held.size(); i = nextWalk++) {
+                LoadChunk& whole = *held[i];
+                const LoadTable& table = tablesByName.at(whole.upstream.quoted());
+                std::optional<std::vector<LoadChunk>> walked;
+                try {
+                    auto started = std::chrono::steady_clock::now();
+                    walked = walkChunks(upstream, table, chunkRowsOf(table), halt);
+                    if (walked) {
+                        // As the plan has them, should the table's route have changed since it was saved.
+                        walked->front().name = whole.name;
+                        for (LoadChunk& chunk : *walked) {
+                            chunk.target = whole.target;
+                        }
+                    }
+                    if (walked && walked->size() > 1) {
+                        std::lock_guard lock(mutex);
+                        checkpoint.refinePlan(settings_.sourceId, *walked);
+                        progress_.chunksAdded(table.upstream, static_cast<uint32_t>(walked->size() - 1));
+                        spdlog::info("task {}: {} planned in {} chunks by walking its key ({:.1f} s)",
+                                     settings_.taskName, table.upstream.quoted(), walked->size(),
+                                     std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+                    }
+                } catch (const source::UpstreamError& e) {
+                    failWith(planningError(e, table, snapshot.point));
+                    walked.reset();
+                }
+                queue.walkEnded(whole, walked ? std::move(*walked) : std::vector<LoadChunk>{});
+            }
+        });
+    }
+
+    size_t running = jobs.size();
+    std::vector<std::thread> threads;
+    for (auto& job : jobs) {
+        threads.emplace_back([&, job] {
+            try {
+                job();
+            } catch (const std::exception& e) {
+                failWith(asLoadError(e));
+            }
+            std::lock_guard lock(mutex);
+            --running;
+            ended.notify_all();
+        });
+    }
+    {
+        std::unique_lock lock(mutex);
+        while (running > 0) {
+            if (interrupt) {
+                halt = true;
+            }
+            ended.wait_for(lock, kInterruptPoll);
+        }
+    }
+    for (auto& thread : threads) {
+        thread.join();
+    }
+    if (firstError) {
+        throw *firstError;
+    }
 }
 
 namespace {
@@ -330,7 +431,8 @@ LoadResult SnapshotLoader::run(const std::atomic<bool>& interrupt) {
         // targets, one after it is in the binlog that incremental replication replays onto them.
         std::vector<LoadTable> tables;
         TableDefinitions definitions;
-        size_t workers = std::max<size_t>(1, std::min(settings_.threads, newPlan ? settings_.threads : pendingCount));
+        size_t workers =
+            std::max<size_t>(1, std::min(settings_.threads, newPlan ? settings_.threads : chunksToCopy(chunks)));
         ConsistentSnapshot snapshot = openConsistentSnapshot(
             settings_.upstream, workers, settings_.enableGtid, [&](source::UpstreamConnection& locked) {
                 tables = discoverTables(locked, *settings_.blockAllow, *settings_.router);
@@ -352,80 +454,28 @@ LoadResult SnapshotLoader::run(const std::atomic<bool>& interrupt) {
             warnAboutTargetsHoldingRows(targetsHoldingRows(*downstream, tables));
             chunks = planTables(tables, snapshot.point);
             checkpoint.savePlan(settings_.sourceId, chunks);
-            spdlog::info("task {}: load plan saved: {} tables in {} chunks of about {} in {}", settings_.taskName,
+            size_t walks = static_cast<size_t>(std::count_if(
+                chunks.begin(), chunks.end(), [&](const LoadChunk& c) { return heldForWalk(c, tablesByName); }));
+            spdlog::info("task {}: load plan saved: {} tables in {} chunks of about {} in {}{}", settings_.taskName,
                          tables.size(), chunks.size(),
                          settings_.chunkBytes > 0 ? std::to_string(settings_.chunkBytes) + " bytes"
                                                   : std::to_string(settings_.chunkRows) + " rows",
-                         checkpoint.qualifiedName());
+                         checkpoint.qualifiedName(),
+                         walks > 0 ? "; the keys of " + std::to_string(walks) +
+                                         " tables are walked for their chunks while the others are copied"
+                                   : std::string());
         }
         progress_.setPlan(chunks, tablesByName);
 
-        std::vector<size_t> pending;
-        for (size_t i = 0; i < chunks.size(); ++i) {
-            if (!chunks[i].done) {
-                pending.push_back(i);
-            }
-        }
-        // The largest first, so that no big chunk is left for the end while other workers idle.
-        std::stable_sort(pending.begin(), pending.end(),
-                         [&](size_t a, size_t b) { return chunks[a].estimatedRows > chunks[b].estimatedRows; });
-        if (!pending.empty()) {
+        const bool anyPending = std::any_of(chunks.begin(), chunks.end(), [](const LoadChunk& c) { return !c.done; });
+        ChunkQueue queue(std::move(chunks), [&](const LoadChunk& c) { return heldForWalk(c, tablesByName); });
+        if (anyPending) {
             progress_.setUnit(kUnitLoad);
-            workers = std::min(workers, pending.size());
-
-            std::atomic<size_t> next{0};
-            std::atomic<bool> halt{false};
-            std::mutex mutex;
-            std::condition_variable ended;
-            size_t running = workers;
-            std::optional<LoadError> firstError;
-            std::vector<std::thread> threads;
-            for (size_t w = 0; w < workers; ++w) {
-                threads.emplace_back([&, w] {
-                    try {
-                        TargetSession session(settings_.downstream);
-                        ChunkCopier copier(session, checkpoint, settings_.sourceId, settings_.copy);
-                        while (!halt) {
-                            size_t k = next++;
-                            if (k >= pending.size()) {
-                                break;
-                            }
-                            LoadChunk& chunk = chunks[pending[k]];
-                            if (!copier.copy(*snapshot.connections[w], tablesByName.at(chunk.upstream.quoted()), chunk,
-                                             snapshot.point, halt, progress_)) {
-                                break;
-                            }
-                        }
-                    } catch (const std::exception& e) {
-                        std::lock_guard lock(mutex);
-                        if (!firstError) {
-                            firstError = asLoadError(e);
-                        }
-                        halt = true;
-                    }
-                    std::lock_guard lock(mutex);
-                    --running;
-                    ended.notify_all();
-                });
-            }
-            {
-                std::unique_lock lock(mutex);
-                while (running > 0) {
-                    if (interrupt) {
-                        halt = true;
-                    }
-                    ended.wait_for(lock, kInterruptPoll);
-                }
-            }
-            for (auto& thread : threads) {
-                thread.join();
-            }
-            if (firstError) {
-                throw *firstError;
-            }
-            if (std::any_of(chunks.begin(), chunks.end(), [](const LoadChunk& c) { return !c.done; })) {
-                return {};  // interrupted; the committed chunks stay done
-            }
+            copyChunks(queue, snapshot, tablesByName, checkpoint, interrupt);
+        }
+        chunks = queue.plan();
+        if (std::any_of(chunks.begin(), chunks.end(), [](const LoadChunk& c) { return !c.done; })) {
+            return {};  // interrupted; the committed chunks stay done
         }
         LoadResult result = summarize(chunks);
         progress_.setFinished();

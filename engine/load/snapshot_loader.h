@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,6 +23,10 @@
 #include "engine/source/upstream_connection.h"
 
 namespace syncscope::load {
+
+class ChunkQueue;
+class LoaderCheckpoint;
+struct ConsistentSnapshot;
 
 struct LoadSettings {
     static constexpr size_t kDefaultThreads = 4;  // DM's mydumper-thread default
@@ -76,8 +81,20 @@ private:
     // user may not read is invisible to it, and would be missing from the load without an error.
     void requireSelect(source::UpstreamConnection& upstream, bool globalSelect,
                        const std::vector<LoadTable>& tables) const;
+    // The plan made without walking a key (chunk_planner.h): quick, before any copying.
     std::vector<LoadChunk> planTables(const std::vector<LoadTable>& tables,
                                       const binlog::Location& snapshotPoint) const;
+    uint64_t chunkRowsOf(const LoadTable& table) const;
+    // The snapshot connections a restart can use: pending chunks, a whole-table chunk that may be
+    // walked counted as the chunks it will likely be cut into.
+    size_t chunksToCopy(const std::vector<LoadChunk>& chunks) const;
+    // A pending whole-table chunk whose table's key is walked (needsKeyWalk) before it is copied.
+    bool heldForWalk(const LoadChunk& chunk, const std::map<std::string, LoadTable>& tablesByName) const;
+    // Copies the queue's chunks with one worker per snapshot connection while the held chunks' keys
+    // are walked beside them, until every chunk is committed, `interrupt` is set or one fails (thrown).
+    void copyChunks(ChunkQueue& queue, ConsistentSnapshot& snapshot,
+                    const std::map<std::string, LoadTable>& tablesByName, LoaderCheckpoint& checkpoint,
+                    const std::atomic<bool>& interrupt);
     LoadResult summarize(const std::vector<LoadChunk>& chunks) const;
     void warnAboutTargetsHoldingRows(const std::vector<TableName>& targets) const;
 

@@ -41,9 +41,10 @@ struct RunResult {
     QString errors;
 };
 
-RunResult runToEnd(const syncscope::test::TaskFiles& files, const QString& logDir, const QString& loadMethod = {}) {
+RunResult runToEnd(const syncscope::test::TaskFiles& files, const QString& logDir, const QString& loadMethod = {},
+                   int chunkRows = kChunkRows) {
     QProcess run;
-    syncscope::test::startRun(run, files, logDir, kChunkRows, kThreads, loadMethod);
+    syncscope::test::startRun(run, files, logDir, chunkRows, kThreads, loadMethod);
     RunResult result;
     if (!run.waitForFinished(kRunTimeoutMs)) {
         run.kill();
@@ -111,6 +112,52 @@ private slots:
         RunResult second = runToEnd(files, dir.filePath(QStringLiteral("logs")));
         QVERIFY2(second.exitCode == 0, qPrintable(second.errors.right(3000)));
         QCOMPARE(syncscope::test::tableChecksums(down, false), upstream);
+    }
+
+    // A text key's chunks are found by walking the key while the other tables are copied; until the walk
+    // has saved them, the plan holds the table as one pending chunk. A run that ends there (SIGKILL, a
+    // pause) leaves that chunk: the next run walks the key then and copies the walked chunks.
+    void aWholeTableChunkLeftPendingIsWalkedOnTheNextRun() {
+        UpstreamConnection up = upstreamRoot();
+        UpstreamConnection down = downstreamRoot();
+        syncscope::test::createLoadSource(up, down, kRows);
+        QTemporaryDir dir;
+        auto files = syncscope::test::writeTaskFiles(dir.path().toStdString(),
+                                                     syncscope::test::loadTaskOptions("load-walk", "full"));
+        const std::string checkpoint = "dm_meta.`load-walk_loader_checkpoint`";
+        // Chunks larger than any table: one chunk each, nothing walked.
+        RunResult whole = runToEnd(files, dir.filePath(QStringLiteral("logs")), {}, kRows * 10);
+        QVERIFY2(whole.exitCode == 0, qPrintable(whole.errors.right(3000)));
+        QVERIFY2(!whole.errors.contains(QStringLiteral("by walking its key")), qPrintable(whole.errors));
+        QCOMPARE(down.queryValue("SELECT COUNT(*) FROM " + checkpoint), std::optional<std::string>("3"));
+
+        // The state a run stopped during the walk of loadsrc.pairs leaves: its whole-table chunk pending, none
+        // of its rows downstream.
+        down.execute("DELETE FROM loaddst.pairs");
+        down.execute("UPDATE " + checkpoint +
+                     " SET done = 0, `offset` = 0, rows_done = 0, loaded_binlog_name = '', loaded_binlog_pos = 0, "
+                     "loaded_binlog_gtid = NULL WHERE cp_table = 'pairs'");
+
+        RunResult walked = runToEnd(files, dir.filePath(QStringLiteral("logs")));
+        QVERIFY2(walked.exitCode == 0, qPrintable(walked.errors.right(3000)));
+        QVERIFY2(walked.errors.contains(QStringLiteral("`loadsrc`.`pairs` planned in ")) &&
+                     walked.errors.contains(QStringLiteral("chunks by walking its key")),
+                 qPrintable(walked.errors.right(3000)));
+        QCOMPARE(syncscope::test::tableChecksums(down, false), syncscope::test::tableChecksums(up, true));
+        // The walked chunks replaced the whole-table chunk (the first under its name), every one done and
+        // bounded; the other tables kept their one chunk.
+        auto pairs = down.query(
+            "SELECT COUNT(*), SUM(done), SUM(rows_done), SUM(lower_bound = 'null'), "
+            "SUM(upper_bound = 'null'), MIN(filename) FROM " +
+            checkpoint + " WHERE cp_table = 'pairs'");
+        QVERIFY2(std::stoi(*pairs.front()[0]) >= kRows / kChunkRows, pairs.front()[0]->c_str());
+        QCOMPARE(*pairs.front()[1], *pairs.front()[0]);
+        QCOMPARE(*pairs.front()[2], std::to_string(kRows));
+        QCOMPARE(*pairs.front()[3], std::string("1"));
+        QCOMPARE(*pairs.front()[4], std::string("1"));
+        QCOMPARE(*pairs.front()[5], std::string("loadsrc.pairs.00000"));
+        QCOMPARE(down.queryValue("SELECT COUNT(*) FROM " + checkpoint + " WHERE cp_table <> 'pairs'"),
+                 std::optional<std::string>("2"));
     }
 
     void viewsTriggersRoutinesAndEventsAreNamedNotCopied() {
