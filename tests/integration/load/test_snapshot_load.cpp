@@ -57,6 +57,11 @@ RunResult runToEnd(const syncscope::test::TaskFiles& files, const QString& logDi
     return result;
 }
 
+// The files of a `task-mode: full` task named `name` (load_fixture's filters and routes) in `dir`.
+syncscope::test::TaskFiles fullLoadTask(const QTemporaryDir& dir, const std::string& name) {
+    return syncscope::test::writeTaskFiles(dir.path().toStdString(), syncscope::test::loadTaskOptions(name, "full"));
+}
+
 }  // namespace
 
 class SnapshotLoadTest : public QObject {
@@ -76,8 +81,7 @@ private slots:
         UpstreamConnection down = downstreamRoot();
         syncscope::test::createLoadSource(up, down, kRows);
         QTemporaryDir dir;
-        auto files = syncscope::test::writeTaskFiles(dir.path().toStdString(),
-                                                     syncscope::test::loadTaskOptions("load-full", "full"));
+        auto files = fullLoadTask(dir, "load-full");
         RunResult first = runToEnd(files, dir.filePath(QStringLiteral("logs")), loadMethod);
         QVERIFY2(first.exitCode == 0, qPrintable(first.errors.right(3000)));
         QVERIFY2(first.errors.contains(QStringLiteral("full load finished: 3 tables")), qPrintable(first.errors));
@@ -122,8 +126,7 @@ private slots:
         UpstreamConnection down = downstreamRoot();
         syncscope::test::createLoadSource(up, down, kRows);
         QTemporaryDir dir;
-        auto files = syncscope::test::writeTaskFiles(dir.path().toStdString(),
-                                                     syncscope::test::loadTaskOptions("load-walk", "full"));
+        auto files = fullLoadTask(dir, "load-walk");
         const std::string checkpoint = "dm_meta.`load-walk_loader_checkpoint`";
         // Chunks larger than any table: one chunk each, nothing walked.
         RunResult whole = runToEnd(files, dir.filePath(QStringLiteral("logs")), {}, kRows * 10);
@@ -170,8 +173,7 @@ private slots:
         up.execute("CREATE PROCEDURE loadsrc.p_count() SELECT COUNT(*) FROM loadsrc.items");
         up.execute("CREATE EVENT loadsrc.e_tick ON SCHEDULE EVERY 1 DAY DISABLE DO DELETE FROM loadsrc.nokey");
         QTemporaryDir dir;
-        auto files = syncscope::test::writeTaskFiles(dir.path().toStdString(),
-                                                     syncscope::test::loadTaskOptions("load-objects", "full"));
+        auto files = fullLoadTask(dir, "load-objects");
         RunResult run = runToEnd(files, dir.filePath(QStringLiteral("logs")));
         QVERIFY2(run.exitCode == 0, qPrintable(run.errors.right(3000)));
         QVERIFY2(run.errors.contains(QStringLiteral(
@@ -197,8 +199,7 @@ private slots:
             "CREATE TABLE loaddst.pairs (region VARCHAR(16) NOT NULL, n INT NOT NULL, v FLOAT, "
             "extra INT, PRIMARY KEY (region, n))");
         QTemporaryDir dir;
-        auto files = syncscope::test::writeTaskFiles(dir.path().toStdString(),
-                                                     syncscope::test::loadTaskOptions("load-differs", "full"));
+        auto files = fullLoadTask(dir, "load-differs");
         RunResult run = runToEnd(files, dir.filePath(QStringLiteral("logs")));
         QCOMPARE(run.exitCode, 1);
         for (const char* expected :
@@ -246,8 +247,7 @@ private slots:
             up.execute("GRANT " + grant.toStdString() + " TO 'load_user'@'127.0.0.1'");
         }
         QTemporaryDir dir;
-        auto files = syncscope::test::writeTaskFiles(dir.path().toStdString(),
-                                                     syncscope::test::loadTaskOptions("load-grants", "full"));
+        auto files = fullLoadTask(dir, "load-grants");
         std::ifstream in(files.source);
         std::stringstream text;
         text << in.rdbuf();
