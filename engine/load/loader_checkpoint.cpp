@@ -217,7 +217,9 @@ void LoaderCheckpoint::refinePlan(const std::string& sourceId, const std::vector
         if (statement->executeUpdate() != 1) {
             throw LoadError("loader checkpoint " + qualifiedName_ + ": chunk " + first.name +
                             " is no longer one pending chunk of the whole table, so its walked chunks were not "
-                            "saved (another run of this task changed the plan?); nothing was copied from it");
+                            "saved and nothing was copied from it. Another run of this task has changed the plan: "
+                            "make sure only one runs, then start the task again (it continues from the plan as "
+                            "saved)");
         }
         insertChunks(sourceId, std::span<const LoadChunk>(walked).subspan(1), sql);
     });
