@@ -224,10 +224,11 @@ void ApplyWorker::commitBatch() {
 }
 
 void ApplyWorker::executePending(std::map<schema::TableName, uint64_t>& unmatched) {
+    bool fold = true;
     for (int attempt = 0;; ++attempt) {
         unmatched.clear();
         try {
-            std::vector<DmlStatement> statements = builder_.build(pending_, executor_->takesArrays());
+            std::vector<DmlStatement> statements = builder_.build(pending_, executor_->takesArrays(), fold);
             // In the same transaction: a table without a key is marked applied exactly when its rows are.
             if (marks_ && marks_->build(pending_, marksStatement_)) {
                 statements.push_back(marksStatement_);
@@ -235,10 +236,18 @@ void ApplyWorker::executePending(std::map<schema::TableName, uint64_t>& unmatche
             // One round trip for the batch's statements (DmlSession::executeAll), then the COMMIT on its own:
             // it must never reach the server before every statement is known to have succeeded.
             executor_->executeAll(statements, affected_);
+            bool unfold = false;
             for (size_t i = 0; i < statements.size(); ++i) {
                 if (affected_[i] < statements[i].mustMatch) {
                     unmatched[statements[i].table->name()] += statements[i].mustMatch - affected_[i];
+                    unfold = unfold || statements[i].unfoldWhenUnmatched;
                 }
+            }
+            if (unfold) {  // a folded DELETE + INSERT found no row: the INSERT must still write it
+                executor_->rollback();
+                fold = false;
+                --attempt;
+                continue;
             }
             executor_->commit();
             return;

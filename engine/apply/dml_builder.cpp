@@ -493,10 +493,10 @@ std::string DmlStatement::describe() const {
     return out;
 }
 
-std::vector<DmlStatement> DmlBuilder::build(std::span<const RowChange> changes, bool arrays) const {
+std::vector<DmlStatement> DmlBuilder::build(std::span<const RowChange> changes, bool arrays, bool fold) const {
     std::vector<Step> steps;
     steps.reserve(changes.size());
-    const std::vector<Fold> folds = compact_ ? foldByKey(changes) : std::vector<Fold>();
+    const std::vector<Fold> folds = compact_ && fold ? foldByKey(changes) : std::vector<Fold>();
     for (size_t i = 0; i < changes.size(); ++i) {
         const RowChange& change = changes[i];
         switch (folds.empty() ? Fold::Keep : folds[i]) {
@@ -510,6 +510,10 @@ std::vector<DmlStatement> DmlBuilder::build(std::span<const RowChange> changes, 
                 break;
             case Fold::UpsertAfter:
                 steps.push_back({StepKind::Write, WriteMode::Upsert, &change, &change.after});
+                break;
+            case Fold::UpdateAfter:  // the key is the same in both images: the WHERE takes it from the after one
+                steps.push_back({StepKind::Update, WriteMode::Insert, &change, &change.after});
+                steps.back().foldedReinsert = true;
                 break;
         }
     }
@@ -559,6 +563,8 @@ std::vector<DmlStatement> DmlBuilder::build(std::span<const RowChange> changes, 
         bool anySafe = std::any_of(group.begin(), group.end(), [](const Step& step) { return step.change->safeMode; });
         if (!anySafe && (first.kind == StepKind::Delete || (first.kind == StepKind::Update && !upsert))) {
             statement.mustMatch = group.size();
+            statement.unfoldWhenUnmatched =
+                std::any_of(group.begin(), group.end(), [](const Step& step) { return step.foldedReinsert; });
         }
         statements.push_back(std::move(statement));
         begin = end;

@@ -54,7 +54,9 @@ public:
     // (DmlStatement::arrayRows) instead of a statement with a placeholder per value: a table's statements
     // then have one shape per kind whatever the row count (a cache of prepared statements that stays
     // warm), and updates go by key one row at a time instead of through CASE over the whole group.
-    std::vector<DmlStatement> build(std::span<const RowChange> changes, bool arrays = false) const;
+    // With `fold` false, `compact` is off for this batch: a batch whose folded UPDATE found no row
+    // (DmlStatement::unfoldWhenUnmatched) runs again change by change.
+    std::vector<DmlStatement> build(std::span<const RowChange> changes, bool arrays = false, bool fold = true) const;
 
     bool multipleRows() const { return multipleRows_; }
 

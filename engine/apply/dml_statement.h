@@ -25,6 +25,10 @@ struct DmlStatement {
     // find: fewer affected rows mean rows the downstream did not have (drift). 0 when it cannot tell.
     const schema::TableSchema* table = nullptr;
     size_t mustMatch = 0;
+    // Some of its rows are a DELETE and INSERT of one row folded into an UPDATE (key_folding.h): when it
+    // finds fewer than mustMatch rows, the batch must run again without folding (DmlBuilder::build), so
+    // that the INSERT writes the row the downstream lacks, as the upstream's changes one by one would.
+    bool unfoldWhenUnmatched = false;
     // foreign_key_checks for this statement when it must differ from the session's (a cascading parent's
     // DELETE or UPDATE runs as the upstream's session ran it); unset: the session's setting.
     std::optional<bool> foreignKeyChecks;

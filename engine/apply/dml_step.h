@@ -22,6 +22,9 @@ struct Step {
     const RowChange* change;
     const std::vector<SqlValue>* image;  // Write: after; Delete: before; Update: before (WHERE)
     uint32_t round = 0;                  // its conflict round in its table's run (key_rounds.h); 0: none
+    // An UPDATE that stands for its row's DELETE and INSERT folded together (Fold::UpdateAfter): when it
+    // finds no row, the INSERT would have written one (DmlStatement::unfoldWhenUnmatched).
+    bool foldedReinsert = false;
 };
 
 }  // namespace syncscope::apply

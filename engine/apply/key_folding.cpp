@@ -1,6 +1,7 @@
 #include "engine/apply/key_folding.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -12,11 +13,24 @@ namespace {
 
 using schema::TableSchema;
 
-bool tableFolds(const TableSchema& table) {
+// How a table's changes may fold (see key_folding.h): not at all, freely (its row key is its only unique
+// index downstream), or key by key, where a key's changes share no causality key with the rest of the batch.
+enum class TableFolding : uint8_t { None, Free, Isolated };
+
+TableFolding tableFolding(const TableSchema& table) {
     const schema::CascadeFamily& family = table.cascadeFamily();
-    return table.rowKeyIsOnlyUniqueIndex() && table.rowKey().kind != schema::RowKeyKind::AllColumns &&
-           table.referencingForeignKeys().empty() && family.name.empty() && !family.cascadesToChildren &&
-           !family.changedByParents;
+    if (table.rowKey().kind == schema::RowKeyKind::AllColumns || !table.referencingForeignKeys().empty() ||
+        !family.name.empty() || family.cascadesToChildren || family.changedByParents) {
+        return TableFolding::None;
+    }
+    if (table.rowKeyIsOnlyUniqueIndex()) {
+        return TableFolding::Free;
+    }
+    if (!table.downstreamUniqueIndexes().empty() && !table.downstreamHasTriggers() &&
+        !table.downstreamHasOwnColumns() && !table.causalityByWholeTable()) {
+        return TableFolding::Isolated;
+    }
+    return TableFolding::None;
 }
 
 const std::vector<SqlValue>& keyImage(const RowChange& change) {
@@ -26,7 +40,9 @@ const std::vector<SqlValue>& keyImage(const RowChange& change) {
 bool changeFolds(const RowChange& change) {
     const TableSchema& table = *change.table;
     const size_t columns = table.columns().size();
-    return !change.safeMode && !change.recordApplied && tableFolds(table) &&
+    const TableFolding folding = tableFolding(table);
+    return !change.safeMode && !change.recordApplied && folding != TableFolding::None &&
+           (folding == TableFolding::Free || change.carriedKeys > 0) &&
            (change.op == RowOp::Delete || change.after.size() == columns) &&
            (change.op == RowOp::Insert || change.before.size() == columns) &&
            !(change.op == RowOp::Update && change.keyChanged()) && rowKeyComparesExactly(table, keyImage(change));
@@ -70,7 +86,10 @@ bool followsOn(std::span<const RowChange> changes, const std::vector<size_t>& ch
 Fold netOf(const RowChange& last, bool existedBefore) {
     switch (last.op) {
         case RowOp::Insert:
-            return existedBefore ? Fold::UpsertAfter : Fold::Keep;
+            if (!existedBefore) {
+                return Fold::Keep;
+            }
+            return tableFolding(*last.table) == TableFolding::Free ? Fold::UpsertAfter : Fold::UpdateAfter;
         case RowOp::Update:
             return existedBefore ? Fold::Keep : Fold::InsertAfter;
         case RowOp::Delete:
@@ -113,6 +132,52 @@ std::unordered_set<const TableSchema*> foldingTables(std::span<const RowChange> 
     return tables;
 }
 
+// For each chain of two or more changes of a table that folds key by key, whether none of its causality
+// keys is carried by a change outside it; the other chains' entries are false. Two values that hash
+// alike only keep a chain from folding.
+std::vector<bool> isolatedChains(std::span<const RowChange> changes, const std::vector<std::vector<size_t>>& chains) {
+    std::vector<bool> isolated(chains.size(), false);
+    auto keyByKey = [&](const std::vector<size_t>& chain) {
+        return chain.size() >= 2 && tableFolding(*changes[chain.front()].table) == TableFolding::Isolated;
+    };
+    if (std::none_of(chains.begin(), chains.end(), keyByKey)) {
+        return isolated;
+    }
+    // Who holds each key: a chain's index, a change outside every chain (chains.size() + its position), or
+    // kShared when two of them do.
+    constexpr size_t kShared = SIZE_MAX;
+    std::vector<size_t> holder(changes.size());
+    for (size_t i = 0; i < changes.size(); ++i) {
+        holder[i] = chains.size() + i;
+    }
+    for (size_t c = 0; c < chains.size(); ++c) {
+        for (size_t position : chains[c]) {
+            holder[position] = c;
+        }
+    }
+    std::unordered_map<uint64_t, size_t> holderOfKey;
+    holderOfKey.reserve(changes.size() * 2);
+    for (size_t i = 0; i < changes.size(); ++i) {
+        for (size_t k = 0; k < changes[i].carriedKeys; ++k) {
+            auto [it, inserted] = holderOfKey.emplace(changes[i].keys[k], holder[i]);
+            if (!inserted && it->second != holder[i]) {
+                it->second = kShared;
+            }
+        }
+    }
+    for (size_t c = 0; c < chains.size(); ++c) {
+        if (!keyByKey(chains[c])) {
+            continue;
+        }
+        isolated[c] = std::all_of(chains[c].begin(), chains[c].end(), [&](size_t position) {
+            const RowChange& change = changes[position];
+            return std::all_of(change.keys.begin(), change.keys.begin() + change.carriedKeys,
+                               [&](uint64_t key) { return holderOfKey.at(key) == c; });
+        });
+    }
+    return isolated;
+}
+
 }  // namespace
 
 std::vector<Fold> foldByKey(std::span<const RowChange> changes) {
@@ -145,11 +210,14 @@ std::vector<Fold> foldByKey(std::span<const RowChange> changes) {
             chains[found->second].push_back(i);
         }
     }
+    const std::vector<bool> isolated = isolatedChains(changes, chains);
     std::vector<Fold> folds(changes.size(), Fold::Keep);
     bool folded = false;
-    for (const auto& chain : chains) {
+    for (size_t c = 0; c < chains.size(); ++c) {
+        const std::vector<size_t>& chain = chains[c];
         bool existedBefore = false;
-        if (chain.size() < 2 || !followsOn(changes, chain, existedBefore)) {
+        if (chain.size() < 2 || !followsOn(changes, chain, existedBefore) ||
+            (tableFolding(*changes[chain.front()].table) == TableFolding::Isolated && !isolated[c])) {
             continue;
         }
         for (size_t i = 0; i + 1 < chain.size(); ++i) {

@@ -5,11 +5,20 @@
 // them in one transaction, so nobody downstream sees the steps in between.
 //
 // Exact only where changes to different key values cannot meet downstream and a key's steps leave
-// nothing behind but its final row: the table's only unique index downstream is its row key (no other
-// unique index, trigger or column of its own: TableSchema::rowKeyIsOnlyUniqueIndex), the key compares
-// exactly (rowKeyComparesExactly), no foreign key references the table or ties it to a cascade family,
-// no update in the batch moves a key of the table, the changes are not safe-mode replays, and every
-// change of the table in the batch has one structure. Anything else keeps each change.
+// nothing behind but its final row: the key compares exactly (rowKeyComparesExactly), no foreign key
+// references the table or ties it to a cascade family, no update in the batch moves a key of the table,
+// the changes are not safe-mode replays, every change of the table in the batch has one structure, and
+// either
+// - the table's only unique index downstream is its row key (no other unique index, trigger or column of
+//   its own: TableSchema::rowKeyIsOnlyUniqueIndex), or
+// - the downstream's unique indexes are known, it has no trigger and no column of its own, and the key's
+//   changes share no causality key (row key or unique value of either image, RowChange::keys) with any
+//   other change of the batch: no other row of the batch takes or gives up a unique value the key's rows
+//   hold, so no step in between can see whether the key's row was there (sysbench's tables with a unique
+//   key on c). Such a key's DELETE and INSERT become an UPDATE by the key, not an upsert, which could
+//   write over another row holding the new unique value; where that UPDATE finds no row, the batch runs
+//   again without folding (DmlStatement::unfoldWhenUnmatched), so that the INSERT still writes the row.
+// Anything else keeps each change.
 #pragma once
 
 #include <cstdint>
@@ -27,7 +36,8 @@ namespace syncscope::apply {
 //   InsertAfter  an UPDATE of a row the batch inserted: an INSERT of its after image
 //   UpsertAfter  an INSERT of a row the batch deleted before: the row was there, so its after image is
 //                written over it (INSERT ... ON DUPLICATE KEY UPDATE, which the table allows)
-enum class Fold : uint8_t { Keep, Drop, InsertAfter, UpsertAfter };
+//   UpdateAfter  the same where the table has another unique index: an UPDATE by the key to its after image
+enum class Fold : uint8_t { Keep, Drop, InsertAfter, UpsertAfter, UpdateAfter };
 
 // One Fold per change, or empty when no key has two changes that fold. A key whose changes do not
 // follow one another (an INSERT of a row that is there, an image that is not the previous one's

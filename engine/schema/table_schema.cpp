@@ -174,6 +174,8 @@ std::vector<std::vector<std::string>> TableSchema::notNullUniqueKeyColumnNames()
 
 void TableSchema::judgeRowKeyAgainst(const TableSchema& downstream) {
     rowKeyIsOnlyUniqueIndex_ = false;
+    downstreamHasOwnColumns_ = std::any_of(downstream.columns().begin(), downstream.columns().end(),
+                                           [&](const SchemaColumn& column) { return !columnIndex(column.name); });
     const auto& indexes = downstream.downstreamUniqueIndexes();
     if (rowKey_.kind == RowKeyKind::AllColumns || downstream.downstreamHasTriggers() || indexes.size() != 1 ||
         indexes.front().size() != rowKey_.columns.size()) {
@@ -190,12 +192,7 @@ void TableSchema::judgeRowKeyAgainst(const TableSchema& downstream) {
     }
     // A column only the downstream has may be NOT NULL without a default: an INSERT ... ON DUPLICATE KEY
     // UPDATE fails on it (1364) even where the row exists and a plain UPDATE works.
-    for (const SchemaColumn& column : downstream.columns()) {
-        if (!columnIndex(column.name)) {
-            return;
-        }
-    }
-    rowKeyIsOnlyUniqueIndex_ = true;
+    rowKeyIsOnlyUniqueIndex_ = !downstreamHasOwnColumns_;
 }
 
 std::optional<size_t> TableSchema::columnIndex(const std::string& columnName) const {

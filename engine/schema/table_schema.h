@@ -107,7 +107,10 @@ public:
     // its own and no trigger (false when unknown). Then changes to rows with different key values cannot collide
     // downstream: a batch may reorder them and merge updates into one INSERT ... ON DUPLICATE KEY UPDATE.
     bool rowKeyIsOnlyUniqueIndex() const { return rowKeyIsOnlyUniqueIndex_; }
-    // Decides rowKeyIsOnlyUniqueIndex from the downstream table's structure.
+    // Whether the downstream table has columns the upstream's does not (true until judged): a DELETE and
+    // INSERT of a row resets them to their defaults where an UPDATE keeps them.
+    bool downstreamHasOwnColumns() const { return downstreamHasOwnColumns_; }
+    // Decides rowKeyIsOnlyUniqueIndex and downstreamHasOwnColumns from the downstream table's structure.
     void judgeRowKeyAgainst(const TableSchema& downstream);
 
     std::optional<size_t> columnIndex(const std::string& columnName) const;
@@ -134,6 +137,7 @@ private:
     CascadeFamily cascadeFamily_;
     bool downstreamHasTriggers_ = false;
     bool rowKeyIsOnlyUniqueIndex_ = false;
+    bool downstreamHasOwnColumns_ = true;
 };
 
 }  // namespace syncscope::schema
