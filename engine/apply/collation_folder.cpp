@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 
 namespace syncscope::apply {
 
@@ -98,10 +99,17 @@ bool CollationFolder::learn(Collation& collation, const std::string& name, const
         }
         for (size_t i = 0; i < characters.size(); ++i) {
             const std::string& character = characters[i];
-            if (character.size() == 1 && static_cast<unsigned char>(character[0]) < 0x80) {
+            if (character.size() == 1 && static_cast<unsigned char>(character[0]) < kAsciiCharacters) {
                 auto byte = static_cast<unsigned char>(character[0]);
                 collation.asciiWeights[byte] = weights[i];
                 collation.asciiKnown.set(byte);
+                if (weights[i].size() <= sizeof(uint64_t)) {
+                    uint64_t word = 0;
+                    std::memcpy(&word, weights[i].data(), weights[i].size());
+                    collation.asciiWords[byte] = word;
+                    collation.asciiWordBytes[byte] = static_cast<uint8_t>(weights[i].size());
+                    collation.asciiInWords.set(byte);
+                }
             }
             collation.weights[character] = std::move(weights[i]);
         }
@@ -114,7 +122,7 @@ bool CollationFolder::learn(Collation& collation, const std::string& name, const
 bool CollationFolder::foldAscii(const Collation& collation, std::string_view value, std::string& folded) {
     for (char c : value) {
         auto byte = static_cast<unsigned char>(c);
-        if (byte >= 0x80 || !collation.asciiKnown.test(byte)) {
+        if (byte >= kAsciiCharacters || !collation.asciiKnown.test(byte)) {
             return false;
         }
     }
@@ -132,6 +140,50 @@ bool CollationFolder::foldAscii(const Collation& collation, std::string_view val
         folded += collation.asciiWeights[static_cast<unsigned char>(value[i])];
     }
     return true;
+}
+
+bool CollationFolder::foldAsciiInto(const Collation& collation, std::string_view value, KeyHash& hash) {
+    auto inWords = [&](unsigned char byte) { return byte < kAsciiCharacters && collation.asciiInWords.test(byte); };
+    // As foldAscii: trailing characters that weigh as a space or nothing are dropped under PAD SPACE.
+    size_t end = value.size();
+    while (collation.padSpace && end > 0) {
+        auto byte = static_cast<unsigned char>(value[end - 1]);
+        if (!inWords(byte)) {
+            return false;
+        }
+        const std::string& weight = collation.asciiWeights[byte];
+        if (weight != collation.spaceWeight && !weight.empty()) {
+            break;
+        }
+        --end;
+    }
+    KeyHash folded = hash;  // `hash` stays as it was when a character is not known
+    for (size_t i = 0; i < end; ++i) {
+        auto byte = static_cast<unsigned char>(value[i]);
+        if (!inWords(byte)) {
+            return false;
+        }
+        folded.append(collation.asciiWords[byte], collation.asciiWordBytes[byte]);
+    }
+    hash = folded;
+    return true;
+}
+
+CollationFolder::Outcome CollationFolder::foldInto(const std::string& collationName, std::string_view value,
+                                                   KeyHash& hash) {
+    if (!collationName.empty()) {
+        std::lock_guard lock(mutex_);
+        const Collation& collation = collationFor(collationName);
+        if (collation.rule == Rule::Weights && foldAsciiInto(collation, value, hash)) {
+            return Outcome::Exact;
+        }
+    }
+    thread_local std::string folded;
+    Outcome outcome = fold(collationName, value, folded);
+    if (outcome == Outcome::Exact) {
+        hash.bytes(folded);
+    }
+    return outcome;
 }
 
 CollationFolder::Outcome CollationFolder::fold(const std::string& collationName, std::string_view value,

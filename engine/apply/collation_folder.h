@@ -22,6 +22,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "engine/apply/key_hash.h"
+
 namespace syncscope::apply {
 
 class CollationFolder {
@@ -40,12 +42,18 @@ public:
     // strings and non-text columns, empty when unknown), written into `folded`.
     Outcome fold(const std::string& collation, std::string_view value, std::string& folded);
 
+    // The same bytes as fold() writes, mixed into `hash`: what the dispatcher hashes its keys from. A value of
+    // ASCII characters whose weights are known builds no string (the profile of a catch-up put folding
+    // first among the engine's own functions).
+    Outcome foldInto(const std::string& collation, std::string_view value, KeyHash& hash);
+
     // Goes up whenever a collation that folded stops folding (its server could not be asked): keys
     // made before and after differ for one value, so the caller drains its workers first.
     uint64_t foldingStopped() const { return foldingStopped_; }
 
 private:
     enum class Rule { Bytes, BytesPadSpace, Weights, NotExact };
+    static constexpr size_t kAsciiCharacters = 128;
 
     struct Collation {
         Rule rule = Rule::NotExact;
@@ -55,14 +63,19 @@ private:
         std::unordered_map<std::string, std::string> weights;  // character bytes -> weight
         std::string spaceWeight;
         // The weights of the ASCII characters learnt so far, by byte: most key text is ASCII, and a
-        // lookup here costs no hashing (the profile of a catch-up put folding first among the engine's
-        // own functions).
-        std::array<std::string, 128> asciiWeights;
-        std::bitset<128> asciiKnown;
+        // lookup here costs no hashing of the character.
+        std::array<std::string, kAsciiCharacters> asciiWeights;
+        std::bitset<kAsciiCharacters> asciiKnown;
+        // The same weights as words for KeyHash::append, for those of at most eight bytes.
+        std::array<uint64_t, kAsciiCharacters> asciiWords{};
+        std::array<uint8_t, kAsciiCharacters> asciiWordBytes{};
+        std::bitset<kAsciiCharacters> asciiInWords;
     };
 
     // Folds `value` when every byte is an ASCII character whose weight is known; false otherwise.
     static bool foldAscii(const Collation& collation, std::string_view value, std::string& folded);
+    // The same into `hash`, for characters whose weights fit words; false (and `hash` untouched) otherwise.
+    static bool foldAsciiInto(const Collation& collation, std::string_view value, KeyHash& hash);
 
     Collation& collationFor(const std::string& name);
     bool learn(Collation& collation, const std::string& name, const std::vector<std::string>& characters);

@@ -6,6 +6,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "engine/apply/key_hash.h"
+
 namespace syncscope::apply {
 
 namespace {
@@ -62,23 +64,17 @@ bool rowKeyComparesExactly(const schema::TableSchema& table, const std::vector<S
 // A collision only puts two keys in different rounds (more order, never less), or makes the caller
 // compare the values themselves.
 uint64_t rowKeyHash(const schema::TableSchema& table, const std::vector<SqlValue>& image) {
-    constexpr uint64_t kFnvOffset = 14695981039346656037ULL;
-    constexpr uint64_t kFnvPrime = 1099511628211ULL;
-    uint64_t hash = kFnvOffset;
-    auto mix = [&hash](std::string_view bytes) {
-        for (unsigned char c : bytes) {
-            hash = (hash ^ c) * kFnvPrime;
-        }
-    };
+    KeyHash hash;
     for (size_t column : table.rowKey().columns) {
         const SqlValue& value = image[column];
-        uint64_t number = value.asUnsigned();
-        mix(value.kind() == SqlValueKind::Text || value.kind() == SqlValueKind::Bytes
-                ? std::string_view(value.asString())
-                : std::string_view(reinterpret_cast<const char*>(&number), sizeof number));
-        mix(std::string_view("\xff", 1));  // value separator
+        if (value.kind() == SqlValueKind::Text || value.kind() == SqlValueKind::Bytes) {
+            hash.bytes(value.asString());
+        } else {
+            hash.append(value.asUnsigned(), sizeof(uint64_t));
+        }
+        hash.byte(0xff);  // value separator
     }
-    return hash;
+    return hash.value();
 }
 
 std::optional<std::vector<size_t>> keyRoundOrder(std::span<const KeyedStep> steps) {

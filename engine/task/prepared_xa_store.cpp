@@ -64,13 +64,13 @@ void PreparedXaStore::prepare(const std::string& branch, PreparedBranch prepared
     branches_[branch] = std::move(prepared);
 }
 
-HeldPointsRelease PreparedXaStore::groupEnded(const binlog::Location& end, const TablePoints& tables) {
+HeldPointsRelease PreparedXaStore::groupEnded(const binlog::Location& end, TablePoints tables) {
     if (!holding()) {
-        return HeldPointsRelease{end, tables};
+        return HeldPointsRelease{end, std::move(tables)};
     }
     heldGlobal_ = end;
-    for (const auto& [table, location] : tables) {
-        heldTables_[table] = location;
+    for (auto& [table, location] : tables) {
+        heldTables_[table] = std::move(location);
     }
     return {};
 }

@@ -66,7 +66,7 @@ public:
     binlog::Location globalBefore(const binlog::Location& trackerGlobal) const;
 
     // A group ended at `end` and moved `tables`: passed through when nothing is held, else kept aside.
-    HeldPointsRelease groupEnded(const binlog::Location& end, const TablePoints& tables);
+    HeldPointsRelease groupEnded(const binlog::Location& end, TablePoints tables);
 
     // XA COMMIT or XA ROLLBACK of `branch`: the branch leaves the store. `release` gets the points
     // the tracker may take now that the branch no longer waits (when it was the oldest).

@@ -12,7 +12,8 @@ using namespace syncscope::apply;
 
 namespace {
 
-// Upper-case ASCII, 'é' weighs as 'E', 'ß' expands to 'SS', U+200B weighs nothing.
+// Upper-case ASCII, 'é' weighs as 'E', 'ß' expands to 'SS', U+200B weighs nothing, '~' weighs more than
+// a word (ten bytes).
 std::vector<std::string> weightTable(const std::string&, const std::string&,
                                      const std::vector<std::string>& characters) {
     std::vector<std::string> weights;
@@ -23,6 +24,8 @@ std::vector<std::string> weightTable(const std::string&, const std::string&,
             weights.push_back("SS");
         } else if (character == "\xe2\x80\x8b") {
             weights.push_back("");
+        } else if (character == "~") {
+            weights.push_back("~~~~~~~~~~");
         } else {
             weights.push_back(
                 std::string(1, static_cast<char>(std::toupper(static_cast<unsigned char>(character[0])))));
@@ -124,6 +127,63 @@ private slots:
         QCOMPARE(folder.fold(collation.toStdString(), value.toStdString() + "\xc3\xa9", mixed),
                  CollationFolder::Outcome::Exact);
         QVERIFY(mixed.starts_with(spacesKept));
+    }
+
+    void foldIntoHashesWhatFoldWrites_data() {
+        QTest::addColumn<QString>("collation");
+        QTest::addColumn<QByteArray>("value");
+        QTest::addRow("ASCII, PAD SPACE") << "utf8mb4_general_ci" << QByteArray("Ab c  ");
+        QTest::addRow("ASCII, NO PAD") << "utf8mb4_unicode_nopad_ci" << QByteArray("Ab c  ");
+        QTest::addRow("longer than a word") << "utf8mb4_general_ci" << QByteArray("0123456789-abcdefghij-xyz");
+        QTest::addRow("a weight longer than a word") << "utf8mb4_general_ci" << QByteArray("a~b");
+        QTest::addRow("an accent") << "utf8mb4_general_ci" << QByteArray("caf\xc3\xa9 ");
+        QTest::addRow("an expansion") << "utf8mb4_unicode_ci"
+                                      << QByteArray(
+                                             "stra\xc3\x9f"
+                                             "e");
+        QTest::addRow("only spaces") << "utf8mb4_general_ci" << QByteArray("   ");
+        QTest::addRow("empty") << "utf8mb4_general_ci" << QByteArray("");
+        QTest::addRow("_bin") << "utf8mb4_bin" << QByteArray("x  ");
+        QTest::addRow("binary") << "binary" << QByteArray("x\0y", 3);
+        QTest::addRow("not exact") << "utf8mb4_czech_ci" << QByteArray("ch");
+        QTest::addRow("unknown collation") << "" << QByteArray("a");
+        QTest::addRow("invalid UTF-8") << "utf8mb4_general_ci" << QByteArray("a\xff");
+    }
+    void foldIntoHashesWhatFoldWrites() {
+        QFETCH(QString, collation);
+        QFETCH(QByteArray, value);
+        const std::string name = collation.toStdString();
+        const std::string text = value.toStdString();
+        CollationFolder folder(weightTable);
+        // Twice: the first asks for the characters (the general path), the second finds them known.
+        for (int pass = 0; pass < 2; ++pass) {
+            KeyHash hashed;
+            hashed.byte(1);  // a key goes on from its table's hash
+            KeyHash expected = hashed;
+            std::string folded;
+            auto foldedOutcome = folder.fold(name, text, folded);
+            QCOMPARE(folder.foldInto(name, text, hashed), foldedOutcome);
+            if (foldedOutcome == CollationFolder::Outcome::Exact) {
+                expected.bytes(folded);
+            }
+            QCOMPARE(hashed.value(), expected.value());  // not exact: the hash is left as it was
+        }
+    }
+
+    void valuesTheCollationComparesAlikeHashAlike() {
+        CollationFolder folder(weightTable);
+        auto hashOf = [&](const std::string& value) {
+            KeyHash hash;
+            bool exact = folder.foldInto("utf8mb4_general_ci", value, hash) == CollationFolder::Outcome::Exact;
+            return exact ? hash.value() : uint64_t(0);  // 0: the test's sign of a value that did not fold
+        };
+        const uint64_t plain = hashOf("cafe 1");
+        QVERIFY(plain != 0);
+        QCOMPARE(hashOf("CAFE 1  "), plain);                    // known ASCII characters: no string built
+        QCOMPARE(hashOf("caf\xc3\xa9 1"), plain);               // the general path
+        QCOMPARE(hashOf("CAF\xc3\xa9 1\xe2\x80\x8b "), plain);  // an ignorable and a space trail
+        QVERIFY(hashOf("cafe 2") != plain);
+        QVERIFY(hashOf("cafe 1~") != plain);
     }
 
     void aServerThatCannotBeAskedStopsFoldingForGood() {
