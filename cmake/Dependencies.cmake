@@ -10,6 +10,9 @@ pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
 # RE2: the regular-expression syntax DM's filters use (Go's regexp), linear time on any SQL length.
 pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
 pkg_check_modules(MARIADB REQUIRED IMPORTED_TARGET libmariadb)
+# jemalloc: syncscope-cli's allocator. Rows are read on one thread and freed on the workers'; with glibc's
+# malloc that took about 15% of the engine's CPU on a catch-up, with jemalloc 12% less CPU per row in all.
+pkg_check_modules(JEMALLOC REQUIRED IMPORTED_TARGET jemalloc)
 
 # MySQL Connector/C++ 1.1 ships neither a CMake config nor a pkg-config file.
 find_path(MYSQLCPPCONN_INCLUDE_DIR cppconn/driver.h REQUIRED)
