@@ -102,7 +102,6 @@ bool CollationFolder::learn(Collation& collation, const std::string& name, const
             if (character.size() == 1 && static_cast<unsigned char>(character[0]) < kAsciiCharacters) {
                 auto byte = static_cast<unsigned char>(character[0]);
                 collation.asciiWeights[byte] = weights[i];
-                collation.asciiKnown.set(byte);
                 if (weights[i].size() <= sizeof(uint64_t)) {
                     uint64_t word = 0;
                     std::memcpy(&word, weights[i].data(), weights[i].size());
@@ -119,32 +118,10 @@ bool CollationFolder::learn(Collation& collation, const std::string& name, const
     }
 }
 
-bool CollationFolder::foldAscii(const Collation& collation, std::string_view value, std::string& folded) {
-    for (char c : value) {
-        auto byte = static_cast<unsigned char>(c);
-        if (byte >= kAsciiCharacters || !collation.asciiKnown.test(byte)) {
-            return false;
-        }
-    }
-    // The same rules as the general path below: PAD SPACE drops trailing characters that weigh as a
-    // space or nothing; the rest concatenate.
-    size_t end = value.size();
-    while (collation.padSpace && end > 0) {
-        const std::string& weight = collation.asciiWeights[static_cast<unsigned char>(value[end - 1])];
-        if (weight != collation.spaceWeight && !weight.empty()) {
-            break;
-        }
-        --end;
-    }
-    for (size_t i = 0; i < end; ++i) {
-        folded += collation.asciiWeights[static_cast<unsigned char>(value[i])];
-    }
-    return true;
-}
-
 bool CollationFolder::foldAsciiInto(const Collation& collation, std::string_view value, KeyHash& hash) {
     auto inWords = [&](unsigned char byte) { return byte < kAsciiCharacters && collation.asciiInWords.test(byte); };
-    // As foldAscii: trailing characters that weigh as a space or nothing are dropped under PAD SPACE.
+    // The rules of fold()'s general path: PAD SPACE drops trailing characters that weigh as a space or
+    // nothing; the rest concatenate.
     size_t end = value.size();
     while (collation.padSpace && end > 0) {
         auto byte = static_cast<unsigned char>(value[end - 1]);
@@ -209,10 +186,6 @@ CollationFolder::Outcome CollationFolder::fold(const std::string& collationName,
         case Rule::Weights:
             break;
     }
-    if (foldAscii(collation, value, folded)) {
-        return Outcome::Exact;
-    }
-    folded.clear();
     // Split into characters; ask once for every character not seen before.
     std::vector<std::string_view> characters;
     std::vector<std::string> unknown;

@@ -62,19 +62,16 @@ private:
         std::string charset;
         std::unordered_map<std::string, std::string> weights;  // character bytes -> weight
         std::string spaceWeight;
-        // The weights of the ASCII characters learnt so far, by byte: most key text is ASCII, and a
-        // lookup here costs no hashing of the character.
+        // The weights of the ASCII characters learnt so far, by byte, as words for KeyHash::append (those of
+        // at most eight bytes): most key text is ASCII, and a lookup here costs no hashing of the character.
         std::array<std::string, kAsciiCharacters> asciiWeights;
-        std::bitset<kAsciiCharacters> asciiKnown;
-        // The same weights as words for KeyHash::append, for those of at most eight bytes.
         std::array<uint64_t, kAsciiCharacters> asciiWords{};
         std::array<uint8_t, kAsciiCharacters> asciiWordBytes{};
         std::bitset<kAsciiCharacters> asciiInWords;
     };
 
-    // Folds `value` when every byte is an ASCII character whose weight is known; false otherwise.
-    static bool foldAscii(const Collation& collation, std::string_view value, std::string& folded);
-    // The same into `hash`, for characters whose weights fit words; false (and `hash` untouched) otherwise.
+    // Folds `value` into `hash` when every byte is an ASCII character whose weight is known and fits a word;
+    // false (and `hash` untouched) otherwise.
     static bool foldAsciiInto(const Collation& collation, std::string_view value, KeyHash& hash);
 
     Collation& collationFor(const std::string& name);
