@@ -44,6 +44,14 @@ std::string charsetOf(const std::string& name) {
     return {};
 }
 
+// What a binary collation compares: the bytes, less trailing spaces where it pads with spaces.
+std::string_view comparedBytes(bool padSpace, std::string_view value) {
+    while (padSpace && !value.empty() && value.back() == kSpace) {
+        value.remove_suffix(1);
+    }
+    return value;
+}
+
 // The length of the UTF-8 sequence starting at `text[at]`, 0 when it is not a valid one.
 size_t utf8Length(std::string_view text, size_t at) {
     const auto lead = static_cast<unsigned char>(text[at]);
@@ -151,10 +159,21 @@ CollationFolder::Outcome CollationFolder::foldInto(const std::string& collationN
     if (!collationName.empty()) {
         std::lock_guard lock(mutex_);
         const Collation& collation = collationFor(collationName);
-        if (collation.rule == Rule::Weights && foldAsciiInto(collation, value, hash)) {
-            return Outcome::Exact;
+        switch (collation.rule) {
+            case Rule::Bytes:
+            case Rule::BytesPadSpace:
+                hash.bytes(comparedBytes(collation.rule == Rule::BytesPadSpace, value));
+                return Outcome::Exact;
+            case Rule::NotExact:
+                return Outcome::NotExact;
+            case Rule::Weights:
+                if (foldAsciiInto(collation, value, hash)) {
+                    return Outcome::Exact;
+                }
+                break;
         }
     }
+    // A character not known as a word (or no collation): the general path's string.
     thread_local std::string folded;
     Outcome outcome = fold(collationName, value, folded);
     if (outcome == Outcome::Exact) {
@@ -173,13 +192,8 @@ CollationFolder::Outcome CollationFolder::fold(const std::string& collationName,
     Collation& collation = collationFor(collationName);
     switch (collation.rule) {
         case Rule::Bytes:
-            folded.assign(value);
-            return Outcome::Exact;
         case Rule::BytesPadSpace:
-            while (!value.empty() && value.back() == kSpace) {
-                value.remove_suffix(1);
-            }
-            folded.assign(value);
+            folded.assign(comparedBytes(collation.rule == Rule::BytesPadSpace, value));
             return Outcome::Exact;
         case Rule::NotExact:
             return Outcome::NotExact;

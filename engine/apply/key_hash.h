@@ -12,10 +12,11 @@
 
 namespace syncscope::apply {
 
+// Words are filled from bytes in memory order (memcpy) and by shifts: the same only on a little-endian host.
+static_assert(std::endian::native == std::endian::little, "KeyHash assumes a little-endian host");
+
 class KeyHash {
 public:
-    explicit KeyHash(uint64_t seed = kSeed) : state_(seed) {}
-
     void byte(unsigned char value) { append(value, 1); }
 
     void bytes(std::string_view text) {
@@ -41,7 +42,7 @@ public:
             pendingBytes_ = total;
             return;
         }
-        mixWord(pending_);
+        mixInto(state_, pending_);
         unsigned used = sizeof(uint64_t) - pendingBytes_;  // bytes of `word` taken into that word, 1 to 8
         pending_ = used == sizeof(uint64_t) ? 0 : word >> (8 * used);
         pendingBytes_ = total - sizeof(uint64_t);
@@ -75,9 +76,8 @@ private:
         state ^= std::rotl(word * kWordMultiplier1, kWordRotation) * kWordMultiplier2;
         state = std::rotl(state, kStateRotation) * kStateMultiplier + kStateAddend;
     }
-    void mixWord(uint64_t word) { mixInto(state_, word); }
 
-    uint64_t state_;
+    uint64_t state_ = kSeed;
     uint64_t pending_ = 0;
     unsigned pendingBytes_ = 0;
     uint64_t length_ = 0;
