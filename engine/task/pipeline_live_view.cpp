@@ -53,9 +53,9 @@ void PipelineLiveView::raiseReadLocked(const PointView& to) {
     }
 }
 
-void PipelineLiveView::eventRead(const std::string& file, uint64_t endPos) {
+void PipelineLiveView::eventRead(std::string_view file, uint64_t endPos) {
     std::lock_guard lock(mutex_);
-    live_.read.file = file;
+    live_.read.file.assign(file);
     live_.read.pos = endPos;
     live_.read.gtid.clear();
     ++live_.eventsRead;

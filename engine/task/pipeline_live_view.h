@@ -8,6 +8,7 @@
 #include <chrono>
 #include <mutex>
 #include <string>
+#include <string_view>
 
 #include "engine/task/applied_frontier.h"
 #include "engine/task/session_live_view.h"
@@ -38,7 +39,7 @@ public:
     void groupEnded(uint64_t lastSequence, PointView end, uint32_t timestamp);
     // Between groups the global point moved to `at` (a rotation, a binlog checkpoint): read up to it.
     void passedIdle(const PointView& at);
-    void eventRead(const std::string& file, uint64_t endPos);
+    void eventRead(std::string_view file, uint64_t endPos);
     // Whether the workers' counters are due for a copy (at most at the status rate: maps per table are
     // copied); when it says yes, the caller calls copyCounters.
     bool countersDue();

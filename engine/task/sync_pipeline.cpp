@@ -142,8 +142,8 @@ SessionOutcome SyncPipeline::stream(const std::atomic<bool>& interrupt) {
 }
 
 Location SyncPipeline::locationAt(const binlog::Event& event) const {
-    std::string file = event.file.empty() ? currentFile_ : std::string(event.file);
-    Location location(binlog::BinlogPosition(file, event.endPos));
+    Location location(
+        binlog::BinlogPosition(event.file.empty() ? currentFile_ : std::string(event.file), event.endPos));
     location.setGtids(transactionTracker_.gtids());
     return location;
 }
@@ -382,7 +382,7 @@ void SyncPipeline::failWith(const apply::ApplyFailure& failure) {
 
 void SyncPipeline::updateLive(const binlog::Event& event) {
     if (event.endPos != 0) {
-        live_.eventRead(event.file.empty() ? currentFile_ : std::string(event.file), event.endPos);
+        live_.eventRead(event.file.empty() ? std::string_view(currentFile_) : event.file, event.endPos);
     }
     // Per event only the read point moves; counters, safe mode and held rows at most at the status rate.
     if (!live_.countersDue()) {
