@@ -153,13 +153,14 @@ private:
 
 // The chains of two or more changes of one key value, each in binlog order, stored one after another.
 struct Chains {
-    std::vector<size_t> members;                    // positions in the batch
-    std::vector<std::pair<size_t, size_t>> ranges;  // [begin, end) into members, one per chain
+    std::vector<size_t> members;  // positions in the batch
+    std::vector<size_t> ends;     // where each chain ends in members; the next one begins there
 
     std::span<const size_t> chain(size_t c) const {
-        return std::span<const size_t>(members).subspan(ranges[c].first, ranges[c].second - ranges[c].first);
+        size_t begin = c == 0 ? 0 : ends[c - 1];
+        return std::span<const size_t>(members).subspan(begin, ends[c] - begin);
     }
-    size_t size() const { return ranges.size(); }
+    size_t size() const { return ends.size(); }
 };
 
 // Groups the folding changes by key value: sorted by the key's hash and then by position, so that each
@@ -205,7 +206,7 @@ Chains chainsOf(std::span<const RowChange> changes, const FoldingTables& tables)
                 }
             }
             if (chains.members.size() - first >= 2) {
-                chains.ranges.emplace_back(first, chains.members.size());
+                chains.ends.push_back(chains.members.size());
             } else {
                 chains.members.resize(first);
             }
