@@ -174,32 +174,51 @@ void ApplyWorker::run() {
             }
             continue;
         }
-        Item item = std::move(queue_.front());
-        queue_.pop_front();
-        queuedBytes_ -= item.bytes;
-        if (producersWaiting_ > 0) {
-            roomAvailable_.notify_all();
-        }
-        lock.unlock();
-        if (!item.change) {
+        if (!queue_.front().change) {
+            const uint64_t generation = queue_.front().sequence;
+            queue_.pop_front();
+            notifyRoom();
+            lock.unlock();
             commitBatch();
             lock.lock();
-            barrierDone_ = std::max(barrierDone_, item.sequence);
+            barrierDone_ = std::max(barrierDone_, generation);
             barrierPassed_.notify_all();
             continue;
         }
+        const bool started = pending_.empty();
+        takeQueued();
+        notifyRoom();
+        lock.unlock();
         auto now = std::chrono::steady_clock::now();
-        if (pending_.empty()) {
+        if (started) {
             pendingSince_ = now;
         }
         lastTaken_ = now;
-        pending_.push_back(std::move(*item.change));
-        pendingLastSequence_ = item.sequence;
         pendingCount_.store(pending_.size(), std::memory_order_relaxed);
         if (pending_.size() >= settings_.batch || now >= pendingSince_ + settings_.maxBatchAge) {
             commitBatch();
         }
         lock.lock();
+    }
+}
+
+// Every queued change up to the next barrier that the batch has room for (at least one), under the one lock
+// the caller holds: taking them one lock at a time contended with the reader's pushes under the same lock,
+// which cost both threads a futex call and often a context switch per change.
+void ApplyWorker::takeQueued() {
+    const size_t room = pending_.size() < settings_.batch ? settings_.batch - pending_.size() : 1;
+    for (size_t taken = 0; taken < room && !queue_.empty() && queue_.front().change; ++taken) {
+        Item& item = queue_.front();
+        queuedBytes_ -= item.bytes;
+        pending_.push_back(std::move(*item.change));
+        pendingLastSequence_ = item.sequence;
+        queue_.pop_front();
+    }
+}
+
+void ApplyWorker::notifyRoom() {
+    if (producersWaiting_ > 0) {
+        roomAvailable_.notify_all();
     }
 }
 

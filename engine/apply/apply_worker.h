@@ -108,6 +108,8 @@ private:
 
     void waitForRoom(std::unique_lock<std::mutex>& lock);
     bool worthWaking() const;  // with queueMutex_ held
+    void takeQueued();         // with queueMutex_ held: queued changes into the pending batch
+    void notifyRoom();         // with queueMutex_ held: wakes producers waiting for room
     void run();
     void commitBatch();
     bool commitPending();  // true when the batch committed

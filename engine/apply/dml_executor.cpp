@@ -5,7 +5,9 @@
 #include <errmsg.h>
 // clang-format on
 
+#include <poll.h>
 #include <spdlog/spdlog.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 
@@ -17,6 +19,7 @@ struct DmlExecutor::CachedStatement {
     MYSQL_STMT* statement = nullptr;
     std::list<std::string>::iterator usePosition;
     size_t parameters = 0;
+    size_t answerBytes = 0;  // the fewest bytes its answers took so far (answerFloor); 0: none read yet
     ~CachedStatement() {
         if (statement != nullptr) {
             mysql_stmt_close(statement);
@@ -169,6 +172,100 @@ void setSkipReadResponse(MYSQL* mysql, bool skip) {
     mysql_optionsv(mysql, MARIADB_OPT_SKIP_READ_RESPONSE, &value);
 }
 
+// The fewest bytes one answer to a statement takes on the wire: an OK packet's 4-byte header and 7-byte
+// body (marker, affected rows, insert id, status, warnings); an error packet takes more.
+constexpr size_t kMinAnswerBytes = 11;
+
+// A lower bound of the answers the statement that just answered OK will give again: the OK packet's fixed
+// bytes and its message with every number in it one digit long ("Rows matched: 12  Changed: 12  Warnings: 0"
+// comes back with other counts next time). mysql->info was cleared before the answer was read.
+size_t answerFloor(const MYSQL* mysql) {
+    if (mysql->info == nullptr) {
+        return kMinAnswerBytes;
+    }
+    size_t length = 0;
+    size_t extraDigits = 0;
+    bool inNumber = false;
+    for (const char* c = mysql->info; *c != '\0'; ++c) {
+        const bool digit = *c >= '0' && *c <= '9';
+        extraDigits += digit && inNumber ? 1 : 0;
+        inNumber = digit;
+        ++length;
+    }
+    return kMinAnswerBytes + 1 + length - extraDigits;  // the message's length byte, the message
+}
+
+// How a worker waits for the answers of a pipelined batch. The server sends one packet per statement, and
+// each woke the reading thread (about one context switch per statement); here the socket's low-water mark
+// (SO_RCVLOWAT) lets the kernel report data only once the answers can all be there:
+// - first one wait for every answer at once, by the bytes the batch's statement shapes answered with before
+//   (answerFloor), bounded in time (kFirstWaitLimitMs): where a shape answers shorter than it did (an error, a
+//   message that changed) or the server is slow, the wait ends at the limit and the answers are read as
+//   below (and what they took is learned); when the bytes came, the mark goes back to 1 and the answers are
+//   read as they come;
+// - else before the answer at `index` of `count` is read: the stream still holds the unread rest of that
+//   answer (one byte or more: Connector/C reads the socket only for bytes it has not buffered) and every later
+//   answer whole, at least 11 bytes each, so the mark 1 + 11 x (answers after it) is always reached and never
+//   waits past the last answer.
+// A lost connection wakes the reader whatever the mark. Off over TLS (the TLS layer buffers records of its
+// own) and where the option is refused; back to 1 (the kernel's default) when the answers are read.
+class AnswerWait {
+public:
+    static constexpr int kFirstWaitLimitMs = 100;
+
+    explicit AnswerWait(MYSQL* mysql)
+        : socket_(mysql_get_ssl_cipher(mysql) == nullptr ? static_cast<int>(mysql_get_socket(mysql)) : -1) {}
+    ~AnswerWait() { set(1); }
+    AnswerWait(const AnswerWait&) = delete;
+    AnswerWait& operator=(const AnswerWait&) = delete;
+
+    enum class Outcome { NotWaited, Arrived, Cut };
+
+    // Waits until `expectedBytes` can be read, or kFirstWaitLimitMs has passed. Arrived: the mark is back at 1
+    // and the answers are read without marks (any bytes still due come soon after); else read answer by answer.
+    Outcome awaitAll(size_t expectedBytes) {
+        set(static_cast<int>(std::min(expectedBytes, kMaxMark)));
+        if (socket_ < 0 || current_ <= 1) {
+            return Outcome::NotWaited;
+        }
+        pollfd readable{socket_, POLLIN, 0};
+        const int ready = poll(&readable, 1, kFirstWaitLimitMs);
+        if (ready == 0) {
+            return Outcome::Cut;
+        }
+        if (ready != 1 || (readable.revents & POLLIN) == 0) {
+            return Outcome::NotWaited;  // an error or a hang-up: Connector/C's reads say which
+        }
+        set(1);
+        return Outcome::Arrived;
+    }
+
+    void beforeAnswer(size_t index, size_t count) {
+        const size_t later = count - index - 1;
+        set(static_cast<int>(std::min(1 + kMinAnswerBytes * later, kMaxMark)));
+    }
+
+private:
+    static constexpr size_t kMaxMark = 1 << 16;
+
+    void set(int bytes) {
+        if (socket_ < 0 || bytes == current_) {
+            return;
+        }
+        if (setsockopt(socket_, SOL_SOCKET, SO_RCVLOWAT, &bytes, sizeof(bytes)) != 0) {
+            // Refused: back to the default (a higher mark left behind could outlast the bytes still due).
+            const int one = 1;
+            setsockopt(socket_, SOL_SOCKET, SO_RCVLOWAT, &one, sizeof(one));
+            socket_ = -1;
+            return;
+        }
+        current_ = bytes;
+    }
+
+    int socket_;
+    int current_ = 1;
+};
+
 }  // namespace
 
 DmlExecutor::DmlExecutor(NativeConnection connection, size_t statementCacheSize)
@@ -199,11 +296,11 @@ DownstreamError DmlExecutor::errorFrom(const Failure& failure, const std::string
                            failure.message, what);
 }
 
-MYSQL_STMT* DmlExecutor::prepared(const std::string& sql, size_t parameters) {
+DmlExecutor::CachedStatement& DmlExecutor::prepared(const std::string& sql, size_t parameters) {
     auto it = cache_.find(sql);
     if (it != cache_.end()) {
         recentlyUsed_.splice(recentlyUsed_.begin(), recentlyUsed_, it->second->usePosition);
-        return it->second->statement;
+        return *it->second;
     }
     // The least recently used go until the new statement fits both bounds (it is kept even alone over
     // the parameter bound: it runs now).
@@ -226,10 +323,10 @@ MYSQL_STMT* DmlExecutor::prepared(const std::string& sql, size_t parameters) {
     entry->parameters = parameters;
     recentlyUsed_.push_front(sql);
     entry->usePosition = recentlyUsed_.begin();
-    MYSQL_STMT* statement = entry->statement;
+    CachedStatement& cached = *entry;
     cache_.emplace(sql, std::move(entry));
     cachedParameters_ += parameters;
-    return statement;
+    return cached;
 }
 
 void DmlExecutor::applyForeignKeyChecks(const DmlStatement& statement) {
@@ -240,7 +337,8 @@ void DmlExecutor::applyForeignKeyChecks(const DmlStatement& statement) {
     }
 }
 
-uint64_t DmlExecutor::sendOnce(MYSQL_STMT* prepared, unsigned int arraySize, size_t index, bool waitForAnswer) {
+uint64_t DmlExecutor::sendOnce(CachedStatement& cached, unsigned int arraySize, size_t index, bool waitForAnswer) {
+    MYSQL_STMT* prepared = cached.statement;
     if (mysql_stmt_attr_set(prepared, STMT_ATTR_ARRAY_SIZE, &arraySize) != 0 ||
         mysql_stmt_bind_param(prepared, binding_->binds.data()) != 0) {
         throw statementFailure(prepared);
@@ -257,7 +355,7 @@ uint64_t DmlExecutor::sendOnce(MYSQL_STMT* prepared, unsigned int arraySize, siz
         throw statementFailure(prepared);
     }
     if (!waitForAnswer) {
-        inFlight_.push_back(InFlight{prepared, index});
+        inFlight_.push_back(InFlight{&cached, index});
         return 0;
     }
     ++roundTrips_;
@@ -267,7 +365,7 @@ uint64_t DmlExecutor::sendOnce(MYSQL_STMT* prepared, unsigned int arraySize, siz
 uint64_t DmlExecutor::send(const DmlStatement& statement, size_t index, bool waitForAnswer) {
     const size_t rows = std::max<size_t>(statement.arrayRows, 1);
     const size_t perRow = statement.params.size() / rows;
-    MYSQL_STMT* prepared = this->prepared(statement.sql, perRow);
+    CachedStatement& prepared = this->prepared(statement.sql, perRow);
     if (rows > 1 && takesArrays_ && binding_->bindArrays(statement.params, rows)) {
         return sendOnce(prepared, static_cast<unsigned int>(rows), index, waitForAnswer);
     }
@@ -325,13 +423,29 @@ uint64_t DmlExecutor::execute(const DmlStatement& statement) {
 }
 
 void DmlExecutor::readAnswers(std::vector<uint64_t>& affected, std::optional<std::pair<size_t, Failure>>& failure) {
-    if (!inFlight_.empty()) {
-        ++roundTrips_;
+    if (inFlight_.empty()) {
+        return;
     }
+    ++roundTrips_;
     MYSQL* mysql = connection_.get();
+    AnswerWait wait(mysql);
+    size_t expectedBytes = 0;
     for (const InFlight& sent : inFlight_) {
-        if (mysql->methods->db_read_execute_response(sent.statement) != 0) {
-            Failure answer = statementFailure(sent.statement);
+        expectedBytes += std::max(sent.cached->answerBytes, kMinAnswerBytes);
+    }
+    const AnswerWait::Outcome waited = wait.awaitAll(expectedBytes);
+    answerWaitsCut_ += waited == AnswerWait::Outcome::Cut ? 1 : 0;
+    const bool arrived = waited == AnswerWait::Outcome::Arrived;
+    for (size_t i = 0; i < inFlight_.size(); ++i) {
+        const InFlight& sent = inFlight_[i];
+        MYSQL_STMT* statement = sent.cached->statement;
+        if (!arrived) {
+            wait.beforeAnswer(i, inFlight_.size());
+        }
+        mysql->info = nullptr;  // set again by an answer that carries a message
+        if (mysql->methods->db_read_execute_response(statement) != 0) {
+            sent.cached->answerBytes = 0;  // learned again from its next answer
+            Failure answer = statementFailure(statement);
             if (!failure) {
                 failure.emplace(sent.index, answer);
             }
@@ -340,7 +454,9 @@ void DmlExecutor::readAnswers(std::vector<uint64_t>& affected, std::optional<std
             }
             continue;
         }
-        affected[sent.index] += affectedRows(sent.statement);
+        const size_t floor = answerFloor(mysql);
+        sent.cached->answerBytes = sent.cached->answerBytes == 0 ? floor : std::min(sent.cached->answerBytes, floor);
+        affected[sent.index] += affectedRows(statement);
     }
     inFlight_.clear();
 }

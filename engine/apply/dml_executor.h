@@ -67,6 +67,9 @@ public:
     size_t cachedParameters() const { return cachedParameters_; }
     // Round trips to the server so far (a pipelined batch counts one), for tests and benchmarks.
     uint64_t roundTrips() const { return roundTrips_; }
+    // Batches whose one wait for every answer ended at its time limit (the server was slow, or a statement
+    // answered shorter than its shape did before, as an error does), for tests and benchmarks.
+    uint64_t answerWaitsCut() const { return answerWaitsCut_; }
 
 private:
     struct CachedStatement;
@@ -75,8 +78,8 @@ private:
     struct Binding;
     // A statement sent whose answer is not read yet.
     struct InFlight {
-        st_mysql_stmt* statement;
-        size_t index;  // in the batch
+        CachedStatement* cached;  // never evicted while in flight: a PREPARE waits for the answers first
+        size_t index;             // in the batch
     };
     // What the server or the client said when a statement failed.
     struct Failure {
@@ -85,7 +88,7 @@ private:
     };
 
     // The cached statement for `sql` (with `parameters` placeholders), prepared on a miss.
-    st_mysql_stmt* prepared(const std::string& sql, size_t parameters);
+    CachedStatement& prepared(const std::string& sql, size_t parameters);
     bool isCached(const std::string& sql) const { return cache_.count(sql) != 0; }
     // Sets foreign_key_checks as `statement` needs it, when the session is not there already.
     void applyForeignKeyChecks(const DmlStatement& statement);
@@ -93,7 +96,7 @@ private:
     // whole (DmlStatement::arrayRows). With `waitForAnswer` reads each answer and returns the rows they
     // count; else records each send in inFlight_ under `index`. Throws Failure.
     uint64_t send(const DmlStatement& statement, size_t index, bool waitForAnswer);
-    uint64_t sendOnce(st_mysql_stmt* prepared, unsigned int arraySize, size_t index, bool waitForAnswer);
+    uint64_t sendOnce(CachedStatement& cached, unsigned int arraySize, size_t index, bool waitForAnswer);
     // Binds, executes and reads one statement; throws Failure.
     uint64_t run(const DmlStatement& statement);
     // Reads the answers of the statements in flight, in order, into `affected`; the first failure is
@@ -118,6 +121,7 @@ private:
     bool sessionForeignKeyChecks_ = false;
     bool currentForeignKeyChecks_ = false;
     uint64_t roundTrips_ = 0;
+    uint64_t answerWaitsCut_ = 0;
 };
 
 }  // namespace syncscope::apply

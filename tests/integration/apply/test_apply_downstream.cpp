@@ -812,6 +812,56 @@ private slots:
                  (std::vector<std::vector<std::string>>{{"1"}, {"2"}}));
     }
 
+    // A worker waits once for all of a batch's answers, by the bytes each statement shape answered with
+    // before. A shape that answers shorter than it did (an UPDATE whose answers said "Rows matched: ..." fails
+    // on a trigger's one-letter SIGNAL) ends that wait at its time limit, and every answer is still read: the
+    // error names its statement, nothing of the batch stays, and the session goes on.
+    void aStatementAnsweringShorterThanBeforeEndsTheWaitAndEveryAnswerIsRead() {
+        exec("CREATE TABLE " + quoteTableName("pipeshort") + " (id INT PRIMARY KEY, v INT)");
+        exec("CREATE TRIGGER " + quoteTableName("pipeshort_refuses") + " BEFORE UPDATE ON " +
+             quoteTableName("pipeshort") +
+             " FOR EACH ROW IF NEW.v < 0 THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'x'; END IF");
+        exec("INSERT INTO " + quoteTableName("pipeshort") + " VALUES (1, 0), (2, 0), (3, 0), (4, 0), (5, 0)");
+        auto schema = load("pipeshort");
+        DmlExecutor executor(connectDownstreamNative(toSettings(test::downstreamRoot())));
+        const DmlBuilder oneByOne(false);
+        std::vector<RowChange> changes;
+        auto updates = [&](long from, long to, long refusedId) {
+            changes.clear();
+            for (long id = 1; id <= 5; ++id) {
+                changes.push_back(change(schema, RowOp::Update, ints({id, from}), ints({id, id == refusedId ? -1 : to}),
+                                         false, uint64_t(id)));
+            }
+            return oneByOne.build(changes);
+        };
+        auto values = [&] { return rows("SELECT GROUP_CONCAT(v ORDER BY id) FROM " + quoteTableName("pipeshort")); };
+        std::vector<uint64_t> affected;
+        for (long round = 1; round <= 3; ++round) {  // the shape's answers are learned
+            std::vector<DmlStatement> statements = updates(round - 1, round, 0);
+            executor.executeAll(statements, affected);
+            executor.commit();
+            QCOMPARE(affected, std::vector<uint64_t>(5, 1));
+        }
+        QCOMPARE(values(), (std::vector<std::vector<std::string>>{{"3,3,3,3,3"}}));
+        const uint64_t cutBefore = executor.answerWaitsCut();
+        std::vector<DmlStatement> refused = updates(3, 4, 5);
+        try {
+            executor.executeAll(refused, affected);
+            QFAIL("the trigger's SIGNAL on the last statement was not reported");
+        } catch (const DownstreamError& e) {
+            QCOMPARE(e.code(), 1644);                                            // ER_SIGNAL_EXCEPTION
+            QVERIFY2(e.sql().find("-1") != std::string::npos, e.sql().c_str());  // the refused row's statement
+        }
+        QVERIFY2(executor.answerWaitsCut() > cutBefore, "the batch's wait for its answers did not end at its limit");
+        executor.rollback();
+        QCOMPARE(values(), (std::vector<std::vector<std::string>>{{"3,3,3,3,3"}}));
+        std::vector<DmlStatement> next = updates(3, 7, 0);
+        executor.executeAll(next, affected);
+        executor.commit();
+        QCOMPARE(affected, std::vector<uint64_t>(5, 1));
+        QCOMPARE(values(), (std::vector<std::vector<std::string>>{{"7,7,7,7,7"}}));
+    }
+
     void unreachableDownstreamIsAClearErrorWithoutThePassword() {
         auto settings = poolSettings(1, 10, std::chrono::milliseconds(5), true);
         settings.downstream.password = "wrong-password-0815";
