@@ -192,7 +192,8 @@ size_t answerFloor(const MYSQL* mysql) {
         inNumber = digit;
         ++length;
     }
-    return kMinAnswerBytes + 1 + length - extraDigits;  // the message's length byte, the message
+    // Its length byte is left out: a server without session tracking sends the message without one.
+    return kMinAnswerBytes + length - extraDigits;
 }
 
 // How a worker waits for the answers of a pipelined batch. The server sends one packet per statement, and
