@@ -241,8 +241,12 @@ private slots:
         QVERIFY2(error.find(purged) != std::string::npos, error.c_str());
         QVERIFY2(error.find("SHOW BINARY LOGS") != std::string::npos, error.c_str());
         QVERIFY2(error.find("1236") != std::string::npos, error.c_str());
+        // Not retried once the purge was met: a DBA must decide. (An earlier attempt's restart may have kept the
+        // upstream down past the in-place reconnects, on a loaded machine: that outage is retried, rightly.)
         std::string log = readWholeFile(scenario.logDir + "/" + scenario.taskName + ".log");
-        QCOMPARE(occurrences(log, "resuming by itself"), size_t{0});  // not retried: a DBA must decide
+        const size_t purgeMet = log.find("[1236]");
+        QVERIFY2(purgeMet != std::string::npos, log.c_str());
+        QCOMPARE(occurrences(log.substr(purgeMet), "resuming by itself"), size_t{0});
         engine.terminate();
     }
 };
