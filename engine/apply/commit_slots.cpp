@@ -31,6 +31,11 @@ void CommitSlots::acquire() {
         slotFree_.wait(lock, [&] { return busy_ < limit_; });
     }
     ++busy_;
+    // At the ceiling there is a slot for every worker and none ever waits: every slot taken at once is
+    // what says the downstream, not the rows coming in, sets the pace.
+    if (busy_ == limit_ && limit_ == controller_.ceiling()) {
+        windowSaturated_ = true;
+    }
 }
 
 void CommitSlots::release(uint64_t rows, Clock::duration open) {

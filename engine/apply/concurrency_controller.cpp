@@ -18,6 +18,8 @@ std::string transactionsText(size_t limit) {
 
 }  // namespace
 
+ConcurrencyController::ConcurrencyController(size_t ceiling) : ConcurrencyController(ceiling, ceiling) {}
+
 ConcurrencyController::ConcurrencyController(size_t ceiling, size_t initial)
     : ceiling_(std::max<size_t>(ceiling, 1)), limit_(std::clamp<size_t>(initial, 1, ceiling_)) {
     reason_ = "starting at " + transactionsText(limit_) + " at once (worker-count " + std::to_string(ceiling_) +
@@ -70,14 +72,19 @@ ConcurrencyStep ConcurrencyController::observe(const ConcurrencyWindow& window) 
         sum_ = Sum{};
         return keep("every ready batch runs at once (" + transactionsText(limit_) + " allowed)");
     }
-    if (window.transactions < kMinTransactions || window.seconds <= 0) {
-        return keep("measuring at " + transactionsText(limit_) + " (too few commits to compare yet)");
+    if (window.seconds <= 0) {
+        return keep(reason_);
     }
     if (phase_ == Phase::Holding) {
+        if (window.transactions < kMinTransactions) {
+            return keep("measuring at " + transactionsText(limit_) + " (too few commits to compare yet)");
+        }
         return hold(double(window.rows) / window.seconds, window.busySeconds / double(window.transactions));
     }
+    // A measurement takes thin windows too: at a limit where the downstream commits a few transactions a
+    // second, dropping them would leave the limit there for good.
     sum_.add(window);
-    if (sum_.windows < kMeasureWindows) {
+    if (sum_.windows < kMeasureWindows || sum_.transactions < kMinTransactions) {
         return ConcurrencyStep{limit_, false, reason_};
     }
     const Sum measured = sum_;
