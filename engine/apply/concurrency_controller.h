@@ -58,7 +58,7 @@ public:
     static constexpr double kSmoothing = 0.3;
     // The search starts at the ceiling, as DM runs worker-count, and probes down from there: started at 4
     // (as many as MariaDB's parallel replica is usually given), a catch-up on 2 cores settled at 3-4 of 16
-    // where 16 at once applied 15-20% more rows/s at the same downstream CPU per row. Each step up from 4
+    // where 16 at once applied 10-25% more rows/s at less downstream CPU per row. Each step up from 4
     // brought less than a 4 s measurement wanders by, so the climb stopped early; from the ceiling, the
     // same rule takes the limit down only where fewer transactions keep the rows/s.
     explicit ConcurrencyController(size_t ceiling);
