@@ -45,10 +45,6 @@ void putLittleEndian(std::string& out, uint64_t value, size_t width) {
     }
 }
 
-std::chrono::system_clock::time_point now() {
-    return std::chrono::system_clock::now();
-}
-
 bool isGtidPositionText(const std::string& text) {
     return !text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) {
         return std::isdigit(c) || c == '-' || c == ',' || c == ' ';
@@ -382,7 +378,10 @@ std::optional<binlog::RawEvent> BinlogServerSource::next() {
             tracker_.observe(event, hasChecksum_);
         }
         std::lock_guard lock(statusMutex_);
-        (heartbeat ? status_.lastHeartbeatTime : status_.lastEventTime) = now();
+        if (heartbeat) {  // the clock is read per heartbeat, not per event (a few a row on a busy stream)
+            status_.lastHeartbeatTime = std::chrono::system_clock::now();
+        }
+        status_.heartbeatLatest = heartbeat;
         status_.file = tracker_.currentFile();
         status_.position = tracker_.currentPosition();
         if (statusResumeMoves_ != tracker_.resumeMoves()) {  // once per transaction, not per event

@@ -1,5 +1,7 @@
 #include "engine/task/pipeline_live_view.h"
 
+#include <time.h>
+
 #include "engine/apply/worker_pool.h"
 #include "engine/binlog/binlog_position.h"
 
@@ -9,6 +11,14 @@ namespace {
 
 // Per transaction (groupEnded): one file is the common case and costs a comparison of offsets; only a
 // rotation builds positions to order the files.
+// Read per event: CLOCK_MONOTONIC_COARSE costs a load where the precise clock reads the TSC (about 3
+// against 22 ns here); its few milliseconds of resolution are far below the counters' interval.
+std::chrono::nanoseconds coarseMonotonic() {
+    timespec now{};
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
+    return std::chrono::seconds(now.tv_sec) + std::chrono::nanoseconds(now.tv_nsec);
+}
+
 bool laterThan(const PointView& a, const PointView& b) {
     if (!b.known()) {
         return true;
@@ -62,7 +72,7 @@ void PipelineLiveView::eventRead(std::string_view file, uint64_t endPos) {
 }
 
 bool PipelineLiveView::countersDue() {
-    auto now = std::chrono::steady_clock::now();
+    auto now = coarseMonotonic();
     if (now - lastCounters_ < kCountersInterval) {
         return false;
     }

@@ -67,7 +67,7 @@ private:
     bool groupOpen_ = false;            // a group is open (its timestamp may be 0)
     uint32_t openGroupTimestamp_ = 0;   // the open group's timestamp; 0 when none is open
     std::atomic<apply::WorkerPool*> pool_{nullptr};
-    std::chrono::steady_clock::time_point lastCounters_{};
+    std::chrono::nanoseconds lastCounters_{};  // CLOCK_MONOTONIC_COARSE
 };
 
 }  // namespace syncscope::task
