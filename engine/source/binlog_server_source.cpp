@@ -381,7 +381,6 @@ std::optional<binlog::RawEvent> BinlogServerSource::next() {
         if (heartbeat) {  // the clock is read per heartbeat, not per event (a few a row on a busy stream)
             status_.lastHeartbeatTime = std::chrono::system_clock::now();
         }
-        status_.heartbeatLatest = heartbeat;
         status_.file = tracker_.currentFile();
         status_.position = tracker_.currentPosition();
         if (statusResumeMoves_ != tracker_.resumeMoves()) {  // once per transaction, not per event

@@ -56,7 +56,6 @@ struct ServerSourceStatus {
     uint64_t resumePosition = 0;
     std::string resumeGtid;
     std::optional<std::chrono::system_clock::time_point> lastHeartbeatTime;  // last heartbeat
-    bool heartbeatLatest = false;  // a heartbeat came and no event after it: the stream has caught up
     uint64_t reconnects = 0;
     bool connected = false;
     // While a lost stream is being resumed in place: which attempt runs and why the last one failed.

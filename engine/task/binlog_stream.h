@@ -23,8 +23,6 @@ public:
     virtual std::optional<binlog::RawEvent> next() = 0;
     // From another thread: next() returns (nullopt or an error) within a second.
     virtual void cancel() = 0;
-    // When the last event or heartbeat arrived: tells an idle stream from a dead one.
-    virtual bool caughtUp() const = 0;
     // From any thread. After a lost connection is resumed in place (reconnects grew), the stream
     // starts again after the last complete transaction: the events of the transaction being read
     // come again, after a ROTATE and a FORMAT_DESCRIPTION.

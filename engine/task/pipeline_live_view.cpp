@@ -1,6 +1,6 @@
 #include "engine/task/pipeline_live_view.h"
 
-#include <time.h>
+#include <ctime>
 
 #include "engine/apply/worker_pool.h"
 #include "engine/binlog/binlog_position.h"

@@ -14,7 +14,6 @@ public:
 
     std::optional<binlog::RawEvent> next() override { return source_.next(); }
     void cancel() override { source_.cancel(); }
-    bool caughtUp() const override { return source_.status().heartbeatLatest; }
     StreamConnectionView connection() const override {
         source::ServerSourceStatus status = source_.status();
         return {status.connected,          status.reconnecting, status.reconnectAttempt,

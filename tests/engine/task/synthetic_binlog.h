@@ -136,7 +136,6 @@ public:
         return binlog::RawEvent{entry.bytes, kSyntheticFile, entry.pos};
     }
     void cancel() override { cancelled_ = true; }
-    bool caughtUp() const override { return next_ >= binlog_.events().size(); }
 
 private:
     static constexpr std::chrono::milliseconds kIdlePause{5};
