@@ -50,8 +50,8 @@ SYNCSCOPE_CLMUL_TARGET inline __m128i fold(__m128i a, __m128i k) {
 }
 
 // `crc` and the result are the CRC register (zlib's value, complemented); size >= 16, a multiple of 16.
-// From 64 bytes four lanes fold side by side; shorter inputs (most of a binlog's events but its rows
-// events: GTID, XID, TABLE_MAP) and what remains fold one lane at a time.
+// From 64 bytes four lanes fold side by side; shorter inputs (a row binlog's GTID, XID and TABLE_MAP
+// events, at least as many as its rows events) and what remains fold one lane at a time.
 SYNCSCOPE_CLMUL_TARGET uint32_t clmulCrc32Register(uint32_t crc, const uint8_t* data, size_t size) {
     const __m128i k1k2 = _mm_set_epi64x(0x01c6e41596, 0x0154442bd4);
     const __m128i k3k4 = _mm_set_epi64x(0x00ccaa009e, 0x01751997d0);

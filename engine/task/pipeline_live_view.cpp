@@ -9,16 +9,16 @@ namespace syncscope::task {
 
 namespace {
 
-// Per transaction (groupEnded): one file is the common case and costs a comparison of offsets; only a
-// rotation builds positions to order the files.
 // Read per event: CLOCK_MONOTONIC_COARSE costs a load where the precise clock reads the TSC (about 3
-// against 22 ns here); its few milliseconds of resolution are far below the counters' interval.
+// against 22 ns here); its few milliseconds of resolution are well below the counters' interval.
 std::chrono::nanoseconds coarseMonotonic() {
     timespec now{};
     clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
     return std::chrono::seconds(now.tv_sec) + std::chrono::nanoseconds(now.tv_nsec);
 }
 
+// Per transaction (groupEnded): one file is the common case and costs a comparison of offsets; only a
+// rotation builds positions to order the files.
 bool laterThan(const PointView& a, const PointView& b) {
     if (!b.known()) {
         return true;

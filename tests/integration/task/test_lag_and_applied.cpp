@@ -122,7 +122,10 @@ private slots:
         s = running.status();
         QCOMPARE(s->stage, task::Stage::Error);
         QVERIFY2(s->lagSeconds >= 2, describe(*s).c_str());
-        std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+        // The lag counts whole seconds from the transaction's timestamp and the status is published every
+        // 100 ms: two snapshots read 1 s apart may be taken only 0.9 s apart, within one second. 1.5 s
+        // apart they are at least 1.3 s apart.
+        std::this_thread::sleep_for(std::chrono::milliseconds(1500));
         QVERIFY2(running.status()->lagSeconds > s->lagSeconds, describe(*running.status()).c_str());
 
         // Fixed downstream and resumed: the row lands, lag back to zero.
