@@ -22,6 +22,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "engine/binlog/binlog_position.h"
 #include "engine/source/upstream_connection.h"
 #include "tests/support/multi_source_files.h"
 #include "tests/support/second_pair.h"
@@ -254,12 +255,6 @@ private:
         return {};
     }
 
-    // "mariadb-bin.000020:73311314" as (file, offset), ordered as the binlog is.
-    static std::pair<std::string, uint64_t> fileAndOffset(const std::string& point) {
-        const size_t colon = point.rfind(':');
-        return {point.substr(0, colon), std::stoull(point.substr(colon + 1))};
-    }
-
     std::string globalPersisted(const std::string& sourceId) {
         return valueOf(*down_, std::string("SELECT CONCAT(binlog_name, ':', binlog_pos) FROM dm_meta.`") + taskName_ +
                                    "_syncer_checkpoint` WHERE id = '" + sourceId + "' AND is_global = 1");
@@ -356,8 +351,9 @@ private slots:
         // appeared), never a point past the DDL's arrival.
         const std::string persisted = globalPersisted(kSourceFirst);
         const std::string arrival = lock["arrived"][0]["position"].get<std::string>();
-        QVERIFY2(fileAndOffset(heldGlobal) <= fileAndOffset(persisted) &&
-                     fileAndOffset(persisted) <= fileAndOffset(arrival.substr(0, arrival.find(' '))),
+        using syncscope::binlog::BinlogPosition;
+        QVERIFY2(BinlogPosition::parse(heldGlobal) <= BinlogPosition::parse(persisted) &&
+                     BinlogPosition::parse(persisted) <= BinlogPosition::parse(arrival.substr(0, arrival.find(' '))),
                  ("the first source's persisted global point moved past its waiting shard DDL: " + heldGlobal + " -> " +
                   persisted + "; the lock: " + waitingLock().dump())
                      .c_str());
