@@ -231,9 +231,17 @@ void ApplyWorker::commitBatch() {
         // After an error anywhere in the pool nothing more is committed until the DBA or the task
         // resets it: the rows are dropped here and applied again after the resume.
         if (!failed_() && executor_) {
-            CommitSlots::Slot slot(slots_);
-            if (commitPending()) {
-                slot.committed(pending_.size());
+            bool committed = false;
+            {
+                CommitSlots::Slot slot(slots_);
+                committed = commitPending();
+                if (committed) {
+                    slot.committed(pending_.size());
+                }
+            }
+            // Between transactions, outside the slot: the read does not count as the batch's time.
+            if (committed && slots_.takePurgeReading()) {
+                slots_.purgeBacklogRead(executor_->readPurgeBacklog());
             }
         }
     }

@@ -13,6 +13,7 @@ CommitSlots::CommitSlots(size_t ceiling, bool adaptive)
       reason_(adaptive
                   ? controller_.reason()
                   : "adaptive concurrency is off: worker-count " + std::to_string(controller_.ceiling()) + " at once"),
+      purgeReadingDue_(adaptive),
       windowStart_(Clock::now()) {}
 
 CommitSlots::Slot::Slot(CommitSlots& commitSlots) : slots_(commitSlots), since_(Clock::now()) {
@@ -68,6 +69,8 @@ void CommitSlots::closeWindow(Clock::time_point now) {
     window.busySeconds = windowBusySeconds_;
     // A worker waiting right now counts too: the window ends with demand above the limit.
     window.saturated = windowSaturated_;
+    window.purgeBacklog = purgeBacklog_;
+    purgeReadingDue_.store(true, std::memory_order_relaxed);
     ConcurrencyStep step = controller_.observe(window);
     if (step.changed) {
         ++changes_;
@@ -80,6 +83,11 @@ void CommitSlots::closeWindow(Clock::time_point now) {
     windowTransactions_ = 0;
     windowBusySeconds_ = 0;
     windowSaturated_ = false;
+}
+
+void CommitSlots::purgeBacklogRead(std::optional<uint64_t> backlog) {
+    std::lock_guard lock(mutex_);
+    purgeBacklog_ = backlog;
 }
 
 ConcurrencyView CommitSlots::view() const {

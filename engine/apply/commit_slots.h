@@ -3,14 +3,17 @@
 // committed and how long the transaction was open; a slot is never held while a worker waits for rows,
 // so a waiting worker never holds a lock another one needs. With adaptive concurrency on, every
 // measurement window (kWindow) feeds a ConcurrencyController that moves the limit within the ceiling
-// (`worker-count`); off, the limit is the ceiling.
+// (`worker-count`), with the downstream's purge backlog one of the workers read during the window; off, the
+// limit is the ceiling.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "engine/apply/concurrency_controller.h"
@@ -52,6 +55,11 @@ public:
 
     ConcurrencyView view() const;
 
+    // Once per measurement window one worker, between its transactions, reads the downstream's purge
+    // backlog for the controller: true for the worker whose turn it is (adaptive concurrency only).
+    bool takePurgeReading() { return purgeReadingDue_.exchange(false, std::memory_order_relaxed); }
+    void purgeBacklogRead(std::optional<uint64_t> backlog);
+
 private:
     void acquire();
     void release(uint64_t rows, Clock::duration open);
@@ -65,6 +73,8 @@ private:
     size_t busy_ = 0;
     uint64_t changes_ = 0;
     std::string reason_;
+    std::atomic<bool> purgeReadingDue_{false};
+    std::optional<uint64_t> purgeBacklog_;  // the latest reading
 
     // The current measurement window.
     Clock::time_point windowStart_;

@@ -16,6 +16,19 @@ std::string transactionsText(size_t limit) {
     return std::to_string(limit) + (limit == 1 ? " transaction" : " transactions");
 }
 
+// 12345 -> "12,345"
+std::string grouped(uint64_t value) {
+    const std::string digits = std::to_string(value);
+    std::string text;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) {
+            text += ',';
+        }
+        text += digits[i];
+    }
+    return text;
+}
+
 }  // namespace
 
 ConcurrencyController::ConcurrencyController(size_t ceiling) : ConcurrencyController(ceiling, ceiling) {}
@@ -45,6 +58,37 @@ void ConcurrencyController::Sum::add(const ConcurrencyWindow& window) {
     rows += window.rows;
     transactions += window.transactions;
     busySeconds += window.busySeconds;
+    if (window.purgeBacklog) {
+        if (!firstBacklog) {
+            firstBacklog = window.purgeBacklog;
+        } else {
+            backlogTransactions += window.transactions;
+        }
+        lastBacklog = window.purgeBacklog;
+    }
+}
+
+ConcurrencyController::Purge ConcurrencyController::purgeOver(const Sum& sum) {
+    if (!sum.firstBacklog || sum.backlogTransactions == 0) {
+        return Purge::Unknown;
+    }
+    const double grown = double(*sum.lastBacklog) - double(*sum.firstBacklog);
+    const double committed = double(sum.backlogTransactions);
+    if (*sum.lastBacklog <= kPurgeFloor || grown <= kPurgeShare * committed) {
+        return Purge::KeepsUp;
+    }
+    return grown >= kPurgeHeldShare * committed ? Purge::HeldElsewhere : Purge::FallsBehind;
+}
+
+std::string ConcurrencyController::purgeText(const Sum& sum) {
+    if (!sum.firstBacklog || !sum.lastBacklog) {
+        return "purge backlog unknown";
+    }
+    const uint64_t first = *sum.firstBacklog;
+    const uint64_t last = *sum.lastBacklog;
+    return "history list " + grouped(last) + ", " +
+           (last >= first ? "+" + grouped(last - first) : "-" + grouped(first - last)) + " over " +
+           grouped(sum.backlogTransactions) + " commits";
 }
 
 size_t ConcurrencyController::higherThan(size_t limit) const {
@@ -70,6 +114,7 @@ ConcurrencyStep ConcurrencyController::observe(const ConcurrencyWindow& window) 
             phase_ = Phase::Measuring;
         }
         sum_ = Sum{};
+        heldSum_ = Sum{};
         return keep("every ready batch runs at once (" + transactionsText(limit_) + " allowed)");
     }
     if (window.seconds <= 0) {
@@ -79,7 +124,7 @@ ConcurrencyStep ConcurrencyController::observe(const ConcurrencyWindow& window) 
         if (window.transactions < kMinTransactions) {
             return keep("measuring at " + transactionsText(limit_) + " (too few commits to compare yet)");
         }
-        return hold(double(window.rows) / window.seconds, window.busySeconds / double(window.transactions));
+        return hold(window);
     }
     // A measurement takes thin windows too: at a limit where the downstream commits a few transactions a
     // second, dropping them would leave the limit there for good.
@@ -98,6 +143,8 @@ ConcurrencyStep ConcurrencyController::observe(const ConcurrencyWindow& window) 
             // Back to the reference limit, measured again: the probe is judged against the two measurements
             // around it, so that a downstream speeding up or slowing down meanwhile does not decide.
             probe_ = Reference{limit_, measured.rowsPerSecond(), measured.latency()};
+            probePurge_ = purgeOver(measured);
+            probePurgeText_ = purgeText(measured);
             probeUp_ = phase_ == Phase::ProbingUp;
             phase_ = Phase::Rechecking;
             return setLimit(reference_.limit, "measuring " + std::to_string(reference_.limit) + " again after " +
@@ -106,7 +153,7 @@ ConcurrencyStep ConcurrencyController::observe(const ConcurrencyWindow& window) 
         case Phase::Rechecking:
             reference_.rowsPerSecond = (reference_.rowsPerSecond + measured.rowsPerSecond()) / 2;
             reference_.latency = (reference_.latency + measured.latency()) / 2;
-            return judgeProbe();
+            return judgeProbe(purgeOver(measured), purgeText(measured));
         case Phase::Holding:
             break;
     }
@@ -116,6 +163,7 @@ ConcurrencyStep ConcurrencyController::observe(const ConcurrencyWindow& window) 
 ConcurrencyStep ConcurrencyController::startProbe(double rowsPerSecond, double latency) {
     reference_ = Reference{limit_, rowsPerSecond, latency};
     heldWindows_ = 0;
+    heldSum_ = Sum{};
     collapsingWindows_ = 0;
     sum_ = Sum{};
     bool up = (nextProbeUp_ && limit_ < ceiling_) || limit_ == 1;
@@ -135,12 +183,17 @@ ConcurrencyStep ConcurrencyController::startProbe(double rowsPerSecond, double l
                 " is the ceiling)");
 }
 
-ConcurrencyStep ConcurrencyController::judgeProbe() {
+ConcurrencyStep ConcurrencyController::judgeProbe(Purge referencePurge, const std::string& referencePurgeText) {
     const double gain = reference_.rowsPerSecond > 0 ? probe_.rowsPerSecond / reference_.rowsPerSecond : 1.0;
     const size_t tried = probe_.limit;
     const size_t before = reference_.limit;
     phase_ = Phase::Holding;
     if (probeUp_) {
+        if (probePurge_ == Purge::FallsBehind) {
+            failedAbove_ = tried;
+            return keep(std::to_string(tried) + " at once left the downstream's purge behind (" + probePurgeText_ +
+                        "): holding " + std::to_string(before));
+        }
         if (gain >= 1 + neededGain(before, tried)) {
             reference_ = probe_;
             if (tried >= failedAbove_) {
@@ -165,6 +218,13 @@ ConcurrencyStep ConcurrencyController::judgeProbe() {
     // The same rule as for a raise, seen from the higher limit: `before` stays only when it brings what
     // its extra transactions must.
     const double needed = neededGain(tried, before);
+    if (referencePurge == Purge::FallsBehind && probePurge_ == Purge::KeepsUp) {
+        reference_ = probe_;
+        failedAbove_ = before;
+        return setLimit(tried, std::to_string(tried) + " at once let the downstream's purge keep up (" +
+                                   probePurgeText_ + ") where " + std::to_string(before) + " left it behind (" +
+                                   referencePurgeText + "): holding " + std::to_string(tried));
+    }
     if (gain * (1 + needed) > 1) {
         reference_ = probe_;
         failedAbove_ = 0;
@@ -181,7 +241,10 @@ ConcurrencyStep ConcurrencyController::judgeProbe() {
                 std::to_string(before));
 }
 
-ConcurrencyStep ConcurrencyController::hold(double rowsPerSecond, double latency) {
+ConcurrencyStep ConcurrencyController::hold(const ConcurrencyWindow& window) {
+    const double rowsPerSecond = double(window.rows) / window.seconds;
+    const double latency = window.busySeconds / double(window.transactions);
+    heldSum_.add(window);  // every held window, stalled or not, counts for the purge
     double ratio = reference_.rowsPerSecond > 0 ? rowsPerSecond / reference_.rowsPerSecond : 1.0;
     bool congested = reference_.latency > 0 && latency > reference_.latency * (1 + kLatencyGrowth);
     collapsingWindows_ = ratio < kCollapse && congested && limit_ > 1 ? collapsingWindows_ + 1 : 0;
@@ -196,14 +259,43 @@ ConcurrencyStep ConcurrencyController::hold(double rowsPerSecond, double latency
                           " at " + std::to_string(limit_) + ": down to " + std::to_string(halved);
         phase_ = Phase::Measuring;
         sum_ = Sum{};
+        heldSum_ = Sum{};
         return setLimit(halved, why);
     }
     reference_.rowsPerSecond = (1 - kSmoothing) * reference_.rowsPerSecond + kSmoothing * rowsPerSecond;
     reference_.latency = (1 - kSmoothing) * reference_.latency + kSmoothing * latency;
+    if (heldSum_.windows >= kMeasureWindows) {
+        if (std::optional<ConcurrencyStep> lowered = holdPurge()) {
+            return *lowered;
+        }
+    }
     if (++heldWindows_ >= kHoldWindows) {
         return startProbe(reference_.rowsPerSecond, reference_.latency);
     }
     return ConcurrencyStep{limit_, false, reason_};  // the decision that set the limit still holds
+}
+
+std::optional<ConcurrencyStep> ConcurrencyController::holdPurge() {
+    const Sum held = heldSum_;
+    heldSum_ = Sum{};
+    const Purge purge = purgeOver(held);
+    if (purge == Purge::HeldElsewhere) {
+        // Not the number of transactions at once: fewer would not help. Said, and the rows/s decide.
+        reason_ = "the downstream's purge is not running (" + purgeText(held) +
+                  "): a long transaction or read view there holds it back; holding " + std::to_string(limit_);
+        return std::nullopt;
+    }
+    if (purge != Purge::FallsBehind || limit_ == 1) {
+        return std::nullopt;
+    }
+    // Holding on from here: the rows/s held so far are the reference, smoothed towards the lower limit's.
+    const size_t lower = lowerThan(limit_);
+    const std::string why = "the downstream's purge fell behind at " + transactionsText(limit_) + " at once (" +
+                            purgeText(held) + "): down to " + std::to_string(lower);
+    failedAbove_ = limit_;
+    reference_.limit = lower;
+    heldWindows_ = 0;
+    return setLimit(lower, why);
 }
 
 }  // namespace syncscope::apply

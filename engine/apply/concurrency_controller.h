@@ -1,13 +1,16 @@
 // Adaptive apply concurrency: how many downstream transactions the workers may run at once. Like a
 // congestion window, the limit is raised while raising it brings more rows per second, lowered when
 // latency grows without more throughput, and tried lower now and then (fewer connections, same
-// throughput, is better). `worker-count` is the ceiling and where it starts. Causality keys still decide which changes
-// may run in parallel; this decides only how many transactions are in flight. Pure logic: fed one measurement window at
-// a time, it answers the new limit and why.
+// throughput, is better). `worker-count` is the ceiling and where it starts. Rows/s over seconds do not show what
+// the downstream defers: where it says how many committed transactions its purge has not cleaned up yet (InnoDB's
+// history list length), a limit under which that backlog grows is lowered, and a raise under which it grows is
+// refused. Causality keys still decide which changes may run in parallel; this decides only how many transactions are
+// in flight. Pure logic: fed one measurement window at a time, it answers the new limit and why.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace syncscope::apply {
@@ -21,6 +24,9 @@ struct ConcurrencyWindow {
     // A worker had to wait for a slot at least once: more transactions were ready than allowed, so the
     // window says what the limit costs. Without it, the workers did not use what they were allowed.
     bool saturated = false;
+    // The downstream's purge backlog read at about the window's end: InnoDB's history list length, committed
+    // transactions whose undo its purge has not cleaned up yet. Absent where the downstream does not say.
+    std::optional<uint64_t> purgeBacklog;
 };
 
 struct ConcurrencyStep {
@@ -56,7 +62,18 @@ public:
     static constexpr int kHoldWindows = 3 * kMeasureWindows;
     // Weight of the newest window in the held throughput and latency.
     static constexpr double kSmoothing = 0.3;
-    // The search starts at the ceiling, as DM runs worker-count, and probes down from there: started at 4
+    // The purge falls behind over a measurement when its backlog is above kPurgeFloor and grew by more than
+    // kPurgeShare of the transactions committed meanwhile. A downstream whose purge keeps up stays in the
+    // hundreds; 16 transactions at once on 2 cores grew it by about half of their commits, past 37,000 in 7
+    // minutes, and the pages its purge then read back from disk cost the downstream more CPU per row than the
+    // native replica spends. Growth of at least kPurgeHeldShare of the commits means the purge is not running
+    // at all: a long transaction or read view on the downstream holds it, and fewer transactions at once
+    // would not help.
+    static constexpr uint64_t kPurgeFloor = 2000;
+    static constexpr double kPurgeShare = 0.1;
+    static constexpr double kPurgeHeldShare = 0.9;
+    // The search starts at the ceiling, as DM runs worker-count, and probes down from there (and the purge
+    // backlog takes it lower where 16 at once leave the purge behind): started at 4
     // (as many as MariaDB's parallel replica is usually given), a catch-up on 2 cores settled at 3-4 of 16
     // where 16 at once applied 10-25% more rows/s at less downstream CPU per row. Each step up from 4
     // brought less than a 4 s measurement wanders by, so the climb stopped early; from the ceiling, the
@@ -92,10 +109,18 @@ private:
         uint64_t rows = 0;
         uint64_t transactions = 0;
         double busySeconds = 0;
+        std::optional<uint64_t> firstBacklog;  // the purge backlog of the first window that said it
+        std::optional<uint64_t> lastBacklog;
+        uint64_t backlogTransactions = 0;  // committed in the windows after the first reading
         void add(const ConcurrencyWindow& window);
         double rowsPerSecond() const { return seconds > 0 ? double(rows) / seconds : 0; }
         double latency() const { return transactions > 0 ? busySeconds / double(transactions) : 0; }
     };
+
+    // What the purge backlog did over a Sum.
+    enum class Purge { Unknown, KeepsUp, FallsBehind, HeldElsewhere };
+    static Purge purgeOver(const Sum& sum);
+    static std::string purgeText(const Sum& sum);  // "history list 12,251, +2,140 over 1,800 commits"
 
     // The rows/s gain that B transactions at once must bring over A (< B) to be preferred.
     static double neededGain(size_t lower, size_t higher);
@@ -103,16 +128,22 @@ private:
     ConcurrencyStep setLimit(size_t limit, std::string reason);
     ConcurrencyStep keep(std::string reason);
     ConcurrencyStep startProbe(double rowsPerSecond, double latency);
-    ConcurrencyStep judgeProbe();
-    ConcurrencyStep hold(double rowsPerSecond, double latency);
+    // `referencePurge` is what the purge backlog did while the reference limit was measured again.
+    ConcurrencyStep judgeProbe(Purge referencePurge, const std::string& referencePurgeText);
+    ConcurrencyStep hold(const ConcurrencyWindow& window);
+    // Every kMeasureWindows held windows: lowers the limit by a quarter when the purge fell behind over them.
+    std::optional<ConcurrencyStep> holdPurge();
 
     size_t ceiling_;
     size_t limit_;
     Phase phase_ = Phase::Measuring;
     Reference reference_;
     Reference probe_;  // what the last probe measured, judged after the reference limit is measured again
+    Purge probePurge_ = Purge::Unknown;  // and what the purge backlog did under it
+    std::string probePurgeText_;
     bool probeUp_ = false;
     Sum sum_;
+    Sum heldSum_;  // the held windows since the last purge check
     int heldWindows_ = 0;
     int collapsingWindows_ = 0;
     size_t failedAbove_ = 0;  // the last raise from here that did not pay (0: none): the next stays below it

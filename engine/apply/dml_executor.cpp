@@ -10,6 +10,9 @@
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <charconv>
+#include <memory>
+#include <string_view>
 
 #include "engine/common/server_errors.h"
 
@@ -553,6 +556,39 @@ bool DmlExecutor::readForeignKeyChecks() {
     }
     MYSQL_ROW row = mysql_fetch_row(result.get());
     return row != nullptr && row[0] != nullptr && std::string(row[0]) != "0";
+}
+
+std::optional<uint64_t> DmlExecutor::readPurgeBacklog() {
+    static const std::string kStatus = "SHOW GLOBAL STATUS LIKE 'Innodb_history_list_length'";
+    static const std::string kMetrics =
+        "SELECT NAME, `COUNT` FROM information_schema.INNODB_METRICS WHERE NAME = 'trx_rseg_history_len' AND "
+        "STATUS = 'enabled'";
+    MYSQL* mysql = connection_.get();
+    while (purgeSource_ != PurgeSource::None) {
+        const std::string& query = purgeSource_ == PurgeSource::Status ? kStatus : kMetrics;
+        ++roundTrips_;
+        if (mysql_real_query(mysql, query.data(), query.size()) != 0) {
+            unsigned int code = mysql_errno(mysql);
+            if (code >= CR_MIN_ERROR && code <= CR_MAX_ERROR) {
+                return std::nullopt;  // the connection's: the next batch finds out and replaces it
+            }
+        } else {
+            std::unique_ptr<MYSQL_RES, void (*)(MYSQL_RES*)> result(mysql_store_result(mysql), mysql_free_result);
+            MYSQL_ROW row = result ? mysql_fetch_row(result.get()) : nullptr;
+            uint64_t backlog = 0;
+            if (row != nullptr && row[1] != nullptr) {
+                const std::string_view text(row[1]);
+                auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), backlog);
+                if (error == std::errc() && end == text.data() + text.size()) {
+                    return backlog;
+                }
+            }
+        }
+        spdlog::debug("downstream purge backlog: no answer to {} ({})", query,
+                      mysql_errno(mysql) != 0 ? mysql_error(mysql) : "no row");
+        purgeSource_ = purgeSource_ == PurgeSource::Status ? PurgeSource::Metrics : PurgeSource::None;
+    }
+    return std::nullopt;
 }
 
 void DmlExecutor::executeText(const std::string& sql) {

@@ -62,6 +62,9 @@ public:
     // ask gets the session's value back.
     void setSessionForeignKeyChecks(bool on) override { sessionForeignKeyChecks_ = currentForeignKeyChecks_ = on; }
     bool readForeignKeyChecks() override;
+    // MariaDB says it in a status variable any user may read; MySQL in information_schema.INNODB_METRICS,
+    // which needs the PROCESS privilege. Where neither answers, it is not asked again.
+    std::optional<uint64_t> readPurgeBacklog() override;
 
     size_t cachedStatements() const { return cache_.size(); }
     size_t cachedParameters() const { return cachedParameters_; }
@@ -118,6 +121,8 @@ private:
     std::unique_ptr<Binding> binding_;
     std::vector<InFlight> inFlight_;
     bool takesArrays_ = false;
+    enum class PurgeSource { Status, Metrics, None };
+    PurgeSource purgeSource_ = PurgeSource::Status;
     bool sessionForeignKeyChecks_ = false;
     bool currentForeignKeyChecks_ = false;
     uint64_t roundTrips_ = 0;

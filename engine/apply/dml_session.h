@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -34,6 +35,10 @@ public:
     virtual bool takesArrays() const { return false; }
     virtual void commit() = 0;
     virtual void rollback() = 0;
+
+    // The downstream's purge backlog (InnoDB's history list length), read between transactions; nullopt when
+    // the downstream does not say or the read failed (a lost connection shows at the next statement).
+    virtual std::optional<uint64_t> readPurgeBacklog() { return std::nullopt; }
 
     // The foreign_key_checks the DBA's target-session variables left the session at (read once).
     virtual bool readForeignKeyChecks() = 0;

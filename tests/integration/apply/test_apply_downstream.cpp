@@ -862,6 +862,46 @@ private slots:
         QCOMPARE(values(), (std::vector<std::vector<std::string>>{{"7,7,7,7,7"}}));
     }
 
+    // What adaptive concurrency weighs besides rows/s: the downstream's purge backlog. A read view held open
+    // elsewhere keeps the purge from cleaning up, so every transaction committed meanwhile stays in it; a user
+    // with no privilege beyond its database's still reads it (MariaDB's status variable).
+    void thePurgeBacklogIsReadAndGrowsWhileAReadViewHoldsThePurge() {
+        exec("CREATE TABLE " + quoteTableName("purged") + " (id INT PRIMARY KEY, v INT) ENGINE=InnoDB");
+        exec("INSERT INTO " + quoteTableName("purged") + " VALUES (1, 0)");
+        exec("DROP USER IF EXISTS 'syncscope_purge'@'127.0.0.1'");
+        exec("CREATE USER 'syncscope_purge'@'127.0.0.1' IDENTIFIED BY 'purge-pw-4711'");
+        exec("GRANT SELECT, INSERT, UPDATE, DELETE ON " + quoteName(kDatabase) + ".* TO 'syncscope_purge'@'127.0.0.1'");
+        auto limited = toSettings(test::downstreamRoot());
+        limited.user = "syncscope_purge";
+        limited.password = "purge-pw-4711";
+        DmlExecutor executor(connectDownstreamNative(limited));
+        std::optional<uint64_t> before = executor.readPurgeBacklog();
+        QVERIFY2(before.has_value(), "the purge backlog was not read as a user without PROCESS");
+
+        auto holder = connectDownstream(toSettings(test::downstreamRoot()));
+        std::unique_ptr<sql::Statement> hold(holder->createStatement());
+        hold->execute("START TRANSACTION WITH CONSISTENT SNAPSHOT");
+        std::unique_ptr<sql::ResultSet>(hold->executeQuery("SELECT COUNT(*) FROM " + quoteTableName("purged")));
+        auto schema = load("purged");
+        constexpr long kCommits = 40;
+        const DmlBuilder oneByOne(false);
+        for (long v = 1; v <= kCommits; ++v) {
+            std::vector<RowChange> update{change(schema, RowOp::Update, ints({1, v - 1}), ints({1, v}), false, 1)};
+            executor.execute(oneByOne.build(update).at(0));
+            executor.commit();
+        }
+        std::optional<uint64_t> held = executor.readPurgeBacklog();
+        hold->execute("COMMIT");
+        QVERIFY(held.has_value());
+        // Older entries may be purged meanwhile (the read view holds only what was committed after it).
+        QVERIFY2(*held >= uint64_t(kCommits),
+                 qPrintable(QStringLiteral("history list %1 before, %2 after %3 commits under a held read view")
+                                .arg(*before)
+                                .arg(*held)
+                                .arg(kCommits)));
+        exec("DROP USER 'syncscope_purge'@'127.0.0.1'");
+    }
+
     void unreachableDownstreamIsAClearErrorWithoutThePassword() {
         auto settings = poolSettings(1, 10, std::chrono::milliseconds(5), true);
         settings.downstream.password = "wrong-password-0815";
