@@ -143,8 +143,7 @@ ConcurrencyStep ConcurrencyController::observe(const ConcurrencyWindow& window) 
             // Back to the reference limit, measured again: the probe is judged against the two measurements
             // around it, so that a downstream speeding up or slowing down meanwhile does not decide.
             probe_ = Reference{limit_, measured.rowsPerSecond(), measured.latency()};
-            probePurge_ = purgeOver(measured);
-            probePurgeText_ = purgeText(measured);
+            probeMeasured_ = measured;
             probeUp_ = phase_ == Phase::ProbingUp;
             phase_ = Phase::Rechecking;
             return setLimit(reference_.limit, "measuring " + std::to_string(reference_.limit) + " again after " +
@@ -153,7 +152,7 @@ ConcurrencyStep ConcurrencyController::observe(const ConcurrencyWindow& window) 
         case Phase::Rechecking:
             reference_.rowsPerSecond = (reference_.rowsPerSecond + measured.rowsPerSecond()) / 2;
             reference_.latency = (reference_.latency + measured.latency()) / 2;
-            return judgeProbe(purgeOver(measured), purgeText(measured));
+            return judgeProbe(measured);
         case Phase::Holding:
             break;
     }
@@ -183,16 +182,17 @@ ConcurrencyStep ConcurrencyController::startProbe(double rowsPerSecond, double l
                 " is the ceiling)");
 }
 
-ConcurrencyStep ConcurrencyController::judgeProbe(Purge referencePurge, const std::string& referencePurgeText) {
+ConcurrencyStep ConcurrencyController::judgeProbe(const Sum& recheck) {
+    const Purge probePurge = purgeOver(probeMeasured_);
     const double gain = reference_.rowsPerSecond > 0 ? probe_.rowsPerSecond / reference_.rowsPerSecond : 1.0;
     const size_t tried = probe_.limit;
     const size_t before = reference_.limit;
     phase_ = Phase::Holding;
     if (probeUp_) {
-        if (probePurge_ == Purge::FallsBehind) {
+        if (probePurge == Purge::FallsBehind) {
             failedAbove_ = tried;
-            return keep(std::to_string(tried) + " at once left the downstream's purge behind (" + probePurgeText_ +
-                        "): holding " + std::to_string(before));
+            return keep(std::to_string(tried) + " at once left the downstream's purge behind (" +
+                        purgeText(probeMeasured_) + "): holding " + std::to_string(before));
         }
         if (gain >= 1 + neededGain(before, tried)) {
             reference_ = probe_;
@@ -218,12 +218,12 @@ ConcurrencyStep ConcurrencyController::judgeProbe(Purge referencePurge, const st
     // The same rule as for a raise, seen from the higher limit: `before` stays only when it brings what
     // its extra transactions must.
     const double needed = neededGain(tried, before);
-    if (referencePurge == Purge::FallsBehind && probePurge_ == Purge::KeepsUp) {
+    if (purgeOver(recheck) == Purge::FallsBehind && probePurge == Purge::KeepsUp) {
         reference_ = probe_;
         failedAbove_ = before;
         return setLimit(tried, std::to_string(tried) + " at once let the downstream's purge keep up (" +
-                                   probePurgeText_ + ") where " + std::to_string(before) + " left it behind (" +
-                                   referencePurgeText + "): holding " + std::to_string(tried));
+                                   purgeText(probeMeasured_) + ") where " + std::to_string(before) +
+                                   " left it behind (" + purgeText(recheck) + "): holding " + std::to_string(tried));
     }
     if (gain * (1 + needed) > 1) {
         reference_ = probe_;

@@ -128,8 +128,8 @@ private:
     ConcurrencyStep setLimit(size_t limit, std::string reason);
     ConcurrencyStep keep(std::string reason);
     ConcurrencyStep startProbe(double rowsPerSecond, double latency);
-    // `referencePurge` is what the purge backlog did while the reference limit was measured again.
-    ConcurrencyStep judgeProbe(Purge referencePurge, const std::string& referencePurgeText);
+    // `recheck` is the reference limit measured again after the probe.
+    ConcurrencyStep judgeProbe(const Sum& recheck);
     ConcurrencyStep hold(const ConcurrencyWindow& window);
     // Every kMeasureWindows held windows: lowers the limit by a quarter when the purge fell behind over them.
     std::optional<ConcurrencyStep> holdPurge();
@@ -138,9 +138,8 @@ private:
     size_t limit_;
     Phase phase_ = Phase::Measuring;
     Reference reference_;
-    Reference probe_;  // what the last probe measured, judged after the reference limit is measured again
-    Purge probePurge_ = Purge::Unknown;  // and what the purge backlog did under it
-    std::string probePurgeText_;
+    Reference probe_;    // what the last probe measured, judged after the reference limit is measured again
+    Sum probeMeasured_;  // and the measurement itself (what the purge backlog did under it)
     bool probeUp_ = false;
     Sum sum_;
     Sum heldSum_;  // the held windows since the last purge check
