@@ -31,7 +31,7 @@ std::string grouped(uint64_t value) {
 
 }  // namespace
 
-ConcurrencyController::ConcurrencyController(size_t ceiling) : ConcurrencyController(ceiling, ceiling) {}
+ConcurrencyController::ConcurrencyController(size_t ceiling) : ConcurrencyController(ceiling, kStartLimit) {}
 
 ConcurrencyController::ConcurrencyController(size_t ceiling, size_t initial)
     : ceiling_(std::max<size_t>(ceiling, 1)), limit_(std::clamp<size_t>(initial, 1, ceiling_)) {
