@@ -1,5 +1,6 @@
 #include "engine/apply/dispatcher.h"
 
+#include <array>
 #include <bit>
 #include <optional>
 
@@ -36,32 +37,38 @@ Dispatcher::Holder& Dispatcher::slotFor(uint64_t key) {
     }
 }
 
-Dispatcher::Holder* Dispatcher::find(uint64_t key) {
-    Holder& slot = slotFor(key);
-    return slot.lastSequence == 0 ? nullptr : &slot;
-}
-
 Dispatcher::Decision Dispatcher::assign(std::span<const uint64_t> keys, uint64_t sequence,
                                         std::span<const uint64_t> committedByWorker, size_t spreadOver) {
+    // Each key is looked up once: its slot is remembered for the recording below (nothing moves the
+    // slots in between). A free slot remembered for a new key may meanwhile hold another new key of
+    // this change that probed to it first; that key, and a change with more keys than remembered, look
+    // their slot up again.
+    std::array<Holder*, kRememberedSlots> remembered{};
     std::optional<size_t> owner;
-    for (uint64_t key : keys) {
-        const Holder* holder = find(key);
-        if (holder == nullptr || !stillHeld(*holder, committedByWorker)) {
+    for (size_t i = 0; i < keys.size(); ++i) {
+        Holder& slot = slotFor(keys[i]);
+        if (i < remembered.size()) {
+            remembered[i] = &slot;
+        }
+        if (slot.lastSequence == 0 || !stillHeld(slot, committedByWorker)) {
             continue;
         }
-        if (owner && *owner != holder->worker) {
+        if (owner && *owner != slot.worker) {
             return {true, 0};
         }
-        owner = holder->worker;
+        owner = slot.worker;
     }
     size_t spread = spreadOver == 0 || spreadOver > workerCount_ ? workerCount_ : spreadOver;
     size_t worker = owner ? *owner : (keys.empty() ? 0 : static_cast<size_t>(keys.front() % spread));
-    for (uint64_t key : keys) {
-        Holder& slot = slotFor(key);
-        if (slot.lastSequence == 0) {
+    for (size_t i = 0; i < keys.size(); ++i) {
+        Holder* slot = i < remembered.size() ? remembered[i] : nullptr;
+        if (slot == nullptr || (slot->lastSequence != 0 && slot->key != keys[i])) {
+            slot = &slotFor(keys[i]);
+        }
+        if (slot->lastSequence == 0) {
             ++used_;
         }
-        slot = Holder{key, sequence, worker};
+        *slot = Holder{keys[i], sequence, worker};
     }
     if (used_ * 2 >= slots_.size()) {
         rebuild(committedByWorker);

@@ -17,9 +17,11 @@ namespace syncscope::apply {
 
 class Dispatcher {
 public:
-    // Slots of the key table at first; forgotten keys of committed changes are pruned (and the table
-    // doubled only if it is still half full) when half of its slots are in use.
-    static constexpr size_t kInitialSlots = size_t{1} << 17;
+    // Slots of the key table at first and at least (192 KB); forgotten keys of committed changes are
+    // pruned (and the table doubled only if the held keys alone fill a quarter of it) when half of its
+    // slots are in use. The table grows with the keys really held (a catch-up on 4 workers holds some ten
+    // thousand); a first size of 128 Ki slots cost 6 MB (the table and its spare) whether held or not.
+    static constexpr size_t kInitialSlots = size_t{1} << 13;
 
     struct Decision {
         bool conflict = false;
@@ -48,14 +50,15 @@ private:
         size_t worker = 0;
     };
 
-    Holder* find(uint64_t key);
     Holder& slotFor(uint64_t key);  // the key's slot, or the free slot where it belongs
     void rebuild(std::span<const uint64_t> committedByWorker);
 
+    static constexpr size_t kRememberedSlots = 8;  // more than a change carries (kCarriedKeys)
+
     size_t workerCount_;
     std::vector<Holder> slots_;
-    // The table before the last rebuild, kept for the next one: a rebuild of 128 Ki slots otherwise
-    // allocated 3 MB of fresh pages each time (page faults were 1% of a catch-up's client CPU).
+    // The table before the last rebuild, kept for the next one: a rebuild otherwise allocates fresh
+    // pages each time (at 128 Ki slots the page faults were 1% of a catch-up's client CPU).
     std::vector<Holder> spare_;
     size_t used_ = 0;
     int shift_ = 0;  // 64 - log2(slots)

@@ -56,19 +56,29 @@ void PipelineLiveView::passedIdle(const PointView& at) {
 }
 
 void PipelineLiveView::raiseReadLocked(const PointView& to) {
+    live_.read.pos = readPos_.load(std::memory_order_relaxed);
     if (to.known() && laterThan(to, live_.read)) {
-        live_.read.file = to.file;
-        live_.read.pos = to.pos;
-        live_.read.gtid.clear();
+        setReadLocked(to.file, to.pos);
     }
 }
 
-void PipelineLiveView::eventRead(std::string_view file, uint64_t endPos) {
-    std::lock_guard lock(mutex_);
+void PipelineLiveView::setReadLocked(std::string_view file, uint64_t pos) {
     live_.read.file.assign(file);
-    live_.read.pos = endPos;
+    live_.read.pos = pos;
     live_.read.gtid.clear();
-    ++live_.eventsRead;
+    readPos_.store(pos, std::memory_order_relaxed);
+}
+
+void PipelineLiveView::eventRead(std::string_view file, uint64_t endPos) {
+    // One writer: a load and a store, no locked instruction (the mutex taken per event was 1-2% of a
+    // catch-up's client CPU).
+    eventsRead_.store(eventsRead_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    if (file == live_.read.file) {
+        readPos_.store(endPos, std::memory_order_relaxed);
+        return;
+    }
+    std::lock_guard lock(mutex_);  // a reader under the mutex sees the new name with its offset
+    setReadLocked(file, endPos);
 }
 
 bool PipelineLiveView::countersDue() {
@@ -134,6 +144,8 @@ SessionLiveView PipelineLiveView::current() const {
 // group not yet committed, else the open group; 0 means everything read is applied (the task's
 // LagClock then compares the read point with the upstream's position).
 void PipelineLiveView::refreshAppliedLocked() const {
+    live_.read.pos = readPos_.load(std::memory_order_relaxed);
+    live_.eventsRead = eventsRead_.load(std::memory_order_relaxed);
     apply::WorkerPool* pool = pool_.load(std::memory_order_acquire);
     // The "committed" contract: a failed worker counts the batch it dropped as done, and the pool counts
     // the error before it publishes the drop. So the sequence is read first and the error looked for

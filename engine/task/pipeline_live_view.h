@@ -39,6 +39,8 @@ public:
     void groupEnded(uint64_t lastSequence, PointView end, uint32_t timestamp);
     // Between groups the global point moved to `at` (a rotation, a binlog checkpoint): read up to it.
     void passedIdle(const PointView& at);
+    // Per event, so without the mutex while the file stays the same: the offset and the count are
+    // atomics that current() reads; a new file name is written under the mutex with its offset.
     void eventRead(std::string_view file, uint64_t endPos);
     // Whether the workers' counters are due for a copy (at most at the status rate: maps per table are
     // copied); when it says yes, the caller calls copyCounters.
@@ -58,11 +60,16 @@ public:
 private:
     void refreshAppliedLocked() const;
     void raiseReadLocked(const PointView& to);
+    void setReadLocked(std::string_view file, uint64_t pos);
 
     static constexpr std::chrono::milliseconds kCountersInterval{50};
 
     mutable std::mutex mutex_;
-    mutable SessionLiveView live_;
+    mutable SessionLiveView live_;  // its read.pos and eventsRead are copied from the atomics below
+    // The read point's offset in live_.read.file and the events read, written by the pipeline's thread
+    // only (live_.read.file too: that thread reads it without the mutex, and writes it under it).
+    std::atomic<uint64_t> readPos_{0};
+    std::atomic<uint64_t> eventsRead_{0};
     mutable AppliedFrontier frontier_;  // dispatched groups not yet known to be committed
     bool groupOpen_ = false;            // a group is open (its timestamp may be 0)
     uint32_t openGroupTimestamp_ = 0;   // the open group's timestamp; 0 when none is open

@@ -3,6 +3,8 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <array>
+#include <random>
 
 #include "engine/apply/causality_keys.h"
 #include "engine/apply/dispatcher.h"
@@ -226,6 +228,34 @@ private slots:
             QVERIFY(!decision.conflict);
             QCOMPARE(decision.worker, laterWorker[size_t(i)]);
         }
+    }
+
+    void everyNewKeyOfAChangeIsHeldEvenWhenTwoProbeToOneFreeSlot() {
+        // Two new keys of one change may find the same free slot first (their probe chains meet); both
+        // must be recorded. Many two-key changes fill the table past where chains meet often.
+        Dispatcher dispatcher(kWorkers);
+        std::mt19937_64 random(20261207);
+        auto keyOffWorkerZero = [&] {
+            uint64_t key = random();
+            return key % kWorkers == 0 ? key + 1 : key;  // unheld, such a key would go to worker key % 4
+        };
+        const size_t changes = 4 * Dispatcher::kInitialSlots;
+        std::vector<uint64_t> keys;
+        uint64_t sequence = 0;
+        for (size_t i = 0; i < changes; ++i) {
+            std::array<uint64_t, 2> pair{keyOffWorkerZero(), keyOffWorkerZero()};
+            auto decision = dispatcher.assign(pair, ++sequence, kNothingCommitted, 1);  // all on worker 0
+            QVERIFY(!decision.conflict);
+            QCOMPARE(decision.worker, size_t(0));
+            keys.insert(keys.end(), pair.begin(), pair.end());
+        }
+        QCOMPARE(dispatcher.heldKeys(), keys.size());
+        size_t lost = 0;
+        for (uint64_t key : keys) {
+            std::array<uint64_t, 1> one{key};
+            lost += dispatcher.assign(one, ++sequence, kNothingCommitted).worker != 0 ? 1 : 0;
+        }
+        QCOMPARE(lost, size_t(0));
     }
 };
 

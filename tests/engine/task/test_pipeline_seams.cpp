@@ -18,6 +18,8 @@
 #include <future>
 #include <memory>
 #include <set>
+#include <string>
+#include <thread>
 
 #include "engine/apply/worker_pool.h"
 #include "engine/checkpoint/checkpoint_tracker.h"
@@ -340,6 +342,62 @@ private slots:
         QCOMPARE(live.applied.file, std::string("bin.000002"));
         QCOMPARE(live.applied.pos, uint64_t{4});
         pool.stop();
+    }
+
+    // The read point moves per event without the view's mutex while the file stays the same; a reader
+    // must never see the next file's name with the previous file's offset, nor a point or an event count
+    // that goes back.
+    void theReadPointSeenWhileEventsAreReadIsNeverMixedNorGoesBack() {
+        task::PipelineLiveView view;
+        view.startAt({"bin.000001", 4, {}, {}});
+        constexpr uint64_t kFirstFileStart = 1'000'000;  // every offset of the first file is above the second's
+        constexpr uint64_t kEventsPerFile = 200'000;
+        std::atomic<bool> done{false};
+        std::thread writer([&] {
+            for (uint64_t i = 0; i < kEventsPerFile; ++i) {
+                view.eventRead("bin.000001", kFirstFileStart + i);
+            }
+            for (uint64_t i = 0; i < kEventsPerFile; ++i) {
+                view.eventRead("bin.000002", 4 + i);
+            }
+            done.store(true);
+        });
+        std::string lastFile;
+        uint64_t lastPos = 0;
+        uint64_t lastEvents = 0;
+        size_t mixed = 0;
+        size_t backwards = 0;
+        size_t looks = 0;
+        while (!done.load() || looks == 0) {
+            task::SessionLiveView live = view.current();
+            ++looks;
+            if (live.eventsRead < lastEvents) {
+                ++backwards;
+            }
+            lastEvents = live.eventsRead;
+            if (!live.read.known()) {
+                continue;
+            }
+            if (live.read.file == "bin.000002" && live.read.pos >= kFirstFileStart) {
+                ++mixed;
+            }
+            if (live.read.file == lastFile && live.read.pos < lastPos) {
+                ++backwards;
+            }
+            if (lastFile == "bin.000002" && live.read.file == "bin.000001") {
+                ++backwards;
+            }
+            lastFile = live.read.file;
+            lastPos = live.read.pos;
+        }
+        writer.join();
+        QCOMPARE(mixed, size_t(0));
+        QCOMPARE(backwards, size_t(0));
+        task::SessionLiveView live = view.current();
+        QCOMPARE(live.eventsRead, 2 * kEventsPerFile);
+        QCOMPARE(live.read.file, std::string("bin.000002"));
+        QCOMPARE(live.read.pos, 4 + kEventsPerFile - 1);
+        QVERIFY2(looks > 1, qPrintable(QString("%1 looks").arg(looks)));
     }
 
     void snapshotPointsKeepTheirOrder() {
