@@ -1,11 +1,11 @@
 // Adaptive apply concurrency: how many downstream transactions the workers may run at once. Like a
 // congestion window, the limit is raised while raising it brings more rows per second, lowered when
 // latency grows without more throughput, and tried lower now and then (fewer connections, same
-// throughput, is better). `worker-count` is the ceiling; the search starts at 4. Rows/s over seconds do not show what
-// the downstream defers: where it says how many committed transactions its purge has not cleaned up yet (InnoDB's
-// history list length), a limit under which that backlog grows is lowered, and a raise under which it grows is
-// refused. Causality keys still decide which changes may run in parallel; this decides only how many transactions are
-// in flight. Pure logic: fed one measurement window at a time, it answers the new limit and why.
+// throughput, is better). `worker-count` is the ceiling; the search starts low (kStartLimit). Rows/s over seconds do
+// not show what the downstream defers: where it says how many committed transactions its purge has not cleaned up yet
+// (InnoDB's history list length), a limit under which that backlog grows is lowered, and a raise under which it grows
+// is refused. Causality keys still decide which changes may run in parallel; this decides only how many transactions
+// are in flight. Pure logic: fed one measurement window at a time, it answers the new limit and why.
 #pragma once
 
 #include <cstddef>
