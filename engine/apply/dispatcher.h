@@ -19,8 +19,8 @@ class Dispatcher {
 public:
     // Slots of the key table at first and at least (192 KB); forgotten keys of committed changes are
     // pruned (and the table doubled only if the held keys alone fill a quarter of it) when half of its
-    // slots are in use. The table grows with the keys really held (a catch-up on 4 workers holds some ten
-    // thousand); a first size of 128 Ki slots cost 6 MB (the table and its spare) whether held or not.
+    // slots are in use. The table grows with the keys really held (those of the changes queued and not yet
+    // committed); a first size of 128 Ki slots cost 6 MB (the table and its spare) whether held or not.
     static constexpr size_t kInitialSlots = size_t{1} << 13;
 
     struct Decision {

@@ -1,4 +1,4 @@
-// Adaptive apply concurrency: the controller starts at 4 (or the ceiling, if lower) and finds the knee of a
+// Adaptive apply concurrency: the controller starts at kStartLimit (or the ceiling, if lower) and finds the knee of a
 // throughput curve below the ceiling, above or below where it started, backs off when latency grows without more
 // throughput or the downstream's purge falls behind (not when something else stops the purge), learns nothing from
 // windows that were not saturated; the slots never let more transactions run at once than the limit allows.
