@@ -52,6 +52,23 @@ std::string env(const char* name, const std::string& fallback) {
     return value && *value ? std::string(value) : fallback;
 }
 
+// A whole number from the environment, at least `least`; throws naming the variable otherwise.
+int envNumber(const char* name, int fallback, int least) {
+    const std::string text = env(name, std::to_string(fallback));
+    size_t used = 0;
+    int value = 0;
+    try {
+        value = std::stoi(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used == 0 || used != text.size() || value < least) {
+        throw std::runtime_error(std::string(name) + " must be a whole number of at least " + std::to_string(least) +
+                                 ", not '" + text + "'");
+    }
+    return value;
+}
+
 double serverCpuSeconds(int pid) {
     std::ifstream file("/proc/" + std::to_string(pid) + "/stat");
     std::string stat((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
@@ -283,16 +300,23 @@ double median(std::vector<double> values) {
 
 int main() {
     try {
-        const int serverPid = std::stoi(env("BENCH_SERVER_PID", "0"));
-        const int rounds = std::stoi(env("BENCH_ROUNDS", "3"));
-        const int rowsPerRun = std::stoi(env("BENCH_RUN_ROWS", "64000"));
+        const int serverPid = envNumber("BENCH_SERVER_PID", 0, 1);  // the downstream server's process
+        const int rounds = envNumber("BENCH_ROUNDS", 3, 1);
+        const int rowsPerRun = envNumber("BENCH_RUN_ROWS", 64000, 64);
         std::vector<size_t> groups;
-        std::istringstream groupList(env("BENCH_GROUPS", "12 64"));
-        for (size_t group = 0; groupList >> group;) {
-            groups.push_back(std::clamp<size_t>(group, 2, DmlBuilder::kDefaultMaxRowsPerStatement));
+        const std::string groupText = env("BENCH_GROUPS", "12 64");
+        std::istringstream groupList(groupText);
+        for (std::string word; groupList >> word;) {
+            const size_t group = word.find_first_not_of("0123456789") == std::string::npos ? std::stoul(word) : 0;
+            if (group < 2 || group > DmlBuilder::kDefaultMaxRowsPerStatement) {
+                throw std::runtime_error("BENCH_GROUPS must list rows a group from 2 to " +
+                                         std::to_string(DmlBuilder::kDefaultMaxRowsPerStatement) + ", not '" +
+                                         groupText + "'");
+            }
+            groups.push_back(group);
         }
-        if (serverPid <= 0) {
-            throw std::runtime_error("BENCH_SERVER_PID must name the downstream server's process");
+        if (groups.empty()) {
+            throw std::runtime_error("BENCH_GROUPS lists no group size");
         }
         const std::vector<std::string> shapes{"array", "case", "row by row", "derived join"};
         Bench bench(serverPid, rowsPerRun);
