@@ -25,6 +25,7 @@
 #include <iterator>
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -262,10 +263,13 @@ private:
         return statements;
     }
 
+    // InnoDB's history list, as adaptive concurrency reads it (between transactions).
     uint64_t history() {
-        return queryNumber(probe_.get(),
-                           "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = "
-                           "'INNODB_HISTORY_LIST_LENGTH'");
+        std::optional<uint64_t> backlog = executor_->readPurgeBacklog();
+        if (!backlog) {
+            throw std::runtime_error("the downstream did not say its history list length (Innodb_history_list_length)");
+        }
+        return *backlog;
     }
 
     // Until InnoDB's history list is back to `floor` (or has stopped shrinking for a second).
